@@ -1,0 +1,151 @@
+"""Actions a player can take, one model per verb of SCENARIOS.md.
+
+Parse from dicts with `parse_action({"do": "bid", "count": 2})`; the JSON field
+names `as` and `from` are Python keywords, so the attributes are `as_`/`from_`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    def to_json_dict(self) -> dict:
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+class Buy(_Action):
+    do: Literal["buy"] = "buy"
+    cards: list[str]
+
+
+class Bid(_Action):
+    do: Literal["bid"] = "bid"
+    count: int
+
+
+class Call(_Action):
+    do: Literal["call"] = "call"
+
+
+class Pass(_Action):
+    do: Literal["pass"] = "pass"
+
+
+class Reveal(_Action):
+    do: Literal["reveal"] = "reveal"
+    cards: list[str]
+
+
+class TakeCard(_Action):
+    do: Literal["take_card"] = "take_card"
+    card: str
+
+
+class Use(_Action):
+    do: Literal["use"] = "use"
+    slot: int
+    as_: str | None = Field(default=None, alias="as")
+    from_: str | None = Field(default=None, alias="from")
+
+
+class Discard(_Action):
+    do: Literal["discard"] = "discard"
+    card: str
+
+
+class Build(_Action):
+    do: Literal["build"] = "build"
+    what: str
+
+
+class Done(_Action):
+    do: Literal["done"] = "done"
+
+
+class Compensate(_Action):
+    do: Literal["compensate"] = "compensate"
+    take: str
+
+
+class ReturnCard(_Action):
+    do: Literal["return_card"] = "return_card"
+    card: str
+
+
+Action = Annotated[
+    Union[Buy, Bid, Call, Pass, Reveal, TakeCard, Use, Discard, Build, Done, Compensate, ReturnCard],
+    Field(discriminator="do"),
+]
+_ADAPTER: TypeAdapter = TypeAdapter(Action)
+
+
+class BadAction(ValueError):
+    """The action could not be read at all (unknown verb, missing field)."""
+
+
+def parse_action(data: dict) -> _Action:
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "action"
+        raise BadAction(f"That action cannot be read ({where}: {first.get('msg')}).") from None
+
+
+ActionModel = _Action
+
+
+# --- Choices too large to enumerate: legal_actions lists them as one descriptor each.
+
+
+class RevealChoice(BaseModel):
+    """Lay down exactly `count` cards from `cards` (a multiset), at least one not a joker."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["reveal_choice"] = "reveal_choice"
+    count: int
+    cards: list[str]
+    suggested: list[str]
+
+    def allows(self, action: _Action) -> bool:
+        from collections import Counter
+
+        if not isinstance(action, Reveal) or len(action.cards) != self.count:
+            return False
+        if all(c == "joker" for c in action.cards):
+            return False
+        have = Counter(self.cards)
+        return all(have[c] >= n for c, n in Counter(action.cards).items())
+
+
+class BuyChoice(BaseModel):
+    """Buy any part of `offered` (a multiset; prices alongside) costing at most `budget`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["buy_choice"] = "buy_choice"
+    offered: list[str]
+    prices: list[int]
+    budget: int
+
+    def allows(self, action: _Action) -> bool:
+        from collections import Counter
+
+        if not isinstance(action, Buy):
+            return False
+        have = Counter(self.offered)
+        if any(have[c] < n for c, n in Counter(action.cards).items()):
+            return False
+        price = dict(zip(self.offered, self.prices))
+        return sum(price[c] for c in action.cards) <= self.budget
+
+
+def allows(option: object, action: _Action) -> bool:
+    """Whether one entry of legal_actions() permits `action`."""
+    if isinstance(option, (RevealChoice, BuyChoice)):
+        return option.allows(action)
+    return option == action

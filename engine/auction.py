@@ -1,0 +1,176 @@
+"""Phase 1: the auction of one noble and its showdown (R9-R15)."""
+
+from __future__ import annotations
+
+from . import events as ev
+from . import flow
+from .actions import Bid, Call, Pass, Reveal, RevealChoice
+from .common import Illegal, bid_capacity, ids, is_submultiset, remove_cards, valid_cards
+from .components import CARD_PRICE, CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
+from .state import Auction, GameState, PrivilegeTurn, Showdown
+
+
+def start_auction(state: GameState, noble: int, events: list) -> None:
+    n = len(state.players)
+    state.phase = "auction"
+    state.noble = noble
+    state.auction = Auction(turn=state.lead, offers=[0] * n, passed=[False] * n)
+    events.append(ev.public("auction_started", noble=NOBLES[noble], opener=state.players[state.lead].id))
+
+
+def _noble(state: GameState) -> str:
+    return NOBLES[state.noble]
+
+
+def bid(state: GameState, seat: int, action: Bid, events: list) -> None:
+    a = state.auction
+    cap = bid_capacity(state.players[seat].hand, _noble(state))
+    if action.count < 1:
+        raise Illegal("bad_count", "A bid is at least one card.")
+    if action.count <= a.high:
+        raise Illegal(
+            "bid_too_low",
+            f"A bid must offer more than {a.high} cards; to offer the same number, call.",
+        )
+    _check_capacity(cap, action.count)
+    a.offers[seat] = a.high = action.count
+    a.high_seat = seat
+    events.append(ev.public("bid", player=state.players[seat].id, count=action.count))
+    _advance(state, seat, events)
+
+
+def call(state: GameState, seat: int, action: Call, events: list) -> None:
+    a = state.auction
+    if a.high == 0:
+        raise Illegal("nothing_to_call", "Nobody has bid yet, so there is nothing to call: bid or pass.")
+    _check_capacity(bid_capacity(state.players[seat].hand, _noble(state)), a.high)
+    a.offers[seat] = a.high
+    events.append(ev.public("call", player=state.players[seat].id, count=a.high))
+    _advance(state, seat, events)
+
+
+def pass_(state: GameState, seat: int, action: Pass, events: list) -> None:
+    state.auction.passed[seat] = True
+    events.append(ev.public("pass", player=state.players[seat].id))
+    _advance(state, seat, events)
+
+
+def _check_capacity(cap: int, count: int) -> None:
+    # The reason goes only to the bidder: nobody else learns why (R10).
+    if cap == 0:
+        raise Illegal("no_valid_card", "You hold no certificate for this noble; a bid of jokers alone is not allowed.")
+    if count > cap:
+        raise Illegal("too_many_cards", f"You can offer at most {cap} cards for this noble.")
+
+
+def _advance(state: GameState, seat: int, events: list) -> None:
+    """Give the turn to the next player still in; end the auction when it reaches the high bid (R11)."""
+    a = state.auction
+    n = len(state.players)
+    for i in range(1, n + 1):
+        nxt = (seat + i) % n
+        if a.passed[nxt]:
+            continue
+        if a.high and a.offers[nxt] == a.high:
+            _end_bidding(state, events)
+        else:
+            a.turn = nxt
+        return
+    # Everybody passed without a bid: nobody wins this noble, the opener stays (R15).
+    events.append(ev.public("auction_skipped", noble=_noble(state)))
+    state.auction = None
+    flow.after_noble(state, events)
+
+
+def _end_bidding(state: GameState, events: list) -> None:
+    a = state.auction
+    n = len(state.players)
+    seats = [s for s in range(n) if not a.passed[s] and a.offers[s] == a.high]
+    state.showdown = Showdown(count=a.high, seats=seats, high_seat=a.high_seat)
+    state.phase = "showdown"
+    events.append(ev.public("auction_ended", noble=_noble(state), players=ids(state, seats), count=a.high))
+
+
+def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
+    sd = state.showdown
+    hand = state.players[seat].hand
+    noble = _noble(state)
+    if len(action.cards) != sd.count:
+        raise Illegal("wrong_count", f"Lay down exactly {sd.count} cards.")
+    if not is_submultiset(action.cards, hand):
+        raise Illegal("not_in_hand", "You can only lay down cards from your hand.")
+    if not all(is_valid_for(c, noble) for c in action.cards):
+        raise Illegal("invalid_card", "Only this noble's certificates and jokers count here.")
+    if all(c == JOKER for c in action.cards):
+        raise Illegal("jokers_only", "At least one of the cards must be a certificate, not a joker.")
+    sd.reveals[seat] = list(action.cards)
+    if len(sd.reveals) < len(sd.seats):
+        events.append(ev.public("choice_made", player=state.players[seat].id, decision="reveal"))
+        events.append(ev.private(state.players[seat].id, "choice_recorded", decision="reveal", cards=list(action.cards)))
+        return
+    _resolve_showdown(state, events)
+
+
+def _resolve_showdown(state: GameState, events: list) -> None:
+    sd = state.showdown
+    noble = _noble(state)
+    best = {s: max((card_rank(c) for c in sd.reveals[s])) for s in sd.seats}
+    ranked = sorted(sd.seats, key=lambda s: best[s], reverse=True)
+    winner = ranked[0]
+    alone = len(sd.seats) == 1
+    events.append(
+        ev.public(
+            "reveal",
+            noble=noble,
+            offers={state.players[s].id: sd.reveals[s] for s in sd.seats},
+            winner=state.players[winner].id,
+        )
+    )
+    cards = sd.reveals[winner]
+    remove_cards(state.players[winner].hand, cards)
+    state.discard.extend(cards)
+    events.append(ev.public("auction_won", noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
+    # Consolation money only for the showdown's second and third best (R14).
+    for place, amount in zip(ranked[1:], CONSOLATION):
+        state.players[place].money += amount
+        events.append(ev.public("consolation", player=state.players[place].id, amount=amount))
+    state.showdown = None
+    state.auction = None
+    state.lead = winner
+    if not state.privilege_display:
+        # Only in hand-made positions: nothing to take, play moves on (SCENARIOS convention 11).
+        flow.after_noble(state, events)
+        return
+    state.phase = "privilege"
+    state.privilege = PrivilegeTurn(seat=winner)
+
+
+def legal_auction(state: GameState, seat: int) -> list:
+    a = state.auction
+    cap = bid_capacity(state.players[seat].hand, _noble(state))
+    options: list = [Pass()]
+    if a.high and cap >= a.high:
+        options.append(Call())
+    options.extend(Bid(count=c) for c in range(a.high + 1, cap + 1))
+    return options
+
+
+def legal_reveal(state: GameState, seat: int) -> list:
+    sd = state.showdown
+    valid = valid_cards(state.players[seat].hand, _noble(state))
+    return [RevealChoice(count=sd.count, cards=valid, suggested=suggest_reveal(valid, sd.count, len(sd.seats) == 1))]
+
+
+def suggest_reveal(valid: list[str], count: int, alone: bool) -> list[str]:
+    """A sensible default: in a showdown the best card plus the cheapest fillers; alone, the cheapest cards.
+
+    Jokers are kept back where possible since they are valid for every noble.
+    """
+    certs = sorted((c for c in valid if c != JOKER), key=card_rank)
+    jokers = [c for c in valid if c == JOKER]
+    if not certs:
+        return []
+    lead, rest = (certs[0], certs[1:]) if alone else (certs[-1], certs[:-1])
+    rest.sort(key=lambda c: (CARD_PRICE[c], card_rank(c)))
+    fill = (rest + jokers)[: count - 1]
+    return [lead] + fill

@@ -1,0 +1,86 @@
+"""Small rule helpers shared by the phase modules."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import events as ev
+from . import rng
+from .components import CATHEDRAL_LIMIT, CHURCH_LIMIT, JOKER, is_valid_for
+from .state import GameState, Player
+
+
+class Illegal(Exception):
+    """An action the rules do not allow; the engine turns it into a Refused."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def prestige_limit(p: Player) -> int | None:
+    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
+    if p.tiles.church is None:
+        return CHURCH_LIMIT
+    if p.tiles.cathedral is None:
+        return CATHEDRAL_LIMIT
+    return None
+
+
+def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
+    """Add prestige up to the player's limit; what would pass it is lost (R21)."""
+    p = state.players[seat]
+    limit = prestige_limit(p)
+    new = p.score + amount
+    if limit is not None and new > limit:
+        new = max(p.score, limit)
+    gained = new - p.score
+    p.score = new
+    events.append(ev.public("prestige_gained", player=p.id, amount=gained, requested=amount, reason=reason))
+    return gained
+
+
+def gain_money(state: GameState, seat: int, amount: int, reason: str, events: list) -> None:
+    p = state.players[seat]
+    p.money += amount
+    events.append(ev.public("guilders_gained", player=p.id, amount=amount, reason=reason))
+
+
+def draw(state: GameState, events: list) -> str | None:
+    """Top card of the deck; an empty deck is refilled from the discard pile only now (R24)."""
+    if not state.deck:
+        if not state.discard:
+            return None
+        state.deck = state.discard
+        state.discard = []
+        state.rng = rng.shuffle(state.rng, state.deck)
+        events.append(ev.public("deck_reshuffled"))
+    return state.deck.pop(0)
+
+
+def valid_cards(hand: list[str], noble: str) -> list[str]:
+    return [c for c in hand if is_valid_for(c, noble)]
+
+
+def bid_capacity(hand: list[str], noble: str) -> int:
+    """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
+    valid = valid_cards(hand, noble)
+    if all(c == JOKER for c in valid):
+        return 0
+    return len(valid)
+
+
+def is_submultiset(part: list[str], whole: list[str]) -> bool:
+    need = Counter(part)
+    have = Counter(whole)
+    return all(have[c] >= n for c, n in need.items())
+
+
+def remove_cards(hand: list[str], cards: list[str]) -> None:
+    for c in cards:
+        hand.remove(c)
+
+
+def ids(state: GameState, seats) -> list[str]:
+    return [state.players[s].id for s in seats]
