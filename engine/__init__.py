@@ -1,0 +1,37 @@
+"""Augsburg 1520 rules engine: pure Python + pydantic, no I/O.
+
+    state, events = new_game(["ada", "ben", "cleo"], seed=7)
+    to_act(state)                      # who must act now
+    legal_actions(state, "ada")        # what they may do
+    result = apply(state, "ada", Buy(cards=[]))
+    if result.ok: state = result.state # else result.reason explains the refusal
+"""
+
+from .actions import (
+    Bid,
+    Build,
+    Buy,
+    BuyChoice,
+    Call,
+    Compensate,
+    Discard,
+    Done,
+    Pass,
+    ReturnCard,
+    Reveal,
+    RevealChoice,
+    TakeCard,
+    Use,
+    parse_action,
+)
+from .events import Event
+from .game import Applied, GameSetupError, Refused, apply, is_legal, legal_actions, new_game, to_act
+from .state import GameState
+from .views import View, player_view, spectator_view
+
+__all__ = [
+    "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
+    "GameSetupError", "GameState", "Pass", "Refused", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
+    "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view",
+    "spectator_view", "to_act",
+]

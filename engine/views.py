@@ -1,0 +1,178 @@
+"""What one player (or a spectator) may see of the game (R28).
+
+Everything the bot shows is built from these views, so a leak of hidden
+information can only be a bug here. Private to each player: money, the hand
+and its size, cards offered to them, their own secret choice before it is
+revealed, and their legal actions (a bid range would tell the hand).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from .components import CARD_PRICE, NOBLES
+from .game import legal_actions, to_act
+from .state import GameState, Tiles, seat_of
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PublicPlayer(_View):
+    id: str
+    score: int
+    levels: dict[str, int]
+    tiles: Tiles
+
+
+class AuctionView(_View):
+    turn: str
+    offers: dict[str, int]  # cards offered so far by players still in
+    passed: list[str]
+    high: int
+    high_player: str | None
+
+
+class ShowdownView(_View):
+    count: int
+    players: list[str]
+    waiting_for: list[str]
+
+
+class PrivilegeView(_View):
+    player: str
+    card: str | None
+    used: list[int]
+    built: bool
+    awaiting: str  # take_card | discard | compensation | privileges
+    robbed: str | None
+
+
+class PrivateView(_View):
+    id: str
+    money: int
+    hand: list[str]
+    offered: list[str]
+    offered_prices: list[int]
+    chosen: list[str] | None  # your secret reveal / purchase, before everyone has chosen
+    legal_actions: list[dict[str, Any]]
+
+
+class View(_View):
+    round: int
+    rounds: int
+    phase: str
+    noble: str | None
+    lead: str
+    to_act: list[str]
+    players: list[PublicPlayer]
+    auction: AuctionView | None
+    showdown: ShowdownView | None
+    privilege: PrivilegeView | None
+    deck_top_price: int | None
+    discard_top: str | None
+    privilege_display: list[str]
+    privilege_waiting: list[str]  # face down, but known by elimination
+    step_supply: dict[str, list[int]]
+    tile_stacks: dict[str, list]
+    winners: list[str] | None
+    moves: int
+    you: PrivateView | None
+
+
+def spectator_view(state: GameState) -> View:
+    return _view(state, None)
+
+
+def player_view(state: GameState, player: str) -> View:
+    seat = seat_of(state, player)
+    if seat is None:
+        raise KeyError(f"{player} is not seated in this game")
+    return _view(state, seat)
+
+
+def _view(state: GameState, seat: int | None) -> View:
+    ids = [p.id for p in state.players]
+    phase = state.phase
+    return View(
+        round=state.round,
+        rounds=state.rounds,
+        phase=phase,
+        noble=NOBLES[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        lead=ids[state.lead],
+        to_act=to_act(state),
+        players=[PublicPlayer(id=p.id, score=p.score, levels=dict(p.levels), tiles=p.tiles) for p in state.players],
+        auction=_auction(state, ids) if phase == "auction" else None,
+        showdown=_showdown(state, ids) if phase == "showdown" else None,
+        privilege=_privilege(state, ids) if phase == "privilege" else None,
+        deck_top_price=CARD_PRICE[state.deck[0]] if state.deck else None,
+        discard_top=state.discard[-1] if state.discard else None,
+        privilege_display=list(state.privilege_display),
+        privilege_waiting=sorted(state.privilege_waiting, key=int),
+        step_supply={k: sorted(v) for k, v in state.step_supply.items()},
+        tile_stacks={k: list(v) for k, v in state.tile_stacks.items()},
+        winners=state.winners,
+        moves=state.moves,
+        you=_private(state, seat) if seat is not None else None,
+    )
+
+
+def _auction(state: GameState, ids: list[str]) -> AuctionView:
+    a = state.auction
+    return AuctionView(
+        turn=ids[a.turn],
+        offers={ids[s]: a.offers[s] for s in range(len(ids)) if a.offers[s] and not a.passed[s]},
+        passed=[ids[s] for s in range(len(ids)) if a.passed[s]],
+        high=a.high,
+        high_player=ids[a.high_seat] if a.high_seat is not None else None,
+    )
+
+
+def _showdown(state: GameState, ids: list[str]) -> ShowdownView:
+    sd = state.showdown
+    return ShowdownView(
+        count=sd.count,
+        players=[ids[s] for s in sd.seats],
+        waiting_for=[ids[s] for s in sd.seats if s not in sd.reveals],
+    )
+
+
+def _privilege(state: GameState, ids: list[str]) -> PrivilegeView:
+    t = state.privilege
+    if t.robbed is not None:
+        awaiting = "compensation"
+    elif t.card is None:
+        awaiting = "take_card"
+    elif t.pending_discard:
+        awaiting = "discard"
+    else:
+        awaiting = "privileges"
+    return PrivilegeView(
+        player=ids[t.seat],
+        card=t.card,
+        used=list(t.used),
+        built=t.built,
+        awaiting=awaiting,
+        robbed=ids[t.robbed] if t.robbed is not None else None,
+    )
+
+
+def _private(state: GameState, seat: int) -> PrivateView:
+    p = state.players[seat]
+    chosen = None
+    if state.phase == "showdown":
+        chosen = state.showdown.reveals.get(seat)
+    elif state.purchase is not None:
+        chosen = state.purchase.choices.get(seat)
+    return PrivateView(
+        id=p.id,
+        money=p.money,
+        hand=list(p.hand),
+        offered=list(p.offered),
+        offered_prices=[CARD_PRICE[c] for c in p.offered],
+        chosen=list(chosen) if chosen is not None else None,
+        legal_actions=[o.model_dump(by_alias=True, exclude_none=True) for o in legal_actions(state, p.id)],
+    )
