@@ -6,7 +6,7 @@ names `as` and `from` are Python keywords, so the attributes are `as_`/`from_`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -78,7 +78,7 @@ class ReturnCard(_Action):
 
 
 Action = Annotated[
-    Union[Buy, Bid, Call, Pass, Reveal, TakeCard, Use, Discard, Build, Done, Compensate, ReturnCard],
+    Buy | Bid | Call | Pass | Reveal | TakeCard | Use | Discard | Build | Done | Compensate | ReturnCard,
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter = TypeAdapter(Action)
@@ -140,7 +140,7 @@ class BuyChoice(BaseModel):
         have = Counter(self.offered)
         if any(have[c] < n for c, n in Counter(action.cards).items()):
             return False
-        price = dict(zip(self.offered, self.prices))
+        price = dict(zip(self.offered, self.prices, strict=False))
         return sum(price[c] for c in action.cards) <= self.budget
 
 

@@ -105,8 +105,9 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
         raise Illegal("jokers_only", "At least one of the cards must be a certificate, not a joker.")
     sd.reveals[seat] = list(action.cards)
     if len(sd.reveals) < len(sd.seats):
-        events.append(ev.public("choice_made", player=state.players[seat].id, decision="reveal"))
-        events.append(ev.private(state.players[seat].id, "choice_recorded", decision="reveal", cards=list(action.cards)))
+        player = state.players[seat].id
+        events.append(ev.public("choice_made", player=player, decision="reveal"))
+        events.append(ev.private(player, "choice_recorded", decision="reveal", cards=list(action.cards)))
         return
     _resolve_showdown(state, events)
 
@@ -114,7 +115,7 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
 def _resolve_showdown(state: GameState, events: list) -> None:
     sd = state.showdown
     noble = _noble(state)
-    best = {s: max((card_rank(c) for c in sd.reveals[s])) for s in sd.seats}
+    best = {s: max(card_rank(c) for c in sd.reveals[s]) for s in sd.seats}
     ranked = sorted(sd.seats, key=lambda s: best[s], reverse=True)
     winner = ranked[0]
     alone = len(sd.seats) == 1
@@ -131,7 +132,7 @@ def _resolve_showdown(state: GameState, events: list) -> None:
     state.discard.extend(cards)
     events.append(ev.public("auction_won", noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
     # Consolation money only for the showdown's second and third best (R14).
-    for place, amount in zip(ranked[1:], CONSOLATION):
+    for place, amount in zip(ranked[1:], CONSOLATION, strict=False):
         state.players[place].money += amount
         events.append(ev.public("consolation", player=state.players[place].id, amount=amount))
     state.showdown = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import auction, privileges, round_end, rng
+from . import auction, privileges, rng, round_end
 from . import events as ev
 from .actions import ActionModel, BadAction, allows, parse_action
 from .common import Illegal
@@ -190,7 +190,8 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
         if state.phase == "privilege" and t.robbed == seat and action.do == "compensate":
             handler = privileges.compensate
         else:
-            return Refused("wrong_moment", f"You cannot {action.do.replace('_', ' ')} now: {_PHASE_WORDS[state.phase]}.")
+            verb = action.do.replace("_", " ")
+            return Refused("wrong_moment", f"You cannot {verb} now: {_PHASE_WORDS[state.phase]}.")
     elif state.phase == "privilege" and state.privilege.robbed is not None:
         return Refused("wrong_moment", "First choose your compensation for the lost step: money or prestige.")
     new = clone(state)

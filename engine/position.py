@@ -9,8 +9,8 @@ from . import events as ev
 from .components import (
     ALL_CARDS,
     CATEGORIES,
-    CHURCH_LIMIT,
     CATHEDRAL_LIMIT,
+    CHURCH_LIMIT,
     JOKER,
     MAX_LEVEL,
     NOBLES,

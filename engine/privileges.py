@@ -91,7 +91,8 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
             events.append(ev.private(p.id, "hand_cards", cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
     t.used.append(action.slot)
-    events.append(ev.public("privilege_used", player=p.id, card=t.card, slot=action.slot, kind=kind, **{"as": action.as_}))
+    used = {"player": p.id, "card": t.card, "slot": action.slot, "kind": kind, "as": action.as_}
+    events.append(ev.public("privilege_used", **used))
 
 
 def _holders(state: GameState, seat: int, category: str, step: int) -> list[int]:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import auction
+from . import auction, rng
 from . import events as ev
-from . import rng
 from .actions import Buy, BuyChoice, ReturnCard
 from .common import Illegal, draw, gain_prestige, ids, is_submultiset
 from .components import (

@@ -72,7 +72,7 @@ def _equal(got, want, ordered: bool) -> bool:
         return got.keys() == want.keys() and all(_equal(got[k], want[k], ordered) for k in got)
     if isinstance(got, list) and isinstance(want, list):
         if ordered:
-            return len(got) == len(want) and all(_equal(g, w, ordered) for g, w in zip(got, want))
+            return len(got) == len(want) and all(_equal(g, w, ordered) for g, w in zip(got, want, strict=False))
         return _multiset(got) == _multiset(want)
     if got is None or want is None:
         return got is want

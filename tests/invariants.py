@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
 from engine.common import prestige_limit
+from engine.components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
 from engine.game import to_act
 from engine.state import GameState
 
