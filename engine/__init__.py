@@ -25,13 +25,24 @@ from .actions import (
     parse_action,
 )
 from .events import Event
-from .game import Applied, GameSetupError, Refused, apply, is_legal, legal_actions, new_game, to_act
+from .game import (
+    Applied,
+    GameSetupError,
+    Refused,
+    ReplayError,
+    apply,
+    is_legal,
+    legal_actions,
+    new_game,
+    replay,
+    to_act,
+)
 from .state import GameState
 from .views import View, player_view, spectator_view
 
 __all__ = [
     "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
-    "GameSetupError", "GameState", "Pass", "Refused", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
-    "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view",
+    "GameSetupError", "GameState", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
+    "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view", "replay",
     "spectator_view", "to_act",
 ]

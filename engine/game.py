@@ -202,3 +202,20 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
         return Refused(exc.code, exc.reason)
     new.moves += 1
     return Applied(new, events)
+
+
+class ReplayError(ValueError):
+    def __init__(self, index: int, reason: str):
+        super().__init__(f"action {index + 1} of the log was refused: {reason}")
+        self.index = index
+
+
+def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> GameState:
+    """Rebuild a game from its creation arguments and its (player, action) log."""
+    state, _ = new_game(player_ids, seed, start_player)
+    for index, (player, action) in enumerate(log):
+        result = apply(state, player, action)
+        if not result.ok:
+            raise ReplayError(index, result.reason)
+        state = result.state
+    return state

@@ -1,0 +1,78 @@
+"""Consistency checks of a game state: what must hold after every action.
+
+The property tests run them after each action; storage runs them when it
+loads a snapshot, to catch a corrupted row before anyone plays on it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .common import prestige_limit
+from .components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
+from .game import to_act
+from .state import GameState
+
+
+class IntegrityError(ValueError):
+    pass
+
+
+def held_steps(level: int) -> list[int]:
+    """The step tiles a player at `level` holds (level 3: small + medium; level 4: small + large)."""
+    return ([2] if level >= 2 else []) + ([3] if level == 3 else []) + ([4] if level == 4 else [])
+
+
+def problems(state: GameState) -> list[str]:
+    """Everything wrong with `state`; empty when it is a position the rules can reach."""
+    found: list[str] = []
+    cards = Counter(state.deck) + Counter(state.discard)
+    for p in state.players:
+        cards += Counter(p.hand) + Counter(p.offered)
+    if cards != Counter(ALL_CARDS):
+        found.append("the 80 debt cards do not each exist exactly once")
+
+    n = len(state.players)
+    for cat in CATEGORIES:
+        tiles = Counter(state.step_supply.get(cat, []))
+        for p in state.players:
+            tiles += Counter(held_steps(p.levels.get(cat, 0)))
+        if tiles != Counter(step_tiles(n)):
+            found.append(f"{cat} step tiles are not conserved")
+
+    for kind in TILE_KINDS:
+        stack = state.tile_stacks.get(kind, [])
+        tiles = Counter(stack)
+        tiles += Counter(v for p in state.players if (v := getattr(p.tiles, kind)) not in (None, False))
+        if tiles != Counter(TILE_STACKS[kind]):
+            found.append(f"{kind} tiles are not conserved")
+        if stack != sorted(stack, reverse=True):
+            found.append(f"the {kind} stack is not sorted")
+
+    privilege = state.privilege_display + state.privilege_waiting + state.privilege_spent
+    if sorted(privilege) != sorted(PRIVILEGE_CARDS):
+        found.append("privilege cards are not conserved")
+
+    for p in state.players:
+        if p.money < 0:
+            found.append(f"{p.id} has negative money")
+        limit = prestige_limit(p)
+        if limit is not None and p.score > limit:
+            found.append(f"{p.id} scored past a limit they have not unlocked")
+
+    try:
+        acting = to_act(state)
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return [*found, f"the {state.phase} phase is missing its details"]
+    if state.phase == "game_over":
+        if acting or not state.winners:
+            found.append("a finished game must name winners and nobody to act")
+    elif not acting:
+        found.append("nobody is due to act in an unfinished game")
+    return found
+
+
+def check(state: GameState) -> None:
+    found = problems(state)
+    if found:
+        raise IntegrityError("; ".join(found))
