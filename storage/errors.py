@@ -1,0 +1,48 @@
+"""Typed errors the bot can explain to a channel."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    pass
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open game (lobby or active)."""
+
+    def __init__(self, channel_id: int, game_id: int):
+        super().__init__(f"channel {channel_id} already has an open game ({game_id})")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class VersionConflict(StorageError):
+    """Someone else wrote the game first: reload and try again. Nothing was written."""
+
+    def __init__(self, game_id: int, expected: int):
+        super().__init__(f"game {game_id} is no longer at version {expected}")
+        self.game_id = game_id
+        self.expected = expected
+
+
+class GameNotFound(StorageError):
+    def __init__(self, game_id: int):
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class WrongStatus(StorageError):
+    def __init__(self, game_id: int, status: str, wanted: str):
+        super().__init__(f"game {game_id} is {status}, not {wanted}")
+        self.game_id = game_id
+        self.status = status
+
+
+class GameQuarantined(StorageError):
+    """The stored game is damaged beyond repair; it is kept for inspection but not loaded."""
+
+    def __init__(self, game_id: int, channel_id: int, reason: str):
+        super().__init__(f"game {game_id} in channel {channel_id} is quarantined: {reason}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.reason = reason

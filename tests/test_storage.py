@@ -1,0 +1,211 @@
+"""Storage: games per channel, the action log, version guards, repair and quarantine (issue 3)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+
+import pytest
+from storage_helpers import new_stored_game, play_random
+
+from engine import apply, replay
+from engine.randomplay import random_action
+from storage import ChannelBusy, GameQuarantined, Store, VersionConflict, WrongStatus
+from storage.migrate import LATEST
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "games.sqlite3")
+    yield s
+    await s.close()
+
+
+def raw(store: Store) -> sqlite3.Connection:
+    return sqlite3.connect(store.path, isolation_level=None)
+
+
+async def test_open_sets_wal_busy_timeout_foreign_keys_and_latest_schema(store):
+    assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
+    assert (await store._fetchone("PRAGMA busy_timeout"))[0] >= 1000
+    assert (await store._fetchone("SELECT version FROM schema_version"))[0] == LATEST >= 2
+
+
+async def test_an_old_database_is_upgraded_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = await Store.open(path, migrate_to=1)
+    record = await new_stored_game(old, channel=10, seed=1)
+    record = await play_random(old, record, 5, random.Random(1))
+    await old.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+        assert not db.execute("SELECT name FROM sqlite_master WHERE name = 'deadlines'").fetchall()
+
+    new = await Store.open(path)
+    try:
+        assert (await new._fetchone("SELECT version FROM schema_version"))[0] == LATEST
+        loaded = await new.load_channel(10)
+        assert loaded.state == record.state and loaded.version == record.version
+        await new.set_deadline(loaded.id, "u10-0", "reminder", 123.0)
+        assert [d.kind for d in await new.deadlines()] == ["reminder"]
+    finally:
+        await new.close()
+
+
+async def test_one_open_game_per_channel(store):
+    first = await new_stored_game(store, channel=5, seed=1)
+    with pytest.raises(ChannelBusy) as err:
+        await new_stored_game(store, channel=5, seed=2)
+    assert err.value.game_id == first.id
+    await new_stored_game(store, channel=6, seed=3)  # another channel is fine
+    await store.finish_game(first.id, first.version, "cancelled")
+    again = await new_stored_game(store, channel=5, seed=4)
+    assert again.id != first.id
+
+
+async def test_commit_appends_the_log_and_stores_the_snapshot(store):
+    record = await new_stored_game(store, channel=1, seed=7)
+    record = await play_random(store, record, 12, random.Random(7))
+    assert record.version == 12 and record.state.moves == 12
+    exported = await store.export_game(record.id)
+    assert [a["move"] for a in exported["actions"]] == list(range(1, 13))
+    assert [a["version"] for a in exported["actions"]] == list(range(1, 13))
+    rebuilt = replay(exported["setup"]["players"], 7, None, await store.action_log(record.id))
+    assert rebuilt == record.state == (await store.load_channel(1)).state
+
+
+async def test_a_stale_writer_gets_a_conflict_and_writes_nothing(store):
+    record = await new_stored_game(store, channel=1, seed=8)
+    rnd = random.Random(8)
+    player, action = random_action(record.state, rnd)
+    newer = await store.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                      apply(record.state, player, action).state)
+    with pytest.raises(VersionConflict):
+        await store.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                  apply(record.state, player, action).state)
+    loaded = await store.load_channel(1)
+    assert loaded.version == newer.version == 1 and len(await store.action_log(record.id)) == 1
+
+
+async def test_two_writers_racing_on_one_game_exactly_one_wins(tmp_path):
+    path = tmp_path / "race.sqlite3"
+    a, b = await Store.open(path), await Store.open(path)
+    try:
+        record = await new_stored_game(a, channel=1, seed=9)
+        state = record.state
+        attempts = []
+        for store, player in ((a, state.players[0].id), (b, state.players[1].id)):
+            action = {"do": "buy", "cards": []}
+            attempts.append(store.commit_action(record.id, 0, player, action, apply(state, player, action).state))
+        results = await asyncio.gather(*attempts, return_exceptions=True)
+        assert sum(isinstance(r, VersionConflict) for r in results) == 1
+        assert sum(not isinstance(r, Exception) for r in results) == 1
+        assert len(await a.action_log(record.id)) == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_writers_on_different_channels_both_commit(tmp_path):
+    path = tmp_path / "many.sqlite3"
+    stores = [await Store.open(path) for _ in range(4)]
+    try:
+        records = [await new_stored_game(stores[0], channel=c, seed=c) for c in range(4)]
+        done = await asyncio.gather(*(play_random(s, r, 10, random.Random(r.id)) for s, r in zip(stores, records)))
+        assert [r.version for r in done] == [10, 10, 10, 10]
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_active_games_finish_and_history(store):
+    one = await new_stored_game(store, channel=1, seed=1, players=2)
+    two = await new_stored_game(store, channel=2, seed=2)
+    games, lost = await store.active_games()
+    assert [g.id for g in games] == [one.id, two.id] and lost == []
+    one = await play_random(store, one, 10_000, random.Random(1))
+    assert one.state.phase == "game_over"
+    with pytest.raises(VersionConflict):
+        await store.finish_game(one.id, one.version - 1)
+    finished = await store.finish_game(one.id, one.version)
+    assert finished.status == "finished" and finished.finished_at is not None
+    with pytest.raises(WrongStatus):
+        await store.finish_game(one.id, finished.version)
+    assert [g.id for g in (await store.active_games())[0]] == [two.id]
+    assert await store.load_channel(1) is None
+    history = await store.export_game(one.id)
+    assert history["status"] == "finished" and len(history["actions"]) == one.state.moves
+    json.dumps(history)  # JSON-ready
+    winner = one.state.winners[0]
+    stats = await store.player_stats(winner)
+    assert stats["games"] == 1 and stats["wins"] == 1
+
+
+async def test_lobby_then_start(store):
+    lobby = await store.open_lobby(1, 77, {"host": "h", "seats": ["h"]})
+    assert lobby.state is None and lobby.status == "lobby"
+    with pytest.raises(ChannelBusy):
+        await store.open_lobby(1, 77, {"host": "x", "seats": ["x"]})
+    lobby = await store.update_lobby(lobby.id, lobby.version, {"host": "h", "seats": ["h", "g"]})
+    with pytest.raises(VersionConflict):
+        await store.update_lobby(lobby.id, lobby.version - 1, {"host": "h", "seats": []})
+    from engine import new_game
+
+    state, _ = new_game(["h", "g"], seed=5)
+    started = await store.start_game(lobby.id, lobby.version, {"players": ["h", "g"], "seed": 5}, state)
+    assert started.status == "active" and (await store.load_channel(77)).state == state
+
+
+async def test_a_corrupt_snapshot_is_rebuilt_from_the_log(store):
+    record = await play_random(store, await new_stored_game(store, channel=3, seed=3), 20, random.Random(3))
+    with raw(store) as db:
+        db.execute("UPDATE games SET snapshot = '{\"not\": \"a game\"}' WHERE id = ?", (record.id,))
+    loaded = await store.load_channel(3)
+    assert loaded.state == record.state
+    kinds = [k for k, _ in await store.notes(record.id)]
+    assert kinds == ["repaired"]
+    assert (await store.load_channel(3)).state == record.state and len(await store.notes(record.id)) == 1
+
+
+async def test_a_snapshot_changed_behind_our_back_is_caught_by_its_checksum(store):
+    record = await play_random(store, await new_stored_game(store, channel=3, seed=4), 20, random.Random(4))
+    tampered = record.state.model_copy(deep=True)
+    tampered.players[0].money += 1000  # still a valid state: only the checksum can tell
+    with raw(store) as db:
+        db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (tampered.model_dump_json(), record.id))
+    assert (await store.load_channel(3)).state == record.state
+
+
+async def test_a_corrupt_snapshot_and_log_quarantine_the_game(store):
+    record = await play_random(store, await new_stored_game(store, channel=4, seed=5), 20, random.Random(5))
+    other = await new_stored_game(store, channel=8, seed=6)
+    with raw(store) as db:
+        db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = ?", (record.id,))
+        db.execute("UPDATE actions SET action = '{\"do\": \"fly\"}' WHERE game_id = ? AND move = 7", (record.id,))
+    with pytest.raises(GameQuarantined) as err:
+        await store.load_channel(4)
+    assert err.value.channel_id == 4 and "replay failed" in err.value.reason
+    games, lost = await store.active_games()
+    assert [g.id for g in games] == [other.id] and lost == []  # quarantined: kept, not loaded
+    exported = await store.export_game(record.id)
+    assert exported["status"] == "quarantined" and len(exported["actions"]) == 20
+    assert [k for k, _ in await store.notes(record.id)] == ["quarantined"]
+    await new_stored_game(store, channel=4, seed=7)  # the channel can start afresh
+
+
+async def test_deadlines_and_guild_settings(store):
+    record = await new_stored_game(store, channel=1, seed=1)
+    await store.set_deadline(record.id, "u1-0", "reminder", 100.0, {"n": 1})
+    await store.set_deadline(record.id, "u1-0", "timeout", 200.0)
+    await store.set_deadline(record.id, "u1-0", "reminder", 150.0, {"n": 2})  # re-arming replaces
+    due = await store.deadlines(due_before=160.0)
+    assert [(d.kind, d.due_at, d.payload) for d in due] == [("reminder", 150.0, {"n": 2})]
+    assert await store.clear_deadlines(record.id, kind="reminder") == 1
+    assert [d.kind for d in await store.deadlines()] == ["timeout"]
+    assert await store.guild_settings(9) == {}
+    await store.set_guild_settings(9, {"timeout_hours": 12})
+    await store.set_guild_settings(9, {"timeout_hours": 6})
+    assert await store.guild_settings(9) == {"timeout_hours": 6}
