@@ -432,6 +432,12 @@ class Store:
         games, wins, best = await self._fetchone(sql, params)
         return {"games": games, "wins": wins, "best_score": best}
 
+    async def compact(self) -> None:
+        """Fold the WAL into the main file and reclaim free pages (maintenance; takes the write lock)."""
+        async with self._write:
+            await (await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")).close()
+            await (await self._db.execute("VACUUM")).close()
+
     async def integrity_check(self) -> str:
         return (await self._fetchone("PRAGMA integrity_check"))[0]
 

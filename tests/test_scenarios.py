@@ -30,7 +30,8 @@ def test_every_ruling_from_r4_to_r27_has_a_scenario():
     cited = set()
     for path in OWN:
         cited.update(json.loads(path.read_text())["rulings"])
-    missing = [f"R{i}" for i in range(4, 28) if f"R{i}" not in cited]
+    # R8 (how the start player is picked) happens before any scenario can begin; tests/test_setup.py covers it.
+    missing = [f"R{i}" for i in range(4, 28) if f"R{i}" not in cited and i != 8]
     assert not missing, f"rulings without a scenario: {missing}"
 
 
