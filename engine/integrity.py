@@ -6,12 +6,13 @@ loads a snapshot, to catch a corrupted row before anyone plays on it.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .common import prestige_limit
 from .components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
 from .game import to_act
 from .state import GameState
+
+_ALL_CARDS_SORTED = sorted(ALL_CARDS)
+_TILES_SORTED = {kind: sorted(values) for kind, values in TILE_STACKS.items()}
 
 
 class IntegrityError(ValueError):
@@ -26,25 +27,26 @@ def held_steps(level: int) -> list[int]:
 def problems(state: GameState) -> list[str]:
     """Everything wrong with `state`; empty when it is a position the rules can reach."""
     found: list[str] = []
-    cards = Counter(state.deck) + Counter(state.discard)
+    cards = list(state.deck) + state.discard
     for p in state.players:
-        cards += Counter(p.hand) + Counter(p.offered)
-    if cards != Counter(ALL_CARDS):
+        cards += p.hand
+        cards += p.offered
+    if sorted(cards) != _ALL_CARDS_SORTED:
         found.append("the 80 debt cards do not each exist exactly once")
 
     n = len(state.players)
+    expected_steps = step_tiles(n)
     for cat in CATEGORIES:
-        tiles = Counter(state.step_supply.get(cat, []))
+        tiles = list(state.step_supply.get(cat, []))
         for p in state.players:
-            tiles += Counter(held_steps(p.levels.get(cat, 0)))
-        if tiles != Counter(step_tiles(n)):
+            tiles += held_steps(p.levels.get(cat, 0))
+        if sorted(tiles) != expected_steps:
             found.append(f"{cat} step tiles are not conserved")
 
     for kind in TILE_KINDS:
         stack = state.tile_stacks.get(kind, [])
-        tiles = Counter(stack)
-        tiles += Counter(v for p in state.players if (v := getattr(p.tiles, kind)) not in (None, False))
-        if tiles != Counter(TILE_STACKS[kind]):
+        held = [v for p in state.players if (v := getattr(p.tiles, kind)) not in (None, False)]
+        if sorted(stack + held) != _TILES_SORTED[kind]:
             found.append(f"{kind} tiles are not conserved")
         if stack != sorted(stack, reverse=True):
             found.append(f"the {kind} stack is not sorted")

@@ -265,7 +265,8 @@ class Store:
         return games, lost
 
     async def _verified(self, row) -> GameRecord:
-        (game_id, guild_id, channel_id, status, version, setup_text, snapshot, sha, created, updated, finished) = row
+        (game_id, guild_id, channel_id, status, version, setup_text, snapshot, sha, created, updated, finished,
+         logged) = row
         if status == "quarantined":
             raise GameQuarantined(game_id, channel_id, "already quarantined")
         try:
@@ -274,26 +275,10 @@ class Store:
             return await self._quarantine(game_id, channel_id, "the setup row is not valid JSON")
         state = None
         if snapshot is not None:
-            why = await self._snapshot_problem(game_id, snapshot, sha)
-            state = GameState.model_validate_json(snapshot) if why is None else await self._repair(
-                game_id, channel_id, setup, why
-            )
+            state, why = _checked_snapshot(snapshot, sha, logged)
+            if state is None:
+                state = await self._repair(game_id, channel_id, setup, why)
         return GameRecord(game_id, guild_id, channel_id, status, version, setup, state, created, updated, finished)
-
-    async def _snapshot_problem(self, game_id: int, snapshot: str, sha: str | None) -> str | None:
-        if sha != _sha(snapshot):
-            return "the snapshot does not match its checksum"
-        try:
-            state = GameState.model_validate_json(snapshot)
-        except ValidationError as exc:
-            return f"the snapshot does not validate ({exc.error_count()} errors)"
-        found = problems(state)
-        if found:
-            return "the snapshot breaks the rules: " + "; ".join(found)
-        row = await self._fetchone("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
-        if row[0] != state.moves:
-            return f"the snapshot is at move {state.moves} but the log holds {row[0]} actions"
-        return None
 
     async def _repair(self, game_id: int, channel_id: int, setup: dict, why: str) -> GameState:
         """Rebuild the snapshot from the seed and the log; quarantine the game if that fails too."""
@@ -351,7 +336,7 @@ class Store:
         row = await self._fetchone(f"{_SELECT} WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        (_, guild_id, channel_id, status, version, setup, snapshot, _sha256, created, updated, finished) = row
+        (_, guild_id, channel_id, status, version, setup, snapshot, _sha256, created, updated, finished, _) = row
         actions = await self._fetchall(
             "SELECT move, version, player, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
@@ -442,8 +427,9 @@ class Store:
         return (await self._fetchone("PRAGMA integrity_check"))[0]
 
 
+# The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
 _SELECT = ("SELECT id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256, created_at,"
-           " updated_at, finished_at FROM games")
+           " updated_at, finished_at, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) FROM games")
 
 
 _SELECT_META = ("SELECT id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at"
@@ -454,6 +440,22 @@ def _record(meta, state: GameState | None) -> GameRecord:
     game_id, guild_id, channel_id, status, version, setup, created, updated, finished = meta
     return GameRecord(game_id, guild_id, channel_id, status, version, json.loads(setup), state, created, updated,
                       finished)
+
+
+def _checked_snapshot(snapshot: str, sha: str | None, logged: int) -> tuple[GameState | None, str]:
+    """The stored state if it is intact, else None and what is wrong with it."""
+    if sha != _sha(snapshot):
+        return None, "the snapshot does not match its checksum"
+    try:
+        state = GameState.model_validate_json(snapshot)
+    except ValidationError as exc:
+        return None, f"the snapshot does not validate ({exc.error_count()} errors)"
+    found = problems(state)
+    if found:
+        return None, "the snapshot breaks the rules: " + "; ".join(found)
+    if logged != state.moves:
+        return None, f"the snapshot is at move {state.moves} but the log holds {logged} actions"
+    return state, ""
 
 
 def _json_or_text(text: str):
