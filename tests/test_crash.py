@@ -42,7 +42,7 @@ def test_kill_minus_nine_loses_nothing_acknowledged(tmp_path):
     path = tmp_path / "crash.sqlite3"
     rnd = random.Random()
     acknowledged: set[tuple[int, int]] = set()
-    for run in range(KILLS):
+    for _ in range(KILLS):
         child = subprocess.Popen([sys.executable, str(WORKER), str(path), str(rnd.randrange(2**32))],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert child.stdout.readline().strip() == "ready", child.stderr.read()
