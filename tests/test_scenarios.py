@@ -22,6 +22,7 @@ def test_scenario_passes(path: Path):
     assert why is None, f"{name}: {why}"
 
 
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"the project's shared/ folder is not beside the checkout ({SHARED})")
 def test_shared_examples_are_present():
     assert SHARED_EXAMPLES, f"no scenarios found in {SHARED / 'scenario-examples'}"
 
