@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class GameRecord:
     created_at: float
     updated_at: float
     finished_at: float | None = None
+    ui: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ class Store:
             return cur.lastrowid
 
         game_id = await self._transaction(work)
-        return GameRecord(game_id, guild_id, channel_id, status, 0, setup, state, now, now)
+        return GameRecord(game_id, guild_id, channel_id, status, 0, setup, state, now, now, None, {})
 
     async def update_lobby(self, game_id: int, expected_version: int, setup: dict) -> GameRecord:
         return await self._update(game_id, expected_version, "lobby", "lobby", setup=setup)
@@ -266,7 +267,7 @@ class Store:
 
     async def _verified(self, row) -> GameRecord:
         (game_id, guild_id, channel_id, status, version, setup_text, snapshot, sha, created, updated, finished,
-         logged) = row
+         logged, ui) = row
         if status == "quarantined":
             raise GameQuarantined(game_id, channel_id, "already quarantined")
         try:
@@ -278,7 +279,8 @@ class Store:
             state, why = _checked_snapshot(snapshot, sha, logged)
             if state is None:
                 state = await self._repair(game_id, channel_id, setup, why)
-        return GameRecord(game_id, guild_id, channel_id, status, version, setup, state, created, updated, finished)
+        return GameRecord(game_id, guild_id, channel_id, status, version, setup, state, created, updated, finished,
+                          _json_or_text(ui))
 
     async def _repair(self, game_id: int, channel_id: int, setup: dict, why: str) -> GameState:
         """Rebuild the snapshot from the seed and the log; quarantine the game if that fails too."""
@@ -336,7 +338,7 @@ class Store:
         row = await self._fetchone(f"{_SELECT} WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        (_, guild_id, channel_id, status, version, setup, snapshot, _sha256, created, updated, finished, _) = row
+        (_, guild_id, channel_id, status, version, setup, snapshot, _sha256, created, updated, finished, _, _) = row
         actions = await self._fetchall(
             "SELECT move, version, player, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
@@ -357,6 +359,16 @@ class Store:
             "snapshot": _json_or_text(snapshot) if snapshot is not None else None,
             "notes": [{"kind": k, "detail": d} for k, d in await self.notes(game_id)],
         }
+
+    async def set_ui(self, game_id: int, ui: dict) -> None:
+        """Store the bot's bookkeeping for a game (message ids); no version bump, never a conflict."""
+
+        async def work(db):
+            cur = await db.execute("UPDATE games SET ui = ? WHERE id = ?", (json.dumps(ui), game_id))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
+
+        await self._transaction(work)
 
     # --- deadlines (re-armed by the bot at start-up)
 
@@ -429,17 +441,17 @@ class Store:
 
 # The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
 _SELECT = ("SELECT id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256, created_at,"
-           " updated_at, finished_at, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) FROM games")
+           " updated_at, finished_at, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id), ui FROM games")
 
 
-_SELECT_META = ("SELECT id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at"
+_SELECT_META = ("SELECT id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"
                 " FROM games")
 
 
 def _record(meta, state: GameState | None) -> GameRecord:
-    game_id, guild_id, channel_id, status, version, setup, created, updated, finished = meta
+    game_id, guild_id, channel_id, status, version, setup, created, updated, finished, ui = meta
     return GameRecord(game_id, guild_id, channel_id, status, version, json.loads(setup), state, created, updated,
-                      finished)
+                      finished, _json_or_text(ui))
 
 
 def _checked_snapshot(snapshot: str, sha: str | None, logged: int) -> tuple[GameState | None, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import sqlite3
@@ -10,7 +11,7 @@ import sqlite3
 import pytest
 from storage_helpers import new_stored_game, play_random
 
-from engine import apply, replay
+from engine import apply, new_game, replay
 from engine.randomplay import random_action
 from storage import ChannelBusy, GameQuarantined, Store, VersionConflict, WrongStatus
 from storage.migrate import LATEST
@@ -31,26 +32,43 @@ async def test_open_sets_wal_busy_timeout_foreign_keys_and_latest_schema(store):
     assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
     assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
     assert (await store._fetchone("PRAGMA busy_timeout"))[0] >= 1000
-    assert (await store._fetchone("SELECT version FROM schema_version"))[0] == LATEST >= 2
+    assert (await store._fetchone("SELECT version FROM schema_version"))[0] == LATEST >= 3
 
 
 async def test_an_old_database_is_upgraded_and_keeps_its_games(tmp_path):
     path = tmp_path / "old.sqlite3"
-    old = await Store.open(path, migrate_to=1)
-    record = await new_stored_game(old, channel=10, seed=1)
-    record = await play_random(old, record, 5, random.Random(1))
-    await old.close()
+    await (await Store.open(path, migrate_to=1)).close()
+    # Write a game the way code of schema 1 did: a games row and its action log.
+    rnd = random.Random(1)
+    ids = ["a", "b", "c"]
+    state, _ = new_game(ids, seed=1)
+    log = []
+    for _ in range(5):
+        player, action = random_action(state, rnd)
+        state = apply(state, player, action).state
+        log.append((player, action))
+    snapshot = state.model_dump_json()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version FROM schema_version").fetchone()[0] == 1
         assert not db.execute("SELECT name FROM sqlite_master WHERE name = 'deadlines'").fetchall()
+        db.execute("INSERT INTO games (id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256,"
+                   " created_at, updated_at) VALUES (1, 1, 10, 'active', 5, ?, ?, ?, 0, 0)",
+                   (json.dumps({"players": ids, "seed": 1, "start_player": None}), snapshot,
+                    hashlib.sha256(snapshot.encode()).hexdigest()))
+        for move, (player, action) in enumerate(log, start=1):
+            db.execute("INSERT INTO actions VALUES (1, ?, ?, ?, ?, 0)",
+                       (move, move, player, json.dumps(action.to_json_dict())))
 
     new = await Store.open(path)
     try:
         assert (await new._fetchone("SELECT version FROM schema_version"))[0] == LATEST
         loaded = await new.load_channel(10)
-        assert loaded.state == record.state and loaded.version == record.version
-        await new.set_deadline(loaded.id, "u10-0", "reminder", 123.0)
+        assert loaded.state == state and loaded.version == 5 and loaded.ui == {}
+        assert await new.notes(loaded.id) == []
+        await new.set_deadline(loaded.id, "a", "reminder", 123.0)
         assert [d.kind for d in await new.deadlines()] == ["reminder"]
+        record = await play_random(new, loaded, 3, rnd)
+        assert record.version == 8
     finally:
         await new.close()
 
@@ -209,3 +227,10 @@ async def test_deadlines_and_guild_settings(store):
     await store.set_guild_settings(9, {"timeout_hours": 12})
     await store.set_guild_settings(9, {"timeout_hours": 6})
     assert await store.guild_settings(9) == {"timeout_hours": 6}
+
+
+async def test_ui_bookkeeping_is_kept_without_a_version_bump(store):
+    record = await new_stored_game(store, channel=1, seed=1)
+    await store.set_ui(record.id, {"table_message": 123})
+    loaded = await store.load_channel(1)
+    assert loaded.ui == {"table_message": 123} and loaded.version == record.version
