@@ -170,8 +170,14 @@ class GameService:
 
     # --- playing
 
-    async def act(self, channel_id: int, game_id: int, user: int, key: str | None,
-                  action: ActionModel | Callable[[GameState, str], ActionModel]) -> Outcome:
+    async def act(
+        self,
+        channel_id: int,
+        game_id: int,
+        user: int,
+        key: str | None,
+        action: ActionModel | Callable[[GameState, str], ActionModel],
+    ) -> Outcome:
         """Apply one player's decision. `key` is the decision the button was made for (None: a typed command).
 
         `action` may be a function of the current state and player, for choices named by position
@@ -198,8 +204,9 @@ class GameService:
             if not result.ok:
                 return refuse(result.reason, record)
             try:
-                new = await self.store.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                                     result.state)
+                new = await self.store.commit_action(
+                    record.id, record.version, player, action.to_json_dict(), result.state
+                )
             except VersionConflict:
                 # Another process wrote first: drop our copy so the next click sees the truth.
                 self._games.pop(channel_id, None)

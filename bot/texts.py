@@ -13,14 +13,33 @@ from engine.events import Event
 
 NOBLE_NAMES = {"philipp": "Philipp", "louise": "Louise", "leo": "Leo", "maria": "Maria", "maximilian": "Maximilian"}
 CATEGORY_NAMES = {"trade": "Trade", "nobility": "Nobility", "offices": "Offices"}
-TILE_NAMES = {"church": "Church", "cathedral": "Cathedral", "coat": "Coat of Arms", "letter": "Letter of Nobility",
-              "minter": "Minter", "master_builder": "Master Builder"}
-PRIVILEGE_NAMES = {"trade": "Trade", "nobility": "Nobility", "offices": "Offices", "guilders": "+500 guilders",
-                   "prestige6": "+6 prestige", "prestige7": "+7 prestige", "draw2": "draw 2, discard 1"}
-USE_NAMES = {"step": "climb a step", "trade300": "take 300 guilders", "coat": "take the Coat of Arms",
-             "letter": "take the Letter of Nobility", "minter": "take a Minter",
-             "master_builder": "take a Master Builder",
-             "church": "build the Church", "cathedral": "build the Cathedral"}
+TILE_NAMES = {
+    "church": "Church",
+    "cathedral": "Cathedral",
+    "coat": "Coat of Arms",
+    "letter": "Letter of Nobility",
+    "minter": "Minter",
+    "master_builder": "Master Builder",
+}
+PRIVILEGE_NAMES = {
+    "trade": "Trade",
+    "nobility": "Nobility",
+    "offices": "Offices",
+    "guilders": "+500 guilders",
+    "prestige6": "+6 prestige",
+    "prestige7": "+7 prestige",
+    "draw2": "draw 2, discard 1",
+}
+USE_NAMES = {
+    "step": "climb a step",
+    "trade300": "take 300 guilders",
+    "coat": "take the Coat of Arms",
+    "letter": "take the Letter of Nobility",
+    "minter": "take a Minter",
+    "master_builder": "take a Master Builder",
+    "church": "build the Church",
+    "cathedral": "build the Cathedral",
+}
 
 
 def card_name(card: str) -> str:

@@ -1,0 +1,96 @@
+"""Engine actions <-> short codes that fit in a Discord custom_id (100 characters at most).
+
+Codes name public things (counts, slots, privilege cards, player ids) or
+positions in the clicking player's own hand or offer, so a custom_id on an
+ephemeral panel carries nothing another player could use.
+"""
+
+from __future__ import annotations
+
+from engine.actions import (
+    ActionModel,
+    Bid,
+    Build,
+    Buy,
+    Call,
+    Compensate,
+    Discard,
+    Done,
+    Pass,
+    ReturnCard,
+    Reveal,
+    TakeCard,
+    Use,
+)
+from engine.state import GameState, seat_of
+
+
+def encode(action: ActionModel) -> str:
+    match action:
+        case Pass():
+            return "p"
+        case Call():
+            return "c"
+        case Bid(count=n):
+            return f"b{n}"
+        case TakeCard(card=card):
+            return f"t{card}"
+        case Use(slot=slot, as_=as_, from_=from_):
+            return f"u{slot}.{as_ or ''}.{from_ or ''}"
+        case Build(what=what):
+            return f"B{what}"
+        case Done():
+            return "d"
+        case Compensate(take=take):
+            return f"m{take}"
+        case Discard(card=card):
+            return f"x{card}"
+        case ReturnCard(card=card):
+            return f"r{card}"
+    raise ValueError(f"no code for {action!r}")
+
+
+def encode_positions(kind: str, positions: list[int]) -> str:
+    """`buy:` / `rev:` followed by positions in the player's offer / hand."""
+    return f"{kind}:{'.'.join(str(i) for i in sorted(positions))}"
+
+
+def decode(code: str):
+    """An action, or for positional codes a function (state, player) -> action, read under the lock."""
+    if code.startswith(("buy:", "rev:")):
+        kind, _, rest = code.partition(":")
+        positions = [int(i) for i in rest.split(".") if i]
+        if len(set(positions)) != len(positions):
+            raise ValueError("a card was chosen twice")
+
+        def resolve(state: GameState, player: str) -> ActionModel:
+            p = state.players[seat_of(state, player)]
+            source = p.offered if kind == "buy" else p.hand
+            cards = [source[i] for i in positions]
+            return Buy(cards=cards) if kind == "buy" else Reveal(cards=cards)
+
+        return resolve
+    head, rest = code[:1], code[1:]
+    match head:
+        case "p" if not rest:
+            return Pass()
+        case "c" if not rest:
+            return Call()
+        case "b":
+            return Bid(count=int(rest))
+        case "t":
+            return TakeCard(card=rest)
+        case "u":
+            slot, as_, from_ = rest.split(".", 2)
+            return Use(slot=int(slot), as_=as_ or None, from_=from_ or None)
+        case "B":
+            return Build(what=rest)
+        case "d" if not rest:
+            return Done()
+        case "m":
+            return Compensate(take=rest)
+        case "x":
+            return Discard(card=rest)
+        case "r":
+            return ReturnCard(card=rest)
+    raise ValueError(f"unknown action code {code!r}")

@@ -1,0 +1,18 @@
+"""Settings from the environment and `.env` (pydantic-settings); see .env.example."""
+
+from __future__ import annotations
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    database_path: str = "./augsburg.sqlite3"
+    discord_guild_id: int | None = None  # sync commands to this guild at once instead of globally
+    log_level: str = "INFO"
+    discord_api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a Discord-compatible server
+    discord_gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
+    table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
