@@ -1,0 +1,113 @@
+"""The game service behind every button: lobby rules, stale decisions, serialised moves (issue 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot import codes
+from bot.service import GameService, decision_key
+from engine import legal_actions, to_act
+from engine.actions import BuyChoice, RevealChoice
+from engine.randomplay import concrete
+from storage import Store
+
+CHANNEL, GUILD = 500, 1
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    yield GameService(store)
+    await store.close()
+
+
+async def started(service: GameService, players=(11, 22, 33)):
+    host, *others = players
+    table = (await service.open_table(GUILD, CHANNEL, host, "Host")).record
+    for p in others:
+        assert (await service.join(CHANNEL, table.id, p, f"P{p}")).ok
+    out = await service.start(CHANNEL, table.id, host)
+    assert out.ok and out.record.status == "active"
+    return out.record
+
+
+async def test_lobby_rules(service):
+    table = (await service.open_table(GUILD, CHANNEL, 11, "Host")).record
+    assert not (await service.open_table(GUILD, CHANNEL, 22, "Other")).ok  # one game per channel
+    assert (await service.join(CHANNEL, table.id, 22, "Bea")).ok
+    again = await service.join(CHANNEL, table.id, 22, "Bea")
+    assert not again.ok and "already" in again.message
+    assert not (await service.start(CHANNEL, table.id, 22)).ok  # only the host starts
+    assert not (await service.leave(CHANNEL, table.id, 11)).ok  # the host cannot leave
+    assert (await service.leave(CHANNEL, table.id, 22)).ok
+    lonely = await service.start(CHANNEL, table.id, 11)
+    assert not lonely.ok and "2 to 5" in lonely.message
+    for p in (22, 33, 44, 55):
+        assert (await service.join(CHANNEL, table.id, p, str(p))).ok
+    full = await service.join(CHANNEL, table.id, 66, "Six")
+    assert not full.ok and "full" in full.message
+    assert (await service.start(CHANNEL, table.id, 11)).ok
+    late = await service.join(CHANNEL, table.id, 66, "Six")
+    assert not late.ok and "started" in late.message
+
+
+async def test_strangers_stale_buttons_and_wrong_turns_change_nothing(service):
+    record = await started(service)
+    key = decision_key(record.state)
+    stranger = await service.act(CHANNEL, record.id, 99, key, codes.decode("buy:"))
+    assert not stranger.ok and "not playing" in stranger.message
+    first = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
+    assert first.ok
+    twice = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
+    assert not twice.ok and "not your turn" in twice.message
+    old_game = await service.act(CHANNEL, record.id + 1, 22, key, codes.decode("buy:"))
+    assert not old_game.ok and "no longer" in old_game.message
+    stale = await service.act(CHANNEL, record.id, 22, "41", codes.decode("buy:"))
+    assert not stale.ok and "already been taken" in stale.message
+    current = await service.current(CHANNEL)
+    assert current.state.moves == 1 and len(await service.store.action_log(record.id)) == 1
+
+
+async def test_a_double_click_is_applied_once(service):
+    record = await started(service, players=(11, 22))
+    for p in (11, 22):
+        assert (await service.act(CHANNEL, record.id, p, None, codes.decode("buy:"))).ok
+    record = await service.current(CHANNEL)
+    opener = int(to_act(record.state)[0])
+    key = decision_key(record.state)
+    results = await asyncio.gather(*(service.act(CHANNEL, record.id, opener, key, codes.decode("p"))
+                                     for _ in range(2)))
+    assert sorted(r.ok for r in results) == [False, True]
+    assert (await service.current(CHANNEL)).state.moves == 3
+
+
+async def test_a_whole_game_through_action_codes(service):
+    """Every legal action survives the trip through a custom_id code; the game ends and is kept as history."""
+    record = await started(service)
+    rnd = random.Random(4)
+    while record.status == "active":
+        state = record.state
+        player = rnd.choice(to_act(state))
+        option = rnd.choice(legal_actions(state, player))
+        action = concrete(option, rnd)
+        if isinstance(option, (RevealChoice, BuyChoice)):
+            me = state.players[[p.id for p in state.players].index(player)]
+            source = list(me.hand if isinstance(option, RevealChoice) else me.offered)
+            positions = []
+            for card in action.cards:
+                i = next(i for i, c in enumerate(source) if c == card and i not in positions)
+                positions.append(i)
+            code = codes.encode_positions("rev" if isinstance(option, RevealChoice) else "buy", positions)
+        else:
+            code = codes.encode(action)
+            assert codes.decode(code) == action
+        out = await service.act(CHANNEL, record.id, int(player), decision_key(state), codes.decode(code))
+        assert out.ok, out.message
+        record = out.record
+    assert record.status == "finished" and record.state.phase == "game_over"
+    assert await service.current(CHANNEL) is None
+    stats = await service.store.player_stats(record.state.winners[0])
+    assert stats["wins"] == 1
