@@ -234,7 +234,10 @@ class Controller:
             content, view = components.panel(record, interaction.user.id, note)
             await interaction.response.edit_message(content=content, view=view)
         if outcome.ok:
-            self.refresh(record.channel_id)
+            if record.status == "finished":
+                await self._draw_table(record)  # the last picture of the table, without buttons
+            else:
+                self.refresh(record.channel_id)
             await self._ping(record, outcome.previous_to_act, outcome.events)
 
     # --- the public table

@@ -78,8 +78,7 @@ async def test_a_double_click_is_applied_once(service):
     record = await service.current(CHANNEL)
     opener = int(to_act(record.state)[0])
     key = decision_key(record.state)
-    results = await asyncio.gather(*(service.act(CHANNEL, record.id, opener, key, codes.decode("p"))
-                                     for _ in range(2)))
+    results = await asyncio.gather(*(service.act(CHANNEL, record.id, opener, key, codes.decode("p")) for _ in range(2)))
     assert sorted(r.ok for r in results) == [False, True]
     assert (await service.current(CHANNEL)).state.moves == 3
 

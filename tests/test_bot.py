@@ -1,0 +1,245 @@
+"""The Discord bot through discord.py's real code paths, with only Discord's HTTP side faked (issue 4)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from discord_harness import FakeUser, Harness
+
+from bot.client import AugsburgBot
+from bot.config import Settings
+from engine import to_act
+
+ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
+CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
+PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
+
+
+def make_bot(path) -> AugsburgBot:
+    return AugsburgBot(
+        Settings(
+            _env_file=None,
+            discord_token="test-token",
+            database_path=str(path),
+            table_edit_delay=0.0,
+            discord_guild_id=None,
+        )
+    )
+
+
+@pytest.fixture
+async def harness(tmp_path):
+    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo"), FakeUser(STRANGER, "Sam")]
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users)
+    h.db_path = tmp_path / "bot.sqlite3"
+    yield h
+    await h.close()
+
+
+def service(h: Harness):
+    return h.bot.controller.service
+
+
+def game(h: Harness):
+    return service(h).cached(h.channel_id)
+
+
+async def open_and_start(h: Harness, players=(ADA, BEN, CLEO)) -> int:
+    r = await h.slash(players[0], "augsburg new")
+    assert r.response.kind == "response" and not r.response.ephemeral
+    table = r.response.message_id
+    for p in players[1:]:
+        joined = await h.click(p, table, label="Join")
+        assert joined.response.kind == "update"
+    started = await h.click(players[0], table, label="Start game")
+    assert started.response.kind == "update" and "round 1 of" in started.response.embeds[0]["title"]
+    return table
+
+
+def message_text(msg) -> str:
+    parts = [msg.content]
+    for e in msg.embeds:
+        parts += [e.get("title", ""), e.get("description", ""), (e.get("footer") or {}).get("text", "")]
+        parts += [f"{f['name']}\n{f['value']}" for f in e.get("fields", [])]
+    for c in msg.all_components():
+        parts += [c.get("label") or "", c.get("placeholder") or "", c.get("custom_id") or ""]
+        parts += [o["label"] for o in c.get("options", [])]
+    return "\n".join(parts)
+
+
+def card_names(text: str) -> set[str]:
+    return {f"{noble} {value}" for noble, value in CARD.findall(text)}
+
+
+def name_of(card: str) -> str:
+    from bot.texts import card_name
+
+    return card_name(card)
+
+
+def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -> None:
+    """No message a player can see names another player's hidden cards or shows a hand that is not theirs."""
+    for msg in h.channel_messages.values():
+        text = message_text(msg)
+        assert "Your money" not in text and "Your hand" not in text
+        assert all(PUBLIC_IDS.match(cid) for cid in msg.custom_ids()), msg.custom_ids()
+        for line in text.splitlines():
+            if not line.startswith("Cards laid down") and " discards " not in line and "Discard top" not in line:
+                assert not card_names(line), f"public line names hidden cards: {line}"
+            else:
+                public |= card_names(line)
+    for user, own in seen_own.items():
+        for msg in h.ephemeral_messages(user).values():
+            leaked = card_names(message_text(msg)) - own - public
+            assert not leaked, f"{user} sees {leaked} in {message_text(msg)[:300]}"
+
+
+async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random) -> None:
+    """Open the private panel and take one of the decisions it offers, as a player would."""
+    opened = await h.click(user, table, label="My hand & actions")
+    panel = opened.response
+    assert panel.ephemeral and panel.kind == "response"
+    buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+    selects = panel.selects()
+    choice = rnd.choice(buttons + selects)
+    if choice.get("type") == 2:
+        result = await h.click(user, panel.message_id, choice["custom_id"])
+    else:
+        values = [o["value"] for o in choice["options"]]
+        low, high = choice.get("min_values", 1), choice.get("max_values", 1)
+        picked = rnd.sample(values, rnd.randint(low, high))
+        result = await h.select(user, panel.message_id, choice["custom_id"], picked)
+        confirm = [
+            b for b in result.response.buttons() if b["custom_id"].startswith(("aug:do:",)) and not b.get("disabled")
+        ]
+        if confirm and not choice["custom_id"].endswith(":pick"):
+            result = await h.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
+    assert not result.unanswered and result.response.ephemeral
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+async def test_a_whole_three_player_game_through_interactions(harness, seed):
+    h = harness
+    table = await open_and_start(h)
+    rnd = random.Random(seed)
+    public: set[str] = set()
+    seen_own = {p: set() for p in (ADA, BEN, CLEO)}
+    for _ in range(3000):
+        record = game(h)
+        if record is None:
+            break
+        for p in record.state.players:
+            seen_own[int(p.id)] |= {name_of(c) for c in p.hand + p.offered}
+        check_no_leak(h, seen_own, public)
+        user = int(rnd.choice(to_act(record.state)))
+        await take_a_decision(h, user, h.find_message(label="My hand & actions").id, rnd)
+    assert game(h) is None, "the game did not finish"
+    h.assert_all_answered()
+    h.assert_no_errors()
+    final = [m for m in h.channel_messages.values() if "final standings" in m.content]
+    assert len(final) == 1 and ("wins!" in final[0].content or "win!" in final[0].content)
+    table_msg = h.message(table)
+    assert "The game is over" in table_msg.embeds[0]["description"] and not table_msg.custom_ids()
+
+
+async def test_only_seated_players_act_and_outsiders_get_polite_answers(harness):
+    h = harness
+    r = await h.slash(ADA, "augsburg new")
+    table = r.response.message_id
+    refused = await h.click(BEN, table, label="Start game")
+    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    again = await h.slash(BEN, "augsburg new")
+    assert again.response.ephemeral and "already has a game" in again.response.content
+    await h.click(BEN, table, label="Join")
+    await h.click(ADA, table, label="Start game")
+    outsider = await h.click(STRANGER, table, label="My hand & actions")
+    assert outsider.response.ephemeral and "not playing" in outsider.response.content
+    h.assert_all_answered()
+
+
+async def test_stale_and_double_clicks_change_nothing(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    # Two copies of Ada's panel are on her screen; she uses one, then the old copy.
+    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    copy = (await h.click(ADA, table, label="My hand & actions")).response
+    first = await h.click(ADA, panel.message_id, label="Buy nothing")
+    assert first.response.kind == "update" and "Done" in first.response.content
+    moves = game(h).state.moves
+    again = await h.click(ADA, copy.message_id, label="Buy nothing")
+    assert again.response.ephemeral and "not your turn" in again.response.content
+    assert game(h).state.moves == moves
+    # Two clicks at the same moment on Ben's panel: one applies, the other is refused.
+    ben_panel = (await h.click(BEN, table, label="My hand & actions")).response
+    cid = next(b for b in ben_panel.buttons() if b["label"] == "Buy nothing")["custom_id"]
+    await h.click(BEN, ben_panel.message_id, cid, settle=False)
+    await h.click(BEN, ben_panel.message_id, cid, settle=False)
+    await h.settle()
+    assert game(h).state.moves == moves + 1 and game(h).state.phase == "auction"
+    h.assert_all_answered()
+
+
+async def test_an_old_auction_button_is_refused_in_a_later_decision(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    for user in (ADA, BEN):
+        panel = (await h.click(user, table, label="My hand & actions")).response
+        await h.click(user, panel.message_id, label="Buy nothing")
+    opener = int(to_act(game(h).state)[0])
+    panel = (await h.click(opener, table, label="My hand & actions")).response
+    old_copy = (await h.click(opener, table, label="My hand & actions")).response
+    await h.click(opener, panel.message_id, label="Pass")
+    other = ADA if opener == BEN else BEN
+    other_panel = (await h.click(other, table, label="My hand & actions")).response
+    await h.click(other, other_panel.message_id, label="Pass")
+    # Now Louise's auction, opened by the same player: Philipp's old "Pass" must not pass Louise.
+    assert game(h).state.noble == 1 and to_act(game(h).state) == [str(opener)]
+    moves = game(h).state.moves
+    stale = await h.click(opener, old_copy.message_id, label="Pass")
+    assert "already been taken" in stale.response.content
+    assert game(h).state.moves == moves
+
+
+async def test_after_a_restart_old_buttons_still_work(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    await h.restart(make_bot(h.db_path))
+    assert game(h) is not None and game(h).state.phase == "initial_purchase"
+    clicked = await h.click(ADA, panel.message_id, label="Buy nothing")
+    assert "Done" in clicked.response.content and game(h).state.moves == 1
+    reopened = await h.click(BEN, table, label="My hand & actions")
+    assert reopened.response.ephemeral and "Your money" in reopened.response.content
+    h.assert_all_answered()
+
+
+async def test_a_deleted_table_is_posted_again(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    h.message(table).deleted = True  # someone deleted the table message
+    await h.click(ADA, panel.message_id, label="Buy nothing")
+    tables = [m for m in h.channel_messages.values() if m.embeds and "round 1" in m.embeds[0].get("title", "")]
+    assert tables and tables[-1].id != table
+
+
+async def test_status_rules_and_cancel(harness):
+    h = harness
+    await open_and_start(h, players=(ADA, BEN))
+    status = await h.slash(CLEO, "augsburg status")
+    assert status.response.ephemeral and "round 1 of 4" in status.response.embeds[0]["title"]
+    rules = await h.slash(CLEO, "augsburg rules", topic="limits")
+    assert rules.response.ephemeral and "25" in rules.response.content
+    ask = await h.slash(BEN, "augsburg cancel")
+    assert ask.response.ephemeral
+    refused = await h.click(BEN, ask.response.message_id, label="Yes, cancel the game")
+    assert "Only the host" in refused.response.content and game(h) is not None
+    ask = await h.slash(ADA, "augsburg cancel")
+    done = await h.click(ADA, ask.response.message_id, label="Yes, cancel the game")
+    assert "cancelled" in done.response.content and game(h) is None
+    assert any("was cancelled" in m.content for m in h.channel_messages.values())
+    fresh = await h.slash(BEN, "augsburg new")
+    assert not fresh.response.ephemeral
+    h.assert_all_answered()
