@@ -46,6 +46,10 @@ class AugsburgBot(commands.Bot):
         await self.tree.sync(guild=guild)
         await self.controller.restore()
 
+    async def on_ready(self) -> None:
+        log.info("connected as %s", self.user)
+        await self.controller.redraw_restored()
+
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
         from .controller import SORRY

@@ -12,7 +12,7 @@ import logging
 
 import discord
 
-from engine import spectator_view
+from engine import spectator_view, to_act
 from engine.events import Event
 from storage import GameQuarantined, GameRecord
 
@@ -44,6 +44,7 @@ class Controller:
         self.service = service
         self.table_delay = table_delay
         self._refreshing: dict[int, asyncio.Task] = {}
+        self._pending: tuple[list[GameRecord], list[GameQuarantined]] = ([], [])
 
     # --- answering
 
@@ -289,8 +290,6 @@ class Controller:
         if over is not None:
             await channel.send(final_standings(record, over))
             return
-        from engine import to_act
-
         now = to_act(record.state)
         fresh = [p for p in now if p not in before]
         if not fresh:
@@ -312,8 +311,14 @@ class Controller:
                 pass
 
     async def restore(self) -> None:
-        """At start-up: redraw every open table and explain any game that could not be loaded."""
-        games, lost = await self.service.restore()
+        """At start-up: load every open game now; redraw the tables once connected, in the background."""
+        self._pending = await self.service.restore()
+
+    async def redraw_restored(self) -> None:
+        """Once connected: bring every restored table up to date (a crash may have come between a move and
+        its redraw) and explain any game that could not be loaded."""
+        games, lost = self._pending
+        self._pending = ([], [])
         for record in games:
             try:
                 await self._draw_table(record)

@@ -243,3 +243,18 @@ async def test_status_rules_and_cancel(harness):
     fresh = await h.slash(BEN, "augsburg new")
     assert not fresh.response.ephemeral
     h.assert_all_answered()
+
+
+async def test_a_damaged_game_is_explained_after_a_restart(harness):
+    import sqlite3
+
+    h = harness
+    await open_and_start(h, players=(ADA, BEN))
+    with sqlite3.connect(h.db_path) as db:  # damage the snapshot and what replay needs
+        db.execute("UPDATE games SET snapshot = 'x', setup = '{}'")
+    await h.restart(make_bot(h.db_path))
+    await h.settle()
+    assert any("damaged" in m.content and "/augsburg new" in m.content for m in h.channel_messages.values())
+    assert "Traceback" not in "".join(m.content for m in h.channel_messages.values())
+    fresh = await h.slash(ADA, "augsburg new")
+    assert not fresh.response.ephemeral and fresh.response.embeds
