@@ -17,13 +17,13 @@ CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
 PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
 
 
-def make_bot(path) -> AugsburgBot:
+def make_bot(path, delay: float = 0.0) -> AugsburgBot:
     return AugsburgBot(
         Settings(
             _env_file=None,
             discord_token="test-token",
             database_path=str(path),
-            table_edit_delay=0.0,
+            table_edit_delay=delay,
             discord_guild_id=None,
         )
     )
@@ -258,3 +258,22 @@ async def test_a_damaged_game_is_explained_after_a_restart(harness):
     assert "Traceback" not in "".join(m.content for m in h.channel_messages.values())
     fresh = await h.slash(ADA, "augsburg new")
     assert not fresh.response.ephemeral and fresh.response.embeds
+
+
+async def test_a_burst_of_moves_becomes_one_table_edit(tmp_path):
+    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
+    h = await Harness.create(make_bot(tmp_path / "burst.sqlite3", delay=0.3), users=users)
+    try:
+        table = await open_and_start(h)
+        panels = [(await h.click(u, table, label="My hand & actions")).response for u in (ADA, BEN, CLEO)]
+        edits = h.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
+        before = len(edits)
+        for user, panel in zip((ADA, BEN, CLEO), panels):
+            await h.click(user, panel.message_id, label="Buy nothing", settle=False)
+        await h.settle()
+        assert game(h).state.phase == "auction"
+        after = h.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
+        assert len(after) - before == 1, "three moves in a burst should redraw the table once"
+        assert "Auction for **Philipp**" in h.message(table).embeds[0]["description"]
+    finally:
+        await h.close()
