@@ -6,26 +6,32 @@ import logging
 import sys
 
 import discord
+import yarl
+from discord.gateway import DiscordWebSocket
 
 from .client import AugsburgBot
 from .config import Settings
 
 
-def point_at(settings: Settings) -> None:
-    """Use a Discord-compatible server instead of discord.com (self-hosted, or a loopback test server)."""
+def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
+    """Use a Discord-compatible server instead of discord.com (self-hosted, or a loopback test server).
+
+    discord.py's client connects to `DiscordWebSocket.DEFAULT_GATEWAY` (and later to the resume URL
+    the server hands out); only auto-sharded clients ask the API, so that call is pinned too.
+    """
     if settings.discord_api_base:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
         url = settings.discord_gateway_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        if bot is not None:
+            ask = bot.http.get_bot_gateway
 
-        async def gateway(self, *, encoding: str = "json", zlib: bool = True):
-            return url
+            async def pinned_bot_gateway(*args, **kwargs):
+                shards, _url, limits = await ask(*args, **kwargs)
+                return shards, url, limits
 
-        async def bot_gateway(self, *, encoding: str = "json", zlib: bool = True):
-            return 1, url, None
-
-        discord.http.HTTPClient.get_gateway = gateway
-        discord.http.HTTPClient.get_bot_gateway = bot_gateway
+            bot.http.get_bot_gateway = pinned_bot_gateway
 
 
 def main() -> int:
@@ -37,8 +43,8 @@ def main() -> int:
         )
         return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    point_at(settings)
     bot = AugsburgBot(settings)
+    point_at(settings, bot)
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 
