@@ -37,7 +37,7 @@ class AugsburgBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         service = GameService(self.store)
-        self.controller = Controller(self, service, self.settings.table_edit_delay)
+        self.controller = Controller(self, service, self.settings.table_edit_delay, self.settings.computer_delay)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Augsburg(self))
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None

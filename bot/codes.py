@@ -7,6 +7,8 @@ ephemeral panel carries nothing another player could use.
 
 from __future__ import annotations
 
+import re
+
 from engine.actions import (
     ActionModel,
     Bid,
@@ -59,6 +61,8 @@ def decode(code: str):
     """An action, or for positional codes a function (state, player) -> action, read under the lock."""
     if code.startswith(("buy:", "rev:")):
         kind, _, rest = code.partition(":")
+        if rest and not re.fullmatch(r"[0-9.]+", rest):
+            return _by_names(kind, rest)
         positions = [int(i) for i in rest.split(".") if i]
         if len(set(positions)) != len(positions):
             raise ValueError("a card was chosen twice")
@@ -94,3 +98,29 @@ def decode(code: str):
         case "r":
             return ReturnCard(card=rest)
     raise ValueError(f"unknown action code {code!r}")
+
+
+def card_from_name(name: str) -> str:
+    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card)."""
+    text = name.strip().lower().replace("-", " ")
+    if text in ("joker", "j"):
+        return "joker"
+    parts = text.split()
+    if len(parts) == 2 and parts[0] in ("philipp", "louise", "leo", "maria") and parts[1].isdigit():
+        card = f"{parts[0]}-{int(parts[1])}"
+        if 1 <= int(parts[1]) <= 17:
+            return card
+    raise ValueError(f"{name!r} is not a debt card")
+
+
+def _by_names(kind: str, text: str):
+    """Cards typed by name ('Maria 15, Joker'); 'nothing' buys nothing."""
+    if text.strip().lower() in ("nothing", "none"):
+        cards: list[str] = []
+    else:
+        cards = [card_from_name(part) for part in text.split(",") if part.strip()]
+
+    def resolve(state: GameState, player: str) -> ActionModel:
+        return Buy(cards=cards) if kind == "buy" else Reveal(cards=cards)
+
+    return resolve

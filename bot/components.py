@@ -42,12 +42,13 @@ def _controller(interaction: discord.Interaction) -> Controller:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start)"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai)"
 ):
     LABELS = {
         "join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "start": ("Start game", discord.ButtonStyle.primary),
+        "ai": ("Add computer player", discord.ButtonStyle.secondary),
     }
 
     def __init__(self, game_id: int, what: str):
@@ -167,7 +168,7 @@ DYNAMIC_ITEMS = (LobbyButton, TableButton, ActButton, ActSelect, CancelButton)
 
 def lobby_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for what in ("join", "leave", "start"):
+    for what in ("join", "leave", "ai", "start"):
         view.add_item(LobbyButton(game_id, what))
     return view
 

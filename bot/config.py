@@ -16,3 +16,4 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a Discord-compatible server
     discord_gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
+    computer_delay: float = 2.0  # seconds a computer player waits before it moves

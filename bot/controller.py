@@ -12,12 +12,12 @@ import logging
 
 import discord
 
-from engine import spectator_view, to_act
+from engine import player_view, spectator_view, to_act
 from engine.events import Event
 from storage import GameQuarantined, GameRecord
 
 from . import codes, components, render, texts
-from .service import GameService, name_lookup
+from .service import GameService, is_computer, name_lookup
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,15 @@ def guarded(func):
 
 
 class Controller:
-    def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0):
+    def __init__(
+        self, client: discord.Client, service: GameService, table_delay: float = 1.0, computer_delay: float = 2.0
+    ):
         self.client = client
         self.service = service
         self.table_delay = table_delay
+        self.computer_delay = computer_delay
         self._refreshing: dict[int, asyncio.Task] = {}
+        self._computers: dict[int, asyncio.Task] = {}
         self._pending: tuple[list[GameRecord], list[GameQuarantined]] = ([], [])
 
     # --- answering
@@ -102,6 +106,22 @@ class Controller:
         await interaction.response.send_message(body[:2000], ephemeral=True)
 
     @guarded
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        from .choices import help_lines
+
+        record = await self._load(interaction)
+        general = (
+            "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "
+            "`/augsburg status` the table · `/augsburg rules` the rules · `/augsburg cancel` ends the game"
+        )
+        if record is None or record.status != "active" or str(interaction.user.id) not in record.setup["players"]:
+            if not interaction.response.is_done():
+                await self._say(interaction, general)
+            return
+        lines = ["**What you can do now:**", *help_lines(record, str(interaction.user.id)), "", general]
+        await self._say(interaction, "\n".join(lines))
+
+    @guarded
     async def cancel_request(self, interaction: discord.Interaction) -> None:
         record = await self._load(interaction)
         if record is None:
@@ -142,6 +162,8 @@ class Controller:
             outcome = await self.service.join(channel, game_id, user.id, user.display_name)
         elif what == "leave":
             outcome = await self.service.leave(channel, game_id, user.id)
+        elif what == "ai":
+            outcome = await self.service.add_computer(channel, game_id, user.id)
         else:
             outcome = await self.service.start(channel, game_id, user.id)
         if not outcome.ok:
@@ -168,6 +190,7 @@ class Controller:
             embed=render.table_embed(record, spectator_view(record.state)), view=components.table_view(record.id)
         )
         await self._ping(record, [])
+        self.schedule_computers(record.channel_id)
 
     # --- playing
 
@@ -219,6 +242,26 @@ class Controller:
         content, view = components.panel(record, interaction.user.id, selection=(kind, positions))
         await interaction.response.edit_message(content=content, view=view)
 
+    @guarded
+    async def typed(self, interaction: discord.Interaction, code: str) -> None:
+        """A decision typed as a slash command: the same action code and service call as its button."""
+        record = await self._load(interaction)
+        if record is None or record.status != "active":
+            if not interaction.response.is_done():
+                await self._say(interaction, "There is no running game in this channel. Open one with `/augsburg new`.")
+            return
+        try:
+            action = codes.decode(code)
+        except ValueError as exc:
+            content, view = (
+                components.panel(record, interaction.user.id, f"⚠️ That is not a choice I know ({exc}).")
+                if str(interaction.user.id) in record.setup["players"]
+                else ("You are not playing in this game.", None)
+            )
+            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+            return
+        await self._act(interaction, record.id, None, action)
+
     async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
         outcome = await self.service.act(interaction.channel_id, game_id, interaction.user.id, key, action)
         record = outcome.record
@@ -229,10 +272,15 @@ class Controller:
             await self._say(interaction, outcome.message)
             return
         note = f"⚠️ {outcome.message}" if not outcome.ok else _private_notes(outcome.events, interaction.user.id)
+        # A click redraws the panel it came from; a typed command answers with a fresh private panel.
+        typed = interaction.type == discord.InteractionType.application_command
         if record.status == "finished":
-            await interaction.response.edit_message(content=f"{note}\nThe game is over — see the channel.", view=None)
+            content, view = f"{note}\nThe game is over — see the channel.", None
         else:
             content, view = components.panel(record, interaction.user.id, note)
+        if typed:
+            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+        else:
             await interaction.response.edit_message(content=content, view=view)
         if outcome.ok:
             if record.status == "finished":
@@ -240,6 +288,7 @@ class Controller:
             else:
                 self.refresh(record.channel_id)
             await self._ping(record, outcome.previous_to_act, outcome.events)
+            self.schedule_computers(record.channel_id)
 
     # --- the public table
 
@@ -291,7 +340,7 @@ class Controller:
             await channel.send(final_standings(record, over))
             return
         now = to_act(record.state)
-        fresh = [p for p in now if p not in before]
+        fresh = [p for p in now if p not in before and not is_computer(p)]
         if not fresh:
             return
         old = record.ui.get("ping")
@@ -310,6 +359,41 @@ class Controller:
             except discord.HTTPException:
                 pass
 
+    # --- computer players
+
+    def schedule_computers(self, channel_id: int) -> None:
+        """Let computer players take their turns, a short moment after their turn comes."""
+        task = self._computers.get(channel_id)
+        if task is None or task.done():
+            self._computers[channel_id] = asyncio.get_running_loop().create_task(self._computers_play(channel_id))
+
+    async def _computers_play(self, channel_id: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.computer_delay)
+                record = self.service.cached(channel_id)
+                if record is None or record.status != "active":
+                    return
+                acting = [p for p in to_act(record.state) if is_computer(p)]
+                if not acting:
+                    return
+                from engine.ai import decide  # only tables with computers need it
+
+                player = acting[0]
+                seed = record.setup["seed"] + record.setup["players"].index(player)
+                action = decide(player_view(record.state, player), seed)
+                outcome = await self.service.act(channel_id, record.id, player, None, action)
+                if not outcome.ok:
+                    log.error("computer %s in channel %s was refused: %s", player, channel_id, outcome.message)
+                    return
+                if outcome.record.status == "finished":
+                    await self._draw_table(outcome.record)
+                else:
+                    self.refresh(channel_id)
+                await self._ping(outcome.record, outcome.previous_to_act, outcome.events)
+        except Exception:
+            log.exception("computer players stopped in channel %s", channel_id)
+
     async def restore(self) -> None:
         """At start-up: load every open game now; redraw the tables once connected, in the background."""
         self._pending = await self.service.restore()
@@ -320,6 +404,7 @@ class Controller:
         games, lost = self._pending
         self._pending = ([], [])
         for record in games:
+            self.schedule_computers(record.channel_id)
             try:
                 await self._draw_table(record)
             except Exception:

@@ -141,6 +141,23 @@ class GameService:
             record = await self.store.update_lobby(record.id, record.version, setup)
             return Outcome(True, "You left the table.", self._keep(record))
 
+    async def add_computer(self, channel_id: int, game_id: int, user: int) -> Outcome:
+        """The host fills a free seat with a computer player."""
+        async with self.lock(channel_id):
+            record = await self._lobby(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
+            setup = dict(record.setup)
+            if setup["host"] != str(user):
+                return refuse("Only the host can add computer players.", record)
+            if len(setup["seats"]) >= MAX_PLAYERS:
+                return refuse(f"The table is full ({MAX_PLAYERS} players).", record)
+            number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in setup["seats"])
+            setup["seats"] = [*setup["seats"], f"ai{number}"]
+            setup["names"] = {**setup["names"], f"ai{number}": f"Computer {number}"}
+            record = await self.store.update_lobby(record.id, record.version, setup)
+            return Outcome(True, "A computer player joined the table.", self._keep(record))
+
     async def start(self, channel_id: int, game_id: int, user: int) -> Outcome:
         async with self.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
@@ -174,7 +191,7 @@ class GameService:
         self,
         channel_id: int,
         game_id: int,
-        user: int,
+        user: int | str,
         key: str | None,
         action: ActionModel | Callable[[GameState, str], ActionModel],
     ) -> Outcome:
@@ -232,6 +249,10 @@ class GameService:
         if self._games.get(record.channel_id) is record:
             self._games[record.channel_id] = updated
         return updated
+
+
+def is_computer(player: str) -> bool:
+    return player.startswith("ai")
 
 
 def name_lookup(record: GameRecord):
