@@ -6,56 +6,13 @@ import random
 import re
 
 import pytest
+from bot_support import ADA, BEN, CLEO, STRANGER, game, make_bot, open_and_start
 from discord_harness import FakeUser, Harness
 
-from bot.client import AugsburgBot
-from bot.config import Settings
 from engine import to_act
 
-ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
 PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
-
-
-def make_bot(path, delay: float = 0.0) -> AugsburgBot:
-    return AugsburgBot(
-        Settings(
-            _env_file=None,
-            discord_token="test-token",
-            database_path=str(path),
-            table_edit_delay=delay,
-            discord_guild_id=None,
-        )
-    )
-
-
-@pytest.fixture
-async def harness(tmp_path):
-    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo"), FakeUser(STRANGER, "Sam")]
-    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users)
-    h.db_path = tmp_path / "bot.sqlite3"
-    yield h
-    await h.close()
-
-
-def service(h: Harness):
-    return h.bot.controller.service
-
-
-def game(h: Harness):
-    return service(h).cached(h.channel_id)
-
-
-async def open_and_start(h: Harness, players=(ADA, BEN, CLEO)) -> int:
-    r = await h.slash(players[0], "augsburg new")
-    assert r.response.kind == "response" and not r.response.ephemeral
-    table = r.response.message_id
-    for p in players[1:]:
-        joined = await h.click(p, table, label="Join")
-        assert joined.response.kind == "update"
-    started = await h.click(players[0], table, label="Start game")
-    assert started.response.kind == "update" and "round 1 of" in started.response.embeds[0]["title"]
-    return table
 
 
 def message_text(msg) -> str:
@@ -277,3 +234,28 @@ async def test_a_burst_of_moves_becomes_one_table_edit(tmp_path):
         assert "Auction for **Philipp**" in h.message(table).embeds[0]["description"]
     finally:
         await h.close()
+
+
+async def test_computer_players_fill_seats_and_play_on_their_own(harness):
+    h = harness
+    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    refused = await h.click(BEN, table, label="Add computer player")
+    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    for _ in range(2):
+        await h.click(ADA, table, label="Add computer player")
+    seats = h.message(table).embeds[0]["fields"][0]["value"]
+    assert "Computer 1" in seats and "Computer 2" in seats
+    await h.click(ADA, table, label="Start game")
+    rnd = random.Random(11)
+    for _ in range(2000):
+        record = game(h)
+        if record is None:
+            break
+        assert to_act(record.state) == [str(ADA)], "computers act on their own; only Ada is waited for"
+        await take_a_decision(h, ADA, h.find_message(label="My hand & actions").id, rnd)
+    assert game(h) is None
+    everything = "\n".join(message_text(m) for m in h.channel_messages.values())
+    assert "final standings" in everything and "<@ai" not in everything
+    assert "Computer 1" in h.message(table).embeds[0]["fields"][1]["name"] + everything
+    h.assert_all_answered()
+    h.assert_no_errors()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from test_bot import ADA, BEN, CLEO, STRANGER, game, harness, open_and_start  # noqa: F401
+from bot_support import ADA, BEN, STRANGER, game, open_and_start
 
 from engine import to_act
 
