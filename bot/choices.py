@@ -28,7 +28,7 @@ from engine.components import CARD_PRICE, JOKER, card_rank
 from engine.state import GameState
 
 from . import codes, texts
-from .components import _use_label
+from .components import use_label
 from .service import name_lookup
 
 MAX_CHOICES = 25
@@ -49,7 +49,7 @@ def privilege_cards(options: list) -> list[tuple[str, str]]:
 def uses(record, options: list) -> list[tuple[str, str]]:
     card = record.state.privilege.card if record.state.privilege else None
     name = name_lookup(record)
-    return [(_use_label(o, card, name), codes.encode(o)) for o in options if isinstance(o, Use)]
+    return [(use_label(o, card, name), codes.encode(o)) for o in options if isinstance(o, Use)]
 
 
 def buildings(options: list) -> list[tuple[str, str]]:

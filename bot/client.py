@@ -12,7 +12,7 @@ from storage import Store
 from .cog import Augsburg
 from .components import DYNAMIC_ITEMS
 from .config import Settings
-from .controller import Controller
+from .controller import SORRY, Controller
 from .service import GameService
 
 log = logging.getLogger(__name__)
@@ -52,8 +52,6 @@ class AugsburgBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
-        from .controller import SORRY
-
         if interaction.response.is_done():
             await interaction.followup.send(SORRY, ephemeral=True)
         else:

@@ -258,7 +258,7 @@ def _add_decision(view, record: GameRecord, player: str, key: str, options: list
     # privilege card in use
     uses = [o for o in options if isinstance(o, Use)]
     card = state.privilege.card
-    labels = [(o, _use_label(o, card, name)) for o in uses]
+    labels = [(o, use_label(o, card, name)) for o in uses]
     labels += [
         (o, f"Master Builder: build the {texts.TILE_NAMES[o.what]} ({state.tile_stacks[o.what][0]})")
         for o in options
@@ -286,7 +286,7 @@ def _add_decision(view, record: GameRecord, player: str, key: str, options: list
     return f"use up to {2 - used} more privilege{'s' if used != 1 else ''} of {texts.privilege_card_name(card)}."
 
 
-def _use_label(o: Use, card: str, name) -> str:
+def use_label(o: Use, card: str, name) -> str:
     kind = PRIVILEGE_CARDS[card][o.slot]
     head = f"{o.slot + 1}. {texts.PRIVILEGE_NAMES[kind]}"
     if o.as_ is None:

@@ -17,6 +17,7 @@ from engine.events import Event
 from storage import GameQuarantined, GameRecord
 
 from . import codes, components, render, texts
+from .choices import help_lines
 from .service import GameService, is_computer, name_lookup
 
 log = logging.getLogger(__name__)
@@ -107,8 +108,6 @@ class Controller:
 
     @guarded
     async def show_help(self, interaction: discord.Interaction) -> None:
-        from .choices import help_lines
-
         record = await self._load(interaction)
         general = (
             "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "

@@ -15,6 +15,7 @@ from engine.views import View
 from storage import GameRecord
 
 from . import texts
+from .service import name_lookup
 
 COLOUR = discord.Colour.from_rgb(156, 102, 31)
 PHASES = {
@@ -87,8 +88,6 @@ def status_line(view: View, name) -> str:
 
 
 def table_embed(record: GameRecord, view: View) -> discord.Embed:
-    from .service import name_lookup
-
     name = name_lookup(record)
     embed = discord.Embed(
         title=f"Augsburg 1520 — round {view.round} of {view.rounds}", colour=COLOUR, description=status_line(view, name)

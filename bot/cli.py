@@ -1,0 +1,38 @@
+"""`augsburg`: the game without Discord.
+
+augsburg play [--opponents N] [--resume | --new] [--database PATH]
+augsburg simulate --players N --games G --opponents random|ai --seed S
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="augsburg", description="Augsburg 1520 without Discord")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a game in the terminal against computer players")
+    play.add_argument("--opponents", type=int, default=3, choices=range(1, 5), help="computer players (1-4)")
+    play.add_argument("--resume", action="store_true", help="continue the saved game")
+    play.add_argument("--new", action="store_true", help="abandon a saved game and start a new one")
+    play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
+    play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
+    sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "simulate":
+        from engine.ai.simulate import main as simulate
+
+        return simulate(rest) or 0
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.resume and args.new:
+        parser.error("choose --resume or --new, not both")
+    from .offline import main as play_main
+
+    return play_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
