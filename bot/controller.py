@@ -376,11 +376,11 @@ class Controller:
                 acting = [p for p in to_act(record.state) if is_computer(p)]
                 if not acting:
                     return
-                from engine.ai import decide  # only tables with computers need it
+                from engine.ai import ComputerPlayer  # only tables with computers need it
 
                 player = acting[0]
                 seed = record.setup["seed"] + record.setup["players"].index(player)
-                action = decide(player_view(record.state, player), seed)
+                action = ComputerPlayer(seed).decide(player_view(record.state, player))
                 outcome = await self.service.act(channel_id, record.id, player, None, action)
                 if not outcome.ok:
                     log.error("computer %s in channel %s was refused: %s", player, channel_id, outcome.message)

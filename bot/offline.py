@@ -12,10 +12,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from engine.ai import decide as ai_decide
-
 from engine import apply, legal_actions, new_game, player_view, to_act
 from engine.actions import Buy, BuyChoice, Reveal, RevealChoice
+from engine.ai import ComputerPlayer
 from engine.components import CARD_PRICE, PRIVILEGE_CARDS
 from engine.events import Event
 from engine.views import View
@@ -237,7 +236,7 @@ async def play(
                 term.say("Input ended; your game is saved. Continue with `augsburg play --resume`.")
                 return 0
         else:
-            action = ai_decide(view, seeds[player])
+            action = ComputerPlayer(seeds[player]).decide(view)
         result = apply(state, player, action)
         if not result.ok:
             term.say(f"Not allowed: {result.reason}")

@@ -1,0 +1,62 @@
+"""`augsburg play`: the whole game in a terminal with piped input, saved and resumed (issue 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+
+from conftest import ROOT
+
+from storage import Store
+
+
+def answers(seed: int, count: int) -> str:
+    """A player who types a mix of sensible and silly things."""
+    rnd = random.Random(seed)
+    pool = ["1", "2", "3", "", "1 2", "2 1", "4", "abc", "99", "1 1", "5"]
+    return "\n".join(rnd.choice(pool) for _ in range(count)) + "\n"
+
+
+def play(tmp_path, *args: str, stdin: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--database", str(tmp_path / "t.sqlite3"), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+async def stored_games(path):
+    store = await Store.open(path)
+    try:
+        return await store.export_game(1), await store.load_channel(0)
+    finally:
+        await store.close()
+
+
+def test_a_whole_game_with_piped_input(tmp_path):
+    out = play(tmp_path, "--opponents", "2", "--seed", "7", stdin=answers(1, 40_000))
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = out.stdout
+    assert "=== Final standings ===" in text and ("You win!" in text or "computer player wins" in text)
+    assert "Your money:" in text and "Your hand" in text and "Trade" in text
+    assert "Please type" in text or "Please choose" in text  # silly input was refused politely
+    assert "Traceback" not in text + out.stderr
+    history, open_game = asyncio.run(stored_games(tmp_path / "t.sqlite3"))
+    assert history["status"] == "finished" and open_game is None
+    # Only the human's own cards are ever shown: no other hand appears in the output.
+    assert "Computer 1's hand" not in text
+
+
+def test_stop_and_resume(tmp_path):
+    first = play(tmp_path, "--opponents", "1", "--seed", "3", stdin=answers(2, 10))
+    assert first.returncode == 0 and "your game is saved" in first.stdout
+    again = play(tmp_path, "--opponents", "1", stdin="")
+    assert again.returncode == 1 and "--resume" in again.stdout
+    resumed = play(tmp_path, "--resume", stdin=answers(3, 40_000))
+    assert resumed.returncode == 0 and "Resuming your game" in resumed.stdout
+    assert "=== Final standings ===" in resumed.stdout
