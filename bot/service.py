@@ -112,51 +112,54 @@ class GameService:
             return refuse("This game has already started.")
         return record
 
-    async def join(self, channel_id: int, game_id: int, user: int, name: str) -> Outcome:
+    async def _edit_lobby(self, channel_id: int, game_id: int, edit) -> Outcome:
+        """Change the seats of an open table. `edit(setup)` returns a refusal, or (new setup, message)."""
         async with self.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
             if isinstance(record, Outcome):
                 return record
-            setup = dict(record.setup)
-            if str(user) in setup["seats"]:
-                return refuse("You already have a seat at this table.", record)
-            if len(setup["seats"]) >= MAX_PLAYERS:
-                return refuse(f"The table is full ({MAX_PLAYERS} players).", record)
-            setup["seats"] = [*setup["seats"], str(user)]
-            setup["names"] = {**setup["names"], str(user): name}
+            result = edit(dict(record.setup))
+            if isinstance(result, str):
+                return refuse(result, record)
+            setup, message = result
             record = await self.store.update_lobby(record.id, record.version, setup)
-            return Outcome(True, "You joined the table.", self._keep(record))
+            return Outcome(True, message, self._keep(record))
+
+    async def join(self, channel_id: int, game_id: int, user: int, name: str) -> Outcome:
+        def edit(setup: dict):
+            if str(user) in setup["seats"]:
+                return "You already have a seat at this table."
+            if len(setup["seats"]) >= MAX_PLAYERS:
+                return f"The table is full ({MAX_PLAYERS} players)."
+            seats, names = [*setup["seats"], str(user)], {**setup["names"], str(user): name}
+            return {**setup, "seats": seats, "names": names}, "You joined the table."
+
+        return await self._edit_lobby(channel_id, game_id, edit)
 
     async def leave(self, channel_id: int, game_id: int, user: int) -> Outcome:
-        async with self.lock(channel_id):
-            record = await self._lobby(channel_id, game_id)
-            if isinstance(record, Outcome):
-                return record
-            setup = dict(record.setup)
+        def edit(setup: dict):
             if str(user) not in setup["seats"]:
-                return refuse("You are not seated at this table.", record)
+                return "You are not seated at this table."
             if setup["host"] == str(user):
-                return refuse("The host cannot leave; use `/augsburg cancel` to close the table.", record)
-            setup["seats"] = [s for s in setup["seats"] if s != str(user)]
-            record = await self.store.update_lobby(record.id, record.version, setup)
-            return Outcome(True, "You left the table.", self._keep(record))
+                return "The host cannot leave; use `/augsburg cancel` to close the table."
+            return {**setup, "seats": [s for s in setup["seats"] if s != str(user)]}, "You left the table."
+
+        return await self._edit_lobby(channel_id, game_id, edit)
 
     async def add_computer(self, channel_id: int, game_id: int, user: int) -> Outcome:
         """The host fills a free seat with a computer player."""
-        async with self.lock(channel_id):
-            record = await self._lobby(channel_id, game_id)
-            if isinstance(record, Outcome):
-                return record
-            setup = dict(record.setup)
+
+        def edit(setup: dict):
             if setup["host"] != str(user):
-                return refuse("Only the host can add computer players.", record)
+                return "Only the host can add computer players."
             if len(setup["seats"]) >= MAX_PLAYERS:
-                return refuse(f"The table is full ({MAX_PLAYERS} players).", record)
+                return f"The table is full ({MAX_PLAYERS} players)."
             number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in setup["seats"])
-            setup["seats"] = [*setup["seats"], f"ai{number}"]
-            setup["names"] = {**setup["names"], f"ai{number}": f"Computer {number}"}
-            record = await self.store.update_lobby(record.id, record.version, setup)
-            return Outcome(True, "A computer player joined the table.", self._keep(record))
+            seats = [*setup["seats"], f"ai{number}"]
+            names = {**setup["names"], f"ai{number}": f"Computer {number}"}
+            return {**setup, "seats": seats, "names": names}, "A computer player joined the table."
+
+        return await self._edit_lobby(channel_id, game_id, edit)
 
     async def start(self, channel_id: int, game_id: int, user: int) -> Outcome:
         async with self.lock(channel_id):
