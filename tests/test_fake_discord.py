@@ -99,6 +99,9 @@ class MiniBot(commands.Bot):
         self.tree.add_command(group, guild=self.guild)
 
     async def setup_hook(self) -> None:
+        # Persistent: routed by custom_id, so a click that arrives before the bot has stored the message's
+        # view (possible on a loaded machine) still finds it.
+        self.add_view(JoinView())
         await self.tree.sync(guild=self.guild)
 
 
