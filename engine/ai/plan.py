@@ -1,0 +1,189 @@
+"""Planning the use of a privilege card: which card, which two privileges, and how.
+
+A plan is a short list of parts, each one action of the privilege phase:
+`(order, slot, as_)` for a privilege (as_ is None for a fixed one) and
+`(BUILD_ORDER, None, building)` for the Master Builder's extra build. Every
+possible plan for a card is simulated on a copy of the player's own position and
+valued with `position_value`; the best plan wins. Plans are carried out in a
+fixed order that never hurts: money first (to pay for buildings), steps before
+the tiles they unlock, buildings before prestige (so the raised limit keeps the
+points), and declined privileges (+2 each) last, when the player is done.
+
+After every action the player plans again from the view, so no plan has to be
+remembered between decisions.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from ..components import (
+    CATEGORY_KINDS,
+    DECLINED_PRIVILEGE_PRESTIGE,
+    DRAW2,
+    GUILDERS,
+    GUILDERS_PRIVILEGE,
+    MAX_LEVEL,
+    NOBILITY,
+    OFFICES,
+    PRESTIGE_PRIVILEGE,
+    PRIVILEGE_CARDS,
+    PRIVILEGES_PER_CARD,
+    TILE_MIN_LEVEL,
+    TRADE,
+    TRADE_ALTERNATIVE_MONEY,
+)
+from .situation import Board, Horizon, Me
+from .valuation import WEIGHTS, Weights, gain_prestige, position_value
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    TRADE: ("step", "trade300"),
+    NOBILITY: ("step", "coat", "letter"),
+    OFFICES: ("step", "minter", "master_builder", "church", "cathedral"),
+}
+TILES = ("coat", "letter", "minter", "master_builder")
+BUILDINGS = ("church", "cathedral")
+BUILD_ORDER = 5
+_TILE_CATEGORY = {"coat": NOBILITY, "letter": NOBILITY, "minter": OFFICES, "master_builder": OFFICES,
+                  "church": OFFICES, "cathedral": OFFICES}
+
+
+def _order(kind: str, as_: str | None) -> int:
+    """The position of a privilege in the fixed carrying-out order (see the module docstring)."""
+    if kind == GUILDERS:
+        return 0
+    if as_ == "step":
+        return 1
+    if as_ == "trade300":
+        return 2
+    if as_ in TILES:
+        return 3
+    if as_ in BUILDINGS:
+        return 4
+    if kind in PRESTIGE_PRIVILEGE:
+        return 6
+    return 7  # draw 2: it changes only the hand
+
+
+def _held(me: Me, tile: str) -> bool:
+    return getattr(me, tile) not in (None, False)
+
+
+def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour: int) -> bool:
+    """Cheap filter before simulating: drop choices that can never work on this card.
+
+    `same_colour` is how many other chosen slots share this category and might climb first.
+    """
+    if as_ is None or as_ == "step":
+        return as_ is None or me.level(kind) < MAX_LEVEL
+    if as_ == "trade300":
+        return me.trade + same_colour >= 2
+    if _held(me, as_) or board.tops.get(as_) is None:
+        return False
+    return me.level(_TILE_CATEGORY[as_]) + same_colour >= TILE_MIN_LEVEL[as_]
+
+
+def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board):
+    """Every combination of up to two unused privileges (and an extra build) worth simulating."""
+    kinds = PRIVILEGE_CARDS[card]
+    free = [s for s in range(len(kinds)) if s not in used]
+    room = PRIVILEGES_PER_CARD - len(used)
+    for size in range(min(room, len(free)) + 1):
+        for slots in combinations(free, size):
+            options = []
+            for s in slots:
+                same = sum(1 for t in slots if t != s and kinds[t] == kinds[s])
+                choices = CHOICES[kinds[s]] if kinds[s] in CATEGORY_KINDS else (None,)
+                options.append([(_order(kinds[s], a), s, a) for a in choices
+                                if _worth_trying(kinds[s], a, me, board, same)])
+            for parts in product(*options):
+                parts = list(parts)
+                may_build = not built and (me.master_builder or any(p[2] == "master_builder" for p in parts))
+                for extra in (None, *BUILDINGS) if may_build else (None,):
+                    plan = parts + [(BUILD_ORDER, None, extra)] if extra else parts
+                    plan.sort(key=lambda p: (p[0], p[1] if p[1] is not None else -1))
+                    yield plan
+
+
+def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | None:
+    """The position after carrying out `plan` and saying done; None if some part is impossible."""
+    kinds = PRIVILEGE_CARDS[card]
+    me = me.copy()
+    supply: dict[str, list[int]] = {}
+    for _, slot, as_ in plan:
+        kind = kinds[slot] if slot is not None else None
+        if slot is None:  # the Master Builder's extra build
+            if not _acquire(me, board, as_):
+                return None
+        elif kind == GUILDERS:
+            me.money += GUILDERS_PRIVILEGE
+        elif kind in PRESTIGE_PRIVILEGE:
+            gain_prestige(me, PRESTIGE_PRIVILEGE[kind])
+        elif kind == DRAW2:
+            me.extra_cards += 1  # draw two, discard the worst card of the hand: one card better off
+        elif as_ == "step":
+            if not _climb(me, board, kind, supply):
+                return None
+        elif as_ == "trade300":
+            if me.trade < 2:
+                return None
+            me.money += TRADE_ALTERNATIVE_MONEY
+        else:
+            if me.level(_TILE_CATEGORY[as_]) < TILE_MIN_LEVEL[as_] or not _acquire(me, board, as_):
+                return None
+    declined = PRIVILEGES_PER_CARD - len(used) - sum(1 for p in plan if p[1] is not None)
+    if declined:
+        gain_prestige(me, declined * DECLINED_PRIVILEGE_PRESTIGE)
+    return me
+
+
+def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) -> bool:
+    level = me.level(category)
+    if level >= MAX_LEVEL:
+        return False
+    step = level + 1
+    tiles = supply.setdefault(category, list(board.supply[category]))
+    if step in tiles:
+        tiles.remove(step)
+        if step == MAX_LEVEL:
+            tiles.append(MAX_LEVEL - 1)  # our own step-3 tile goes back
+    elif not any(levels[category] == step for levels in board.others.values()):
+        return False  # nobody to take it from
+    setattr(me, category, step)
+    return True
+
+
+def _acquire(me: Me, board: Board, tile: str) -> bool:
+    top = board.tops.get(tile)
+    if top is None or _held(me, tile):
+        return False
+    if tile in BUILDINGS:
+        if top > me.money:
+            return False
+        me.money -= top
+    setattr(me, tile, top)
+    return True
+
+
+def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,
+              w: Weights = WEIGHTS) -> tuple[float, list]:
+    """The most valuable way to finish using `card`, with its value (the position after it)."""
+    best_value, best = float("-inf"), []
+    for plan in candidate_plans(card, used, built, me, board):
+        after = simulate(card, used, plan, me, board)
+        if after is None:
+            continue
+        value = position_value(after, hz, board.tops, w)
+        if value > best_value + 1e-9:
+            best_value, best = value, plan
+    return best_value, best
+
+
+def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights = WEIGHTS) -> tuple[float, str]:
+    """The privilege card on display worth most to this player, and what using it well is worth."""
+    best_value, best = float("-inf"), display[0]
+    for card in display:
+        value, _ = best_plan(card, [], False, me, board, hz, w)
+        if value > best_value + 1e-9:
+            best_value, best = value, card
+    return best_value, best

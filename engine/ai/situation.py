@@ -1,0 +1,110 @@
+"""What the computer player reads from its own View: itself, the time left, the board.
+
+Everything here is built from `player_view(state, me)` alone, never from the
+GameState, so the computer player cannot use hidden information by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..components import CATEGORIES, NOBLES
+from ..views import View
+
+AUCTIONS_PER_ROUND = len(NOBLES)
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """How much of the game is left, counted in the events that give points, money and cards."""
+
+    scorings: int  # round-end prestige scorings still to come
+    incomes: int  # round-end incomes still to come that can still be spent
+    purchases: int  # round-end card purchases still to come (not counting one in progress)
+    auctions: int  # auctions still to come after the current one
+    last_round: bool  # the round being played (or bought for) is the last one
+
+
+def horizon(view: View) -> Horizon:
+    r, rounds = view.round, view.rounds
+    if view.phase in ("auction", "showdown", "privilege"):
+        noble = NOBLES.index(view.noble)
+        return Horizon(
+            scorings=rounds - r + 1,
+            incomes=rounds - r,
+            purchases=rounds - r,
+            auctions=(AUCTIONS_PER_ROUND - 1 - noble) + AUCTIONS_PER_ROUND * (rounds - r),
+            last_round=r == rounds,
+        )
+    if view.phase == "initial_purchase":
+        return Horizon(scorings=rounds, incomes=rounds - 1, purchases=rounds - 1,
+                       auctions=AUCTIONS_PER_ROUND * rounds, last_round=rounds == 1)
+    # Round-end purchase or deck shortage: round r has been scored; rounds r+1.. remain.
+    return Horizon(
+        scorings=rounds - r,
+        incomes=max(0, rounds - r - 1),
+        purchases=max(0, rounds - r - 1),
+        auctions=AUCTIONS_PER_ROUND * (rounds - r),
+        last_round=r + 1 == rounds,
+    )
+
+
+class Me:
+    """The computer player's own position, as a small mutable record for what-if planning."""
+
+    __slots__ = ("score", "money", "trade", "nobility", "offices",
+                 "church", "cathedral", "coat", "letter", "minter", "master_builder", "extra_cards")
+
+    def __init__(self, score, money, trade, nobility, offices, church=None, cathedral=None, coat=None,
+                 letter=None, minter=False, master_builder=False, extra_cards=0):
+        self.score = score
+        self.money = money
+        self.trade = trade
+        self.nobility = nobility
+        self.offices = offices
+        self.church = church
+        self.cathedral = cathedral
+        self.coat = coat
+        self.letter = letter
+        self.minter = minter
+        self.master_builder = master_builder
+        self.extra_cards = extra_cards  # cards gained by a planned draw-2 (net of the discard)
+
+    def copy(self) -> Me:
+        new = Me.__new__(Me)
+        for name in Me.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def level(self, category: str) -> int:
+        return getattr(self, category)
+
+
+def me_from_view(view: View) -> Me:
+    you = view.you
+    pub = next(p for p in view.players if p.id == you.id)
+    t = pub.tiles
+    return Me(score=pub.score, money=you.money, trade=pub.levels["trade"], nobility=pub.levels["nobility"],
+              offices=pub.levels["offices"], church=t.church, cathedral=t.cathedral, coat=t.coat, letter=t.letter,
+              minter=t.minter, master_builder=t.master_builder)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The public parts of the table that privilege planning needs."""
+
+    supply: dict[str, tuple[int, ...]]  # step tiles still in the supply per category
+    others: dict[str, dict[str, int]]  # opponent id -> category -> level
+    scores: dict[str, int]  # opponent id -> score
+    tops: dict[str, object]  # tile kind -> value of the top tile, or None if the stack is empty
+
+
+def board_from_view(view: View) -> Board:
+    me = view.you.id
+    others = {p.id: dict(p.levels) for p in view.players if p.id != me}
+    return Board(
+        supply={c: tuple(view.step_supply[c]) for c in CATEGORIES},
+        others=others,
+        scores={p.id: p.score for p in view.players if p.id != me},
+        tops={k: (v[0] if v else None) for k, v in view.tile_stacks.items()},
+    )
