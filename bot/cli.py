@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--new", action="store_true", help="abandon a saved game and start a new one")
     play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
+    play.add_argument("--name", default="Player", help="your name at the table")
     sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
     args, rest = parser.parse_known_args(argv)
     if args.command == "simulate":

@@ -7,6 +7,7 @@ own view; every decision is a numbered choice. Works with piped input too.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import sys
 from collections.abc import Callable
@@ -191,7 +192,14 @@ def _numbers(answer: str, size: int) -> list[int] | None:
 
 
 async def play(
-    store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool, seed: int | None = None
+    store: Store,
+    term: Terminal,
+    *,
+    opponents: int,
+    resume: bool,
+    fresh: bool,
+    seed: int | None = None,
+    name: str = "Player",
 ) -> int:
     record = await store.load_channel(OFFLINE_CHANNEL)
     if record is not None and not (resume or fresh):
@@ -214,7 +222,7 @@ async def play(
             "seed": seed,
             "start_player": None,
             "host": YOU,
-            "names": {YOU: "You", **{a: f"Computer {a[2:]}" for a in players[1:]}},
+            "names": {YOU: f"{name} (you)", **{a: f"Computer {a[2:]}" for a in players[1:]}},
         }
         record = await store.create_game(OFFLINE_GUILD, OFFLINE_CHANNEL, setup, state)
         _show_events(term, events, names(record))
@@ -294,13 +302,23 @@ async def run(
     seed: int | None,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
+    name: str = "Player",
 ) -> int:
     store = await Store.open(database)
     try:
-        return await play(store, Terminal(stdin, stdout), opponents=opponents, resume=resume, fresh=fresh, seed=seed)
+        return await play(
+            store, Terminal(stdin, stdout), opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name
+        )
     finally:
         await store.close()
 
 
 def main(args) -> int:
-    return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed))
+    try:
+        return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name))
+    except KeyboardInterrupt:
+        print("\nStopped; your game is saved. Continue with `augsburg play --resume`.")
+        return 0
+    except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
+        return 0
