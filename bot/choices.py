@@ -115,31 +115,20 @@ def help_lines(record, player: str) -> list[str]:
             "Nothing right now — it is not your turn. `/augsburg hand` shows your cards; "
             "`/augsburg status` shows the table."
         ]
-    lines = []
     kinds = {type(o) for o in options}
-    if Pass in kinds:
-        lines.append("`/augsburg pass` — leave this auction")
-    if Call in kinds:
-        lines.append(f"`/augsburg call` — offer {state.auction.high} cards too")
-    if Bid in kinds:
-        counts = [o.count for o in options if isinstance(o, Bid)]
-        lines.append(f"`/augsburg bid count:` — raise to {counts[0]}–{counts[-1]} cards")
-    if RevealChoice in kinds:
-        lines.append(f"`/augsburg reveal cards:` — lay down {options[0].count} card(s)")
-    if BuyChoice in kinds:
-        lines.append("`/augsburg buy cards:` — choose which offered cards to buy (or nothing)")
-    if TakeCard in kinds:
-        lines.append("`/augsburg privilege card:` — take a privilege card")
-    if Use in kinds:
-        lines.append("`/augsburg use privilege:` — use a privilege of your card")
-    if Build in kinds:
-        lines.append("`/augsburg build what:` — the Master Builder's extra building")
-    if Done in kinds:
-        lines.append("`/augsburg done` — finish with your privilege card")
-    if Discard in kinds:
-        lines.append("`/augsburg discard card:` — discard one card after drawing two")
-    if Compensate in kinds:
-        lines.append("`/augsburg compensate take:` — 100 guilders or 1 prestige for your lost step")
-    if ReturnCard in kinds:
-        lines.append("`/augsburg return card:` — put a card from your hand under the deck")
-    return lines
+    counts = [o.count for o in options if isinstance(o, Bid)]
+    described = {
+        Pass: "`/augsburg pass` — leave this auction",
+        Call: lambda: f"`/augsburg call` — offer {state.auction.high} cards too",
+        Bid: lambda: f"`/augsburg bid count:` — raise to {counts[0]}–{counts[-1]} cards",
+        RevealChoice: lambda: f"`/augsburg reveal cards:` — lay down {options[0].count} card(s)",
+        BuyChoice: "`/augsburg buy cards:` — choose which offered cards to buy (or nothing)",
+        TakeCard: "`/augsburg privilege card:` — take a privilege card",
+        Use: "`/augsburg use privilege:` — use a privilege of your card",
+        Build: "`/augsburg build what:` — the Master Builder's extra building",
+        Done: "`/augsburg done` — finish with your privilege card",
+        Discard: "`/augsburg discard card:` — discard one card after drawing two",
+        Compensate: "`/augsburg compensate take:` — 100 guilders or 1 prestige for your lost step",
+        ReturnCard: "`/augsburg return card:` — put a card from your hand under the deck",
+    }
+    return [text() if callable(text) else text for kind, text in described.items() if kind in kinds]
