@@ -25,17 +25,12 @@ from engine.actions import (
     Use,
 )
 from engine.components import CARD_PRICE, JOKER, card_rank
-from engine.state import GameState
 
 from . import codes, texts
 from .components import use_label
 from .service import name_lookup
 
 MAX_CHOICES = 25
-
-
-def options_for(state: GameState, player: str) -> list:
-    return legal_actions(state, player)
 
 
 def bids(options: list) -> list[tuple[str, int]]:
@@ -109,7 +104,7 @@ def filtered(pairs: list[tuple[str, object]], typed: str) -> list[tuple[str, obj
 def help_lines(record, player: str) -> list[str]:
     """What `player` can do right now, each with the command that does it."""
     state = record.state
-    options = options_for(state, player)
+    options = legal_actions(state, player)
     if not options:
         return [
             "Nothing right now — it is not your turn. `/augsburg hand` shows your cards; "

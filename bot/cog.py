@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import legal_actions
 from engine.actions import Discard, ReturnCard
 
 from . import choices, codes, texts
@@ -61,7 +62,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         record = await self._record(interaction)
         if record is None:
             return []
-        options = choices.options_for(record.state, str(interaction.user.id))
+        options = legal_actions(record.state, str(interaction.user.id))
         pairs = choices.filtered(pick(record, options), current)
         return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 

@@ -18,7 +18,7 @@ from storage import GameQuarantined, GameRecord
 
 from . import codes, components, render, texts
 from .choices import help_lines
-from .service import GameService, is_computer, name_lookup
+from .service import GameService, is_computer, name_lookup, with_log
 
 log = logging.getLogger(__name__)
 
@@ -175,16 +175,8 @@ class Controller:
             )
             return
         # Started: the lobby message becomes the table.
-        record = await self.service.set_ui(
-            record,
-            {
-                **record.ui,
-                "table": interaction.message.id,
-                "log": [
-                    line for e in outcome.events if e.public and (line := texts.public_line(e, name_lookup(record)))
-                ],
-            },
-        )
+        ui = {**with_log(record, outcome.events), "table": interaction.message.id}
+        record = await self.service.set_ui(record, ui)
         await interaction.response.edit_message(
             embed=render.table_embed(record, spectator_view(record.state)), view=components.table_view(record.id)
         )

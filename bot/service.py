@@ -224,8 +224,9 @@ class GameService:
             if not result.ok:
                 return refuse(result.reason, record)
             try:
+                ui = with_log(record, result.events)
                 new = await self.store.commit_action(
-                    record.id, record.version, player, action.to_json_dict(), result.state
+                    record.id, record.version, player, action.to_json_dict(), result.state, ui
                 )
             except VersionConflict:
                 # Another process wrote first: drop our copy so the next click sees the truth.
@@ -233,18 +234,7 @@ class GameService:
                 return refuse("Someone acted at the same moment; please try again.")
             if new.state.phase == "game_over":
                 new = await self.store.finish_game(new.id, new.version)
-            outcome = Outcome(True, "", self._keep(new), result.events, to_act(state))
-            await self._append_log(new, result.events)
-            return outcome
-
-    async def _append_log(self, record: GameRecord, events: list[Event]) -> None:
-        names = name_lookup(record)
-        lines = [line for e in events if e.public and (line := texts.public_line(e, names))]
-        if not lines:
-            return
-        ui = dict(record.ui)
-        ui["log"] = (ui.get("log", []) + lines)[-LOG_LINES:]
-        await self.set_ui(record, ui)
+            return Outcome(True, "", self._keep(new), result.events, to_act(state))
 
     async def set_ui(self, record: GameRecord, ui: dict) -> GameRecord:
         await self.store.set_ui(record.id, ui)
@@ -252,6 +242,13 @@ class GameService:
         if self._games.get(record.channel_id) is record:
             self._games[record.channel_id] = updated
         return updated
+
+
+def with_log(record: GameRecord, events: list[Event]) -> dict:
+    """The table's bookkeeping with the public log lines of `events` appended (the last few kept)."""
+    names = name_lookup(record)
+    lines = [line for e in events if e.public and (line := texts.public_line(e, names))]
+    return {**record.ui, "log": (record.ui.get("log", []) + lines)[-LOG_LINES:]}
 
 
 def is_computer(player: str) -> bool:

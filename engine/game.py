@@ -137,6 +137,7 @@ _HANDLERS = {
     ("privilege", "discard"): privileges.discard,
     ("privilege", "build"): privileges.build,
     ("privilege", "done"): privileges.done,
+    ("privilege", "compensate"): privileges.compensate,
     ("shortage", "return_card"): round_end.return_card,
 }
 _LEGAL = {
@@ -185,15 +186,12 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
     if seat not in _seats_to_act(state):
         return Refused("not_your_turn", f"It is not your turn: {_PHASE_WORDS[state.phase]}.")
     handler = _HANDLERS.get((state.phase, action.do))
-    if handler is None:
-        t = state.privilege
-        if state.phase == "privilege" and t.robbed == seat and action.do == "compensate":
-            handler = privileges.compensate
-        else:
-            verb = action.do.replace("_", " ")
-            return Refused("wrong_moment", f"You cannot {verb} now: {_PHASE_WORDS[state.phase]}.")
-    elif state.phase == "privilege" and state.privilege.robbed is not None:
-        return Refused("wrong_moment", "First choose your compensation for the lost step: money or prestige.")
+    robbed = state.phase == "privilege" and state.privilege.robbed is not None
+    if handler is None or (action.do == "compensate") != robbed:
+        if robbed:  # only the robbed player is due now (to_act), and only for compensation
+            return Refused("wrong_moment", "First choose your compensation for the lost step: money or prestige.")
+        verb = action.do.replace("_", " ")
+        return Refused("wrong_moment", f"You cannot {verb} now: {_PHASE_WORDS[state.phase]}.")
     new = clone(state)
     events: list[Event] = []
     try:

@@ -159,8 +159,20 @@ class Store:
         """Lobby to active: `setup` now holds what replay needs (players, seed, start_player)."""
         return await self._update(game_id, expected_version, "lobby", "active", setup=setup, state=state)
 
-    async def _update(self, game_id, expected_version, from_status, to_status, *, setup=None, state=None,
-                      action=None, finished=False, results: GameState | None = None) -> GameRecord:
+    async def _update(
+        self,
+        game_id,
+        expected_version,
+        from_status,
+        to_status,
+        *,
+        setup=None,
+        state=None,
+        action=None,
+        finished=False,
+        results: GameState | None = None,
+        ui: dict | None = None,
+    ) -> GameRecord:
         now = time.time()
         snapshot = state.model_dump_json() if state is not None else None
 
@@ -176,6 +188,9 @@ class Store:
             if finished:
                 sets.append("finished_at = ?")
                 params.append(now)
+            if ui is not None:
+                sets.append("ui = ?")
+                params.append(json.dumps(ui))
             cur = await db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? AND status = ?",
                 (*params, game_id, expected_version, from_status),
@@ -206,13 +221,21 @@ class Store:
     # --- playing
 
     async def commit_action(
-        self, game_id: int, expected_version: int, player: str, action: dict, state: GameState
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: dict,
+        state: GameState,
+        ui: dict | None = None,
     ) -> GameRecord:
-        """Append `action` to the log and store the `state` it produced, atomically.
+        """Append `action` to the log and store the `state` it produced (and the bot's `ui`), atomically.
 
         Raises VersionConflict (nothing written) if the game moved past `expected_version`.
         """
-        return await self._update(game_id, expected_version, "active", "active", state=state, action=(player, action))
+        return await self._update(
+            game_id, expected_version, "active", "active", state=state, action=(player, action), ui=ui
+        )
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished") -> GameRecord:
         """Close an open game ('finished' or 'cancelled'); it stays, with its log, as history.
@@ -243,9 +266,7 @@ class Store:
 
     async def load_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game, verified; None if there is none."""
-        row = await self._fetchone(
-            f"{_SELECT} WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
-        )
+        row = await self._fetchone(f"{_SELECT} WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
         return await self._verified(row) if row else None
 
     async def load_game(self, game_id: int) -> GameRecord:
@@ -266,8 +287,21 @@ class Store:
         return games, lost
 
     async def _verified(self, row) -> GameRecord:
-        (game_id, guild_id, channel_id, status, version, setup_text, snapshot, sha, created, updated, finished,
-         logged, ui) = row
+        (
+            game_id,
+            guild_id,
+            channel_id,
+            status,
+            version,
+            setup_text,
+            snapshot,
+            sha,
+            created,
+            updated,
+            finished,
+            logged,
+            ui,
+        ) = row
         if status == "quarantined":
             raise GameQuarantined(game_id, channel_id, "already quarantined")
         try:
@@ -279,8 +313,9 @@ class Store:
             state, why = _checked_snapshot(snapshot, sha, logged)
             if state is None:
                 state = await self._repair(game_id, channel_id, setup, why)
-        return GameRecord(game_id, guild_id, channel_id, status, version, setup, state, created, updated, finished,
-                          _json_or_text(ui))
+        return GameRecord(
+            game_id, guild_id, channel_id, status, version, setup, state, created, updated, finished, _json_or_text(ui)
+        )
 
     async def _repair(self, game_id: int, channel_id: int, setup: dict, why: str) -> GameState:
         """Rebuild the snapshot from the seed and the log; quarantine the game if that fails too."""
@@ -305,8 +340,9 @@ class Store:
         log.error("game %s (channel %s) quarantined: %s", game_id, channel_id, reason)
 
         async def work(db):
-            await db.execute("UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?",
-                             (time.time(), game_id))
+            await db.execute(
+                "UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?", (time.time(), game_id)
+            )
             await self._note(db, game_id, "quarantined", reason)
 
         await self._transaction(work)
@@ -320,8 +356,9 @@ class Store:
 
     async def action_log(self, game_id: int) -> list[tuple[str, Any]]:
         """The game's actions in order, parsed for the engine (BadAction / ValueError if a row is damaged)."""
-        rows = await self._fetchall("SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move",
-                                    (game_id,))
+        rows = await self._fetchall(
+            "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
+        )
         out = []
         for expected, (move, player, text) in enumerate(rows, start=1):
             if move != expected:
@@ -330,8 +367,12 @@ class Store:
         return out
 
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
-        return [(k, d) for k, d in await self._fetchall(
-            "SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))]
+        return [
+            (k, d)
+            for k, d in await self._fetchall(
+                "SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,)
+            )
+        ]
 
     async def export_game(self, game_id: int) -> dict:
         """A game's whole history as JSON-ready data, for bug reports and replays."""
@@ -440,18 +481,32 @@ class Store:
 
 
 # The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
-_SELECT = ("SELECT id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256, created_at,"
-           " updated_at, finished_at, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id), ui FROM games")
+_SELECT = (
+    "SELECT id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256, created_at,"
+    " updated_at, finished_at, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id), ui FROM games"
+)
 
 
-_SELECT_META = ("SELECT id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"
-                " FROM games")
+_SELECT_META = (
+    "SELECT id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui FROM games"
+)
 
 
 def _record(meta, state: GameState | None) -> GameRecord:
     game_id, guild_id, channel_id, status, version, setup, created, updated, finished, ui = meta
-    return GameRecord(game_id, guild_id, channel_id, status, version, json.loads(setup), state, created, updated,
-                      finished, _json_or_text(ui))
+    return GameRecord(
+        game_id,
+        guild_id,
+        channel_id,
+        status,
+        version,
+        json.loads(setup),
+        state,
+        created,
+        updated,
+        finished,
+        _json_or_text(ui),
+    )
 
 
 def _checked_snapshot(snapshot: str, sha: str | None, logged: int) -> tuple[GameState | None, str]:

@@ -1536,3 +1536,14 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
         return json.loads(raw), []
     except ValueError:
         return raw.decode(errors="replace"), []
+
+
+async def stop_process(proc: asyncio.subprocess.Process, timeout: float = 5.0) -> None:
+    """Terminate a client subprocess, killing it if it does not stop in time."""
+    if proc.returncode is None:
+        proc.terminate()
+    try:
+        await asyncio.wait_for(proc.wait(), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()

@@ -7,7 +7,7 @@ import os
 import sys
 
 from conftest import ROOT
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, stop_process
 
 GUILD_ID, CHANNEL_ID = 710_000_000_000_000_001, 710_000_000_000_000_002
 ALICE, BOB = 710_000_000_000_000_101, 710_000_000_000_000_102
@@ -55,10 +55,4 @@ async def test_the_bot_connects_registers_and_answers_new_and_join(tmp_path):
             print(log.read_text(errors="replace")[-4000:])
             raise
         finally:
-            if proc.returncode is None:
-                proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 10)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            await stop_process(proc, 10)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, stop_process
 
 GUILD_ID = 900000000000000001
 CHANNEL_ID = 900000000000000002
@@ -310,10 +310,4 @@ async def test_client_in_subprocess(tmp_path: Path) -> None:
             print(log.read_text(errors="replace")[-4000:])
             raise
         finally:
-            if proc.returncode is None:
-                proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 5)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            await stop_process(proc, 5)
