@@ -1,7 +1,8 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite)."""
 
 from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, VersionConflict, WrongStatus
-from .store import Deadline, GameRecord, Store
+from .records import Deadline, GameRecord, Seat, Table, TableMessages
+from .store import Store
 
-__all__ = ["ChannelBusy", "Deadline", "GameNotFound", "GameQuarantined", "GameRecord", "StorageError", "Store",
-           "VersionConflict", "WrongStatus"]
+__all__ = ["ChannelBusy", "Deadline", "GameNotFound", "GameQuarantined", "GameRecord", "Seat", "StorageError",
+           "Store", "Table", "TableMessages", "VersionConflict", "WrongStatus"]

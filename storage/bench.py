@@ -19,13 +19,15 @@ from pathlib import Path
 from engine import apply, new_game
 from engine.randomplay import random_action
 
-from .store import GameRecord, Store
+from .records import GameRecord, Seat, Table
+from .store import Store
 
 
 async def _new(store: Store, channel: int, seed: int, players: int) -> GameRecord:
     ids = [f"user{channel}-{i}" for i in range(players)]
     state, _ = new_game(ids, seed=seed)
-    return await store.create_game(1, channel, {"players": ids, "seed": seed, "start_player": None}, state)
+    table = Table(host=ids[0], seats=tuple(Seat(id=i, name=i) for i in ids), seed=seed)
+    return await store.create_game(1, channel, table, state)
 
 
 async def _step(store: Store, record: GameRecord, rnd: random.Random) -> tuple[GameRecord, float]:
@@ -47,8 +49,7 @@ async def commits(path: Path, games: int, count: int, synchronous: str) -> None:
             i = rnd.randrange(len(active))
             record, took = await _step(store, active[i], rnd)
             times.append(took)
-            if record.state.phase == "game_over":
-                await store.finish_game(record.id, record.version)
+            if record.state.phase == "game_over":  # committing the last move finished it
                 record = await _new(store, games + len(times), len(times), 4)
             active[i] = record
         wall = time.perf_counter() - started
@@ -87,7 +88,6 @@ async def size(path: Path, games: int) -> None:
             record = await _new(store, c, c, 5)
             while record.state.phase != "game_over":
                 record, _ = await _step(store, record, rnd)
-            await store.finish_game(record.id, record.version)
         await store.compact()
     finally:
         await store.close()

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from engine import replay
-from storage import Store
+from storage import Store, Table
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 20
@@ -26,8 +26,8 @@ async def verify(path: Path, acknowledged: set[tuple[int, int]]) -> int:
             history = await store.export_game(game_id)
             logged.update((game_id, a["version"]) for a in history["actions"])
             actions = await store.action_log(game_id)
-            setup = history["setup"]
-            rebuilt = replay(setup["players"], setup["seed"], setup["start_player"], actions)
+            table = Table.model_validate(history["table"])
+            rebuilt = replay(table.players, table.seed, table.start_player, actions)
             record = await store.load_game(game_id)
             assert record.state == rebuilt, f"game {game_id}: snapshot differs from the replay of its log"
             assert await store.notes(game_id) == [], f"game {game_id} needed a repair"

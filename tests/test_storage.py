@@ -9,11 +9,11 @@ import random
 import sqlite3
 
 import pytest
-from storage_helpers import new_stored_game, play_random
+from storage_helpers import new_stored_game, play_random, table_of
 
 from engine import apply, new_game, replay
 from engine.randomplay import random_action
-from storage import ChannelBusy, GameQuarantined, Store, VersionConflict, WrongStatus
+from storage import ChannelBusy, GameQuarantined, Seat, Store, Table, TableMessages, VersionConflict, WrongStatus
 from storage.migrate import LATEST
 
 
@@ -63,7 +63,8 @@ async def test_an_old_database_is_upgraded_and_keeps_its_games(tmp_path):
     try:
         assert (await new._fetchone("SELECT version FROM schema_version"))[0] == LATEST
         loaded = await new.load_channel(10)
-        assert loaded.state == state and loaded.version == 5 and loaded.ui == {}
+        assert loaded.state == state and loaded.version == 5 and loaded.messages == TableMessages()
+        assert loaded.table.players == ids and loaded.table.seed == 1
         assert await new.notes(loaded.id) == []
         await new.set_deadline(loaded.id, "a", "reminder", 123.0)
         assert [d.kind for d in await new.deadlines()] == ["reminder"]
@@ -91,7 +92,8 @@ async def test_commit_appends_the_log_and_stores_the_snapshot(store):
     exported = await store.export_game(record.id)
     assert [a["move"] for a in exported["actions"]] == list(range(1, 13))
     assert [a["version"] for a in exported["actions"]] == list(range(1, 13))
-    rebuilt = replay(exported["setup"]["players"], 7, None, await store.action_log(record.id))
+    players = [seat["id"] for seat in exported["table"]["seats"]]
+    rebuilt = replay(players, 7, None, await store.action_log(record.id))
     assert rebuilt == record.state == (await store.load_channel(1)).state
 
 
@@ -144,14 +146,15 @@ async def test_active_games_finish_and_history(store):
     two = await new_stored_game(store, channel=2, seed=2)
     games, lost = await store.active_games()
     assert [g.id for g in games] == [one.id, two.id] and lost == []
-    one = await play_random(store, one, 10_000, random.Random(1))
-    assert one.state.phase == "game_over"
     with pytest.raises(VersionConflict):
-        await store.finish_game(one.id, one.version - 1)
-    finished = await store.finish_game(one.id, one.version)
+        await store.finish_game(two.id, two.version - 1)
+    finished = await play_random(store, one, 10_000, random.Random(1))
+    # The last move and the end of the game are one transaction: a crash cannot leave it open.
+    assert finished.state.phase == "game_over"
     assert finished.status == "finished" and finished.finished_at is not None
     with pytest.raises(WrongStatus):
         await store.finish_game(one.id, finished.version)
+    one = finished
     assert [g.id for g in (await store.active_games())[0]] == [two.id]
     assert await store.load_channel(1) is None
     history = await store.export_game(one.id)
@@ -163,18 +166,34 @@ async def test_active_games_finish_and_history(store):
 
 
 async def test_lobby_then_start(store):
-    lobby = await store.open_lobby(1, 77, {"host": "h", "seats": ["h"]})
-    assert lobby.state is None and lobby.status == "lobby"
+    host = Seat(id="h", name="Hilde")
+    lobby = await store.open_lobby(1, 77, Table(host="h", seats=(host,)))
+    assert lobby.state is None and lobby.status == "lobby" and lobby.table.name("h") == "Hilde"
     with pytest.raises(ChannelBusy):
-        await store.open_lobby(1, 77, {"host": "x", "seats": ["x"]})
-    lobby = await store.update_lobby(lobby.id, lobby.version, {"host": "h", "seats": ["h", "g"]})
+        await store.open_lobby(1, 77, Table(host="x", seats=(Seat(id="x", name="X"),)))
+    robot = Seat(id="c1", name="Computer 1", kind="computer")
+    lobby = await store.update_lobby(lobby.id, lobby.version, lobby.table.with_seats([host, robot]))
     with pytest.raises(VersionConflict):
-        await store.update_lobby(lobby.id, lobby.version - 1, {"host": "h", "seats": []})
-    from engine import new_game
+        await store.update_lobby(lobby.id, lobby.version - 1, lobby.table.with_seats([]))
+    state, _ = new_game(["h", "c1"], seed=5)
+    started = await store.start_game(lobby.id, lobby.version, lobby.table.model_copy(update={"seed": 5}), state)
+    loaded = await store.load_channel(77)
+    assert started.status == "active" and loaded.state == state
+    assert loaded.table.is_computer("c1") and not loaded.table.is_computer("h") and loaded.table.seed == 5
 
-    state, _ = new_game(["h", "g"], seed=5)
-    started = await store.start_game(lobby.id, lobby.version, {"players": ["h", "g"], "seed": 5}, state)
-    assert started.status == "active" and (await store.load_channel(77)).state == state
+
+async def test_tables_written_before_typed_records_are_read(store):
+    """Schema-1 rows held {seats, names, players} dicts and English log lines."""
+    state, _ = new_game(["11", "ai1"], seed=3)
+    record = await store.create_game(1, 5, table_of(["11", "ai1"], 3), state)
+    old = {"host": "11", "seats": ["11", "ai1"], "names": {"11": "Ada", "ai1": "Computer 1"},
+           "players": ["11", "ai1"], "seed": 3, "start_player": None}
+    with raw(store) as db:
+        db.execute("UPDATE games SET setup = ?, ui = ? WHERE id = ?",
+                   (json.dumps(old), json.dumps({"table": 9, "log": ["Ada passes."]}), record.id))
+    loaded = await store.load_channel(5)
+    assert loaded.table.players == ["11", "ai1"] and loaded.table.name("11") == "Ada"
+    assert loaded.table.is_computer("ai1") and loaded.messages == TableMessages(table=9)
 
 
 async def test_a_corrupt_snapshot_is_rebuilt_from_the_log(store):
@@ -229,8 +248,16 @@ async def test_deadlines_and_guild_settings(store):
     assert await store.guild_settings(9) == {"timeout_hours": 6}
 
 
-async def test_ui_bookkeeping_is_kept_without_a_version_bump(store):
+async def test_message_bookkeeping_is_kept_without_a_version_bump(store):
     record = await new_stored_game(store, channel=1, seed=1)
-    await store.set_ui(record.id, {"table_message": 123})
+    await store.set_messages(record.id, TableMessages(table=123, ping=456))
     loaded = await store.load_channel(1)
-    assert loaded.ui == {"table_message": 123} and loaded.version == record.version
+    assert loaded.messages == TableMessages(table=123, ping=456) and loaded.version == record.version
+
+
+async def test_a_damaged_bookkeeping_value_costs_only_message_ids(store):
+    record = await new_stored_game(store, channel=1, seed=1)
+    with raw(store) as db:
+        db.execute("UPDATE games SET ui = 'not json' WHERE id = ?", (record.id,))
+    loaded = await store.load_channel(1)
+    assert loaded.messages == TableMessages() and loaded.state == record.state

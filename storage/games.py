@@ -1,0 +1,225 @@
+"""Games per channel: creating them, each kind of write, and loading them verified.
+
+Every write that changes a game is guarded by its version: a stale writer gets
+VersionConflict and nothing is written. An action and the snapshot it produced
+are committed in one transaction, and so is the end of the game: a crash can
+never leave a game over but still open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from engine import GameState
+
+from .errors import ChannelBusy, GameNotFound, GameQuarantined, VersionConflict, WrongStatus
+from .records import GameRecord, Table, TableMessages
+
+OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
+
+_META = "id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class GamesMixin:
+    # --- creating
+
+    async def open_lobby(self, guild_id: int, channel_id: int, table: Table) -> GameRecord:
+        """A table waiting for players. Raises ChannelBusy if the channel has an open game."""
+        return await self._insert(guild_id, channel_id, "lobby", table, None)
+
+    async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord:
+        """A game that starts at once (the terminal game, tests, benchmarks)."""
+        return await self._insert(guild_id, channel_id, "active", table, state)
+
+    async def _insert(self, guild_id, channel_id, status, table: Table, state: GameState | None) -> GameRecord:
+        now = time.time()
+        snapshot = state.model_dump_json() if state is not None else None
+
+        async def work(db):
+            row = await self._fetchone(
+                f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,)
+            )
+            if row:
+                raise ChannelBusy(channel_id, row["id"])
+            cur = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256,"
+                " created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, status, table.model_dump_json(), snapshot, snapshot and sha(snapshot), now, now),
+            )
+            return cur.lastrowid
+
+        game_id = await self._transaction(work)
+        return GameRecord(game_id, guild_id, channel_id, status, 0, table, state, now, now)
+
+    # --- each kind of write
+
+    async def update_lobby(self, game_id: int, expected_version: int, table: Table) -> GameRecord:
+        sets = {"setup": table.model_dump_json(), "updated_at": time.time()}
+        return await self._write(game_id, expected_version, "lobby", sets, None)
+
+    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState) -> GameRecord:
+        """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player)."""
+        snapshot = state.model_dump_json()
+        sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
+                "snapshot_sha256": sha(snapshot), "updated_at": time.time()}
+        return await self._write(game_id, expected_version, "lobby", sets, state)
+
+    async def commit_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: dict,
+        state: GameState,
+        messages: TableMessages | None = None,
+    ) -> GameRecord:
+        """Append `action` to the log and store the `state` it produced (and `messages`), atomically.
+
+        If `state` ends the game, the game is finished in the same transaction, with its results.
+        Raises VersionConflict (nothing written) if the game moved past `expected_version`.
+        """
+        now = time.time()
+        snapshot = state.model_dump_json()
+        sets: dict[str, Any] = {"snapshot": snapshot, "snapshot_sha256": sha(snapshot), "updated_at": now}
+        if messages is not None:
+            sets["ui"] = messages.model_dump_json()
+        over = state.phase == "game_over"
+        if over:
+            sets |= {"status": "finished", "finished_at": now}
+
+        async def also(db):
+            await db.execute(
+                "INSERT INTO actions (game_id, move, version, player, action, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, state.moves, expected_version + 1, player, json.dumps(action), now),
+            )
+            if over:
+                await self._record_results(db, game_id, state, now)
+
+        return await self._write(game_id, expected_version, "active", sets, state, also)
+
+    async def finish_game(self, game_id: int, expected_version: int, status: str = "finished") -> GameRecord:
+        """Close an open game ('finished' or 'cancelled'); it stays, with its log, as history.
+
+        A game finished at its end records each player's result for statistics.
+        """
+        if status not in ("finished", "cancelled"):
+            raise ValueError(status)
+        record = await self.load_game(game_id)
+        if not record.open:
+            raise WrongStatus(game_id, record.status, "open")
+        now = time.time()
+        ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
+
+        async def also(db):
+            if ended:
+                await self._record_results(db, game_id, record.state, now)
+
+        sets = {"status": status, "finished_at": now, "updated_at": now}
+        return await self._write(game_id, expected_version, record.status, sets, record.state, also)
+
+    async def set_messages(self, game_id: int, messages: TableMessages) -> None:
+        """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict."""
+
+        async def work(db):
+            cur = await db.execute("UPDATE games SET ui = ? WHERE id = ?", (messages.model_dump_json(), game_id))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
+
+        await self._transaction(work)
+
+    async def _write(self, game_id, expected_version, status, sets: dict, state, also=None) -> GameRecord:
+        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(db)`."""
+
+        async def work(db):
+            assignments = ", ".join(f"{column} = ?" for column in sets)
+            cur = await db.execute(
+                f"UPDATE games SET version = version + 1, {assignments} WHERE id = ? AND version = ? AND status = ?",
+                (*sets.values(), game_id, expected_version, status),
+            )
+            if cur.rowcount != 1:
+                await self._explain_miss(game_id, expected_version, status)
+            if also is not None:
+                await also(db)
+            return await self._fetchone(f"SELECT {_META} FROM games WHERE id = ?", (game_id,))
+
+        row = await self._transaction(work)
+        return record_from(row, Table.model_validate_json(row["setup"]), state)
+
+    async def _explain_miss(self, game_id: int, expected_version: int, wanted: str):
+        row = await self._fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        if row["status"] != wanted:
+            raise WrongStatus(game_id, row["status"], wanted)
+        raise VersionConflict(game_id, expected_version)
+
+    async def _record_results(self, db, game_id: int, state: GameState, now: float) -> None:
+        row = await self._fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        for seat, p in enumerate(state.players):
+            winner = p.id in state.winners
+            # Winners share first place; everyone else is placed after all who scored more, and the winners.
+            place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
+            await db.execute(
+                "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, p.id, row["guild_id"], seat, len(state.players), p.score, place, int(winner), now),
+            )
+
+    # --- loading (verification and repair: repair.py)
+
+    async def load_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game, verified; None if there is none."""
+        row = await self._fetchone(f"{SELECT_GAME} WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
+        return await self._verified(row) if row else None
+
+    async def load_game(self, game_id: int) -> GameRecord:
+        row = await self._fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        return await self._verified(row)
+
+    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined]]:
+        """Every open game (what the bot restores at start-up), and those that had to be quarantined."""
+        rows = await self._fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
+        games, lost = [], []
+        for row in rows:
+            try:
+                games.append(await self._verified(row))
+            except GameQuarantined as exc:
+                lost.append(exc)
+        return games, lost
+
+
+# The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
+SELECT_GAME = "SELECT *, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) AS logged FROM games"
+
+
+def record_from(row, table: Table, state: GameState | None) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=row["status"],
+        version=row["version"],
+        table=table,
+        state=state,
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        messages=read_messages(row["ui"]),
+    )
+
+
+def read_messages(text: str | None) -> TableMessages:
+    """The bot's bookkeeping; a damaged value only costs message ids, never the game."""
+    try:
+        return TableMessages.model_validate_json(text or "{}")
+    except ValueError:
+        return TableMessages()

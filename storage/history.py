@@ -1,0 +1,75 @@
+"""What a game leaves behind: its action log, operator notes, results, and a JSON export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import parse_action
+
+from .errors import GameNotFound
+from .games import read_messages
+
+
+class HistoryMixin:
+    async def action_log(self, game_id: int) -> list[tuple[str, Any]]:
+        """The game's actions in order, parsed for the engine (BadAction / ValueError if a row is damaged)."""
+        rows = await self._fetchall(
+            "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
+        )
+        out = []
+        for expected, row in enumerate(rows, start=1):
+            if row["move"] != expected:
+                raise ValueError(f"the log skips from move {expected - 1} to {row['move']}")
+            out.append((row["player"], parse_action(json.loads(row["action"]))))
+        return out
+
+    async def notes(self, game_id: int) -> list[tuple[str, str]]:
+        rows = await self._fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))
+        return [(row["kind"], row["detail"]) for row in rows]
+
+    async def export_game(self, game_id: int) -> dict:
+        """A game's whole history as JSON-ready data, for bug reports and replays (all of it: hidden cards too)."""
+        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(game_id)
+        actions = await self._fetchall(
+            "SELECT move, version, player, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
+        )
+        return {
+            "game_id": game_id,
+            "guild_id": row["guild_id"],
+            "channel_id": row["channel_id"],
+            "status": row["status"],
+            "version": row["version"],
+            "table": _json_or_text(row["setup"]),
+            "created_at": row["created_at"],
+            "updated_at": row["updated_at"],
+            "finished_at": row["finished_at"],
+            "actions": [
+                {"move": a["move"], "version": a["version"], "player": a["player"],
+                 "action": _json_or_text(a["action"]), "at": a["at"]}
+                for a in actions
+            ],
+            "snapshot": _json_or_text(row["snapshot"]) if row["snapshot"] is not None else None,
+            "messages": read_messages(row["ui"]).model_dump(mode="json"),
+            "notes": [{"kind": k, "detail": d} for k, d in await self.notes(game_id)],
+        }
+
+    async def player_stats(self, player: str, guild_id: int | None = None) -> dict:
+        sql = (
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(MAX(score), 0) AS best_score"
+            " FROM player_results WHERE player = ?"
+        )
+        params: list = [player]
+        if guild_id is not None:
+            sql, params = sql + " AND guild_id = ?", params + [guild_id]
+        row = await self._fetchone(sql, params)
+        return {"games": row["games"], "wins": row["wins"], "best_score": row["best_score"]}
+
+
+def _json_or_text(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

@@ -1,0 +1,93 @@
+"""Loading a game safely: every snapshot is verified; a damaged one is rebuilt from its log, else quarantined.
+
+Checks: the sha256 checksum, pydantic validation, the engine's integrity rules,
+and that the log holds exactly as many actions as the snapshot has moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from pydantic import ValidationError
+
+from engine import GameState, ReplayError, replay
+from engine.actions import BadAction
+from engine.game import GameSetupError
+from engine.integrity import problems
+
+from .errors import GameQuarantined
+from .games import record_from, sha
+from .records import GameRecord, Table
+
+log = logging.getLogger(__name__)
+
+
+class RepairMixin:
+    async def _verified(self, row) -> GameRecord:
+        game_id, channel_id = row["id"], row["channel_id"]
+        if row["status"] == "quarantined":
+            raise GameQuarantined(game_id, channel_id, "already quarantined")
+        try:
+            table = Table.model_validate_json(row["setup"])
+        except (TypeError, ValueError):
+            return await self._quarantine(game_id, channel_id, "the table row is not a valid table")
+        state = None
+        if row["snapshot"] is not None:
+            state, why = checked_snapshot(row["snapshot"], row["snapshot_sha256"], row["logged"])
+            if state is None:
+                state = await self._repair(game_id, channel_id, table, why)
+        return record_from(row, table, state)
+
+    async def _repair(self, game_id: int, channel_id: int, table: Table, why: str) -> GameState:
+        """Rebuild the snapshot from the seed and the log; quarantine the game if that fails too."""
+        log.warning("game %s (channel %s): %s; replaying its log", game_id, channel_id, why)
+        try:
+            actions = await self.action_log(game_id)
+            state = replay(table.players, table.seed, table.start_player, actions)
+        except (KeyError, TypeError, ValueError, BadAction, ReplayError, GameSetupError) as exc:
+            return await self._quarantine(game_id, channel_id, f"{why}; replay failed: {exc}")
+        snapshot = state.model_dump_json()
+
+        async def work(db):
+            await db.execute(
+                "UPDATE games SET snapshot = ?, snapshot_sha256 = ? WHERE id = ?", (snapshot, sha(snapshot), game_id)
+            )
+            await self._note(db, game_id, "repaired", f"{why}; rebuilt from {len(actions)} logged actions")
+
+        await self._transaction(work)
+        return state
+
+    async def _quarantine(self, game_id: int, channel_id: int, reason: str):
+        log.error("game %s (channel %s) quarantined: %s", game_id, channel_id, reason)
+
+        async def work(db):
+            await db.execute(
+                "UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?", (time.time(), game_id)
+            )
+            await self._note(db, game_id, "quarantined", reason)
+
+        await self._transaction(work)
+        raise GameQuarantined(game_id, channel_id, reason)
+
+    async def _note(self, db, game_id: int, kind: str, detail: str) -> None:
+        await db.execute(
+            "INSERT INTO game_notes (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
+            (game_id, time.time(), kind, detail),
+        )
+
+
+def checked_snapshot(snapshot: str, checksum: str | None, logged: int) -> tuple[GameState | None, str]:
+    """The stored state if it is intact, else None and what is wrong with it (for the operator's notes)."""
+    if checksum != sha(snapshot):
+        return None, "the snapshot does not match its checksum"
+    try:
+        state = GameState.model_validate_json(snapshot)
+    except ValidationError as exc:
+        return None, f"the snapshot does not validate ({exc.error_count()} errors)"
+    found = problems(state)
+    if found:
+        return None, "the snapshot breaks the rules: " + "; ".join(found)
+    if logged != state.moves:
+        return None, f"the snapshot is at move {state.moves} but the log holds {logged} actions"
+    return state, ""
