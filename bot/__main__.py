@@ -9,8 +9,8 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from .client import AugsburgBot
 from .config import Settings
+from .discord_app.client import AugsburgBot
 
 
 def point_at(settings: Settings, bot: discord.Client | None = None) -> None:

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.resume and args.new:
         parser.error("choose --resume or --new, not both")
-    from .offline import main as play_main
+    from .terminal.game import main as play_main
 
     return play_main(args)
 

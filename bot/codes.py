@@ -26,6 +26,8 @@ from engine.actions import (
 )
 from engine.state import GameState, seat_of
 
+from .wording.names import card_from_name
+
 
 def encode(action: ActionModel) -> str:
     match action:
@@ -98,19 +100,6 @@ def decode(code: str):
         case "r":
             return ReturnCard(card=rest)
     raise ValueError(f"unknown action code {code!r}")
-
-
-def card_from_name(name: str) -> str:
-    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card)."""
-    text = name.strip().lower().replace("-", " ")
-    if text in ("joker", "j"):
-        return "joker"
-    parts = text.split()
-    if len(parts) == 2 and parts[0] in ("philipp", "louise", "leo", "maria") and parts[1].isdigit():
-        card = f"{parts[0]}-{int(parts[1])}"
-        if 1 <= int(parts[1]) <= 17:
-            return card
-    raise ValueError(f"{name!r} is not a debt card")
 
 
 def _by_names(kind: str, text: str):

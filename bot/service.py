@@ -1,45 +1,49 @@
-"""The game service: every decision of every button or command goes through here.
+"""The game service: every table change and every decision, from any front-end, goes through here.
 
 check who acts -> take the channel's lock -> load -> engine apply -> storage
-commit -> answer. Discord-free, so the rules of the table are tested without it.
+commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
+that each front-end words in its reader's language. Used by the Discord bot
+and the terminal game alike.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
-from collections import defaultdict
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from engine import apply, new_game, to_act
+from engine import Event, apply, new_game, player_view, to_act
 from engine.actions import ActionModel
-from engine.events import Event
+from engine.ai import ComputerPlayer
 from engine.state import GameState
-from storage import ChannelBusy, GameQuarantined, GameRecord, Store, VersionConflict
-
-from . import texts
-
-log = logging.getLogger(__name__)
+from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Store, Table, TableMessages, VersionConflict
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
-LOG_LINES = 8
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What to tell the person who asked, as a code with parameters (bot/wording/notices.py words it)."""
+
+    code: str
+    params: dict = field(default_factory=dict)
 
 
 @dataclass
 class Outcome:
-    """What one request did. `message` is for the requesting user only (ephemeral)."""
+    """What one request did; `notice` (a refusal) is for the requesting person only."""
 
     ok: bool
-    message: str = ""
+    notice: Notice | None = None
     record: GameRecord | None = None
     events: list[Event] = field(default_factory=list)
     previous_to_act: list[str] = field(default_factory=list)
 
 
-def refuse(message: str, record: GameRecord | None = None) -> Outcome:
-    return Outcome(False, message, record)
+def refuse(code: str, record: GameRecord | None = None, **params) -> Outcome:
+    return Outcome(False, Notice(code, params), record)
 
 
 def decision_key(state: GameState) -> str:
@@ -58,11 +62,15 @@ def decision_key(state: GameState) -> str:
 class GameService:
     def __init__(self, store: Store):
         self.store = store
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._games: dict[int, GameRecord] = {}  # open game per channel
+        # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._games: dict[int, GameRecord] = {}  # the open game per channel
 
     def lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks[channel_id]
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def restore(self) -> tuple[list[GameRecord], list[GameQuarantined]]:
         games, lost = await self.store.active_games()
@@ -70,6 +78,7 @@ class GameService:
         return games, lost
 
     async def current(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (raises GameQuarantined for a damaged one)."""
         record = self._games.get(channel_id)
         if record is None:
             record = await self.store.load_channel(channel_id)
@@ -81,7 +90,7 @@ class GameService:
         return self._games.get(channel_id)
 
     def _keep(self, record: GameRecord) -> GameRecord:
-        if record.status in ("lobby", "active"):
+        if record.open:
             self._games[record.channel_id] = record
         else:
             self._games.pop(record.channel_id, None)
@@ -89,104 +98,95 @@ class GameService:
 
     # --- the lobby
 
-    async def open_table(self, guild_id: int, channel_id: int, host: int, host_name: str) -> Outcome:
+    async def open_table(self, guild_id: int, channel_id: int, host: Seat) -> Outcome:
         async with self.lock(channel_id):
             try:
                 existing = await self.current(channel_id)
             except GameQuarantined:
                 existing = None
             if existing is not None:
-                return refuse("This channel already has a game. Finish or cancel it before opening a new table.")
-            setup = {"host": str(host), "seats": [str(host)], "names": {str(host): host_name}}
+                return refuse("channel_busy")
             try:
-                record = await self.store.open_lobby(guild_id, channel_id, setup)
+                record = await self.store.open_lobby(guild_id, channel_id, Table(host=host.id, seats=(host,)))
             except ChannelBusy:
-                return refuse("This channel already has a game. Finish or cancel it before opening a new table.")
-            return Outcome(True, "Table opened.", self._keep(record))
+                return refuse("channel_busy")
+            return Outcome(True, record=self._keep(record))
 
-    async def _lobby(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
-        record = await self.current(channel_id)
-        if record is None or record.id != game_id:
-            return refuse("This table is closed; open a new one with `/augsburg new`.")
-        if record.status != "lobby":
-            return refuse("This game has already started.")
-        return record
-
-    async def _edit_lobby(self, channel_id: int, game_id: int, edit) -> Outcome:
-        """Change the seats of an open table. `edit(setup)` returns a refusal, or (new setup, message)."""
+    async def _change_seats(self, channel_id: int, game_id: int, change: Callable[[Table], list[Seat] | Notice]):
+        """Change the seats of an open table; `change(table)` returns the new seats or a refusal."""
         async with self.lock(channel_id):
-            record = await self._lobby(channel_id, game_id)
-            if isinstance(record, Outcome):
-                return record
-            result = edit(dict(record.setup))
-            if isinstance(result, str):
-                return refuse(result, record)
-            setup, message = result
-            record = await self.store.update_lobby(record.id, record.version, setup)
-            return Outcome(True, message, self._keep(record))
+            record = await self.current(channel_id)
+            if record is None or record.id != game_id:
+                return refuse("table_closed")
+            if record.status != "lobby":
+                return refuse("already_started", record)
+            seats = change(record.table)
+            if isinstance(seats, Notice):
+                return Outcome(False, seats, record)
+            record = await self.store.update_lobby(record.id, record.version, record.table.with_seats(seats))
+            return Outcome(True, record=self._keep(record))
 
-    async def join(self, channel_id: int, game_id: int, user: int, name: str) -> Outcome:
-        def edit(setup: dict):
-            if str(user) in setup["seats"]:
-                return "You already have a seat at this table."
-            if len(setup["seats"]) >= MAX_PLAYERS:
-                return f"The table is full ({MAX_PLAYERS} players)."
-            seats, names = [*setup["seats"], str(user)], {**setup["names"], str(user): name}
-            return {**setup, "seats": seats, "names": names}, "You joined the table."
+    async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
+        def change(table: Table):
+            if table.seat(seat.id) is not None:
+                return Notice("already_seated")
+            if len(table.seats) >= MAX_PLAYERS:
+                return Notice("table_full", {"most": MAX_PLAYERS})
+            return [*table.seats, seat]
 
-        return await self._edit_lobby(channel_id, game_id, edit)
+        return await self._change_seats(channel_id, game_id, change)
 
-    async def leave(self, channel_id: int, game_id: int, user: int) -> Outcome:
-        def edit(setup: dict):
-            if str(user) not in setup["seats"]:
-                return "You are not seated at this table."
-            if setup["host"] == str(user):
-                return "The host cannot leave; use `/augsburg cancel` to close the table."
-            return {**setup, "seats": [s for s in setup["seats"] if s != str(user)]}, "You left the table."
+    async def leave(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
+        def change(table: Table):
+            if table.seat(str(user)) is None:
+                return Notice("not_at_table")
+            if table.host == str(user):
+                return Notice("host_cannot_leave")
+            return [s for s in table.seats if s.id != str(user)]
 
-        return await self._edit_lobby(channel_id, game_id, edit)
+        return await self._change_seats(channel_id, game_id, change)
 
-    async def add_computer(self, channel_id: int, game_id: int, user: int) -> Outcome:
+    async def add_computer(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
         """The host fills a free seat with a computer player."""
 
-        def edit(setup: dict):
-            if setup["host"] != str(user):
-                return "Only the host can add computer players."
-            if len(setup["seats"]) >= MAX_PLAYERS:
-                return f"The table is full ({MAX_PLAYERS} players)."
-            number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in setup["seats"])
-            seats = [*setup["seats"], f"ai{number}"]
-            names = {**setup["names"], f"ai{number}": f"Computer {number}"}
-            return {**setup, "seats": seats, "names": names}, "A computer player joined the table."
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_computers")
+            if len(table.seats) >= MAX_PLAYERS:
+                return Notice("table_full", {"most": MAX_PLAYERS})
+            taken = {s.id for s in table.seats}
+            number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in taken)
+            return [*table.seats, Seat(id=f"ai{number}", name=f"Computer {number}", kind="computer")]
 
-        return await self._edit_lobby(channel_id, game_id, edit)
+        return await self._change_seats(channel_id, game_id, change)
 
-    async def start(self, channel_id: int, game_id: int, user: int) -> Outcome:
+    async def start(self, channel_id: int, game_id: int, user: int | str, seed: int | None = None) -> Outcome:
         async with self.lock(channel_id):
-            record = await self._lobby(channel_id, game_id)
-            if isinstance(record, Outcome):
-                return record
-            setup = dict(record.setup)
-            if setup["host"] != str(user):
-                return refuse("Only the host can start the game.", record)
-            if not MIN_PLAYERS <= len(setup["seats"]) <= MAX_PLAYERS:
-                return refuse(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.", record)
-            seed = secrets.randbits(62)
-            players = list(setup["seats"])
-            state, events = new_game(players, seed=seed)
-            setup.update(players=players, seed=seed, start_player=None)
-            record = await self.store.start_game(record.id, record.version, setup, state)
-            return Outcome(True, "The game has started.", self._keep(record), events)
+            record = await self.current(channel_id)
+            if record is None or record.id != game_id:
+                return refuse("table_closed")
+            if record.status != "lobby":
+                return refuse("already_started", record)
+            table = record.table
+            if table.host != str(user):
+                return refuse("host_only_start", record)
+            if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
+                return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
+            table = table.model_copy(update={"seed": secrets.randbits(62) if seed is None else seed})
+            state, events = new_game(table.players, seed=table.seed)
+            record = await self.store.start_game(record.id, record.version, table, state,
+                                                 record.messages.logged(events))
+            return Outcome(True, record=self._keep(record), events=events)
 
-    async def cancel(self, channel_id: int, user: int, can_manage: bool) -> Outcome:
+    async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:
         async with self.lock(channel_id):
             record = await self.current(channel_id)
             if record is None:
-                return refuse("There is no game in this channel.")
-            if record.setup.get("host") != str(user) and not can_manage:
-                return refuse("Only the host or someone who can manage this channel can cancel the game.", record)
+                return refuse("no_game")
+            if record.table.host != str(user) and not can_manage:
+                return refuse("cancel_not_allowed", record)
             record = await self.store.finish_game(record.id, record.version, "cancelled")
-            return Outcome(True, "The game was cancelled.", self._keep(record))
+            return Outcome(True, record=self._keep(record))
 
     # --- playing
 
@@ -206,55 +206,63 @@ class GameService:
         async with self.lock(channel_id):
             record = await self.current(channel_id)
             if record is None or record.id != game_id:
-                return refuse("That game is over or was cancelled; these buttons no longer work.")
+                return refuse("game_gone")
             if record.status != "active":
-                return refuse("The game has not started yet.", record)
+                return refuse("not_started", record)
             player = str(user)
             state = record.state
-            if player not in record.setup["players"]:
-                return refuse("You are not playing in this game.", record)
+            if player not in record.table.players:
+                return refuse("not_seated", record)
             if key is not None and key != decision_key(state):
-                return refuse("That decision has already been taken; here is what you can do now.", record)
+                return refuse("stale_decision", record)
             if callable(action):
                 try:
                     action = action(state, player)
                 except (ValueError, IndexError, KeyError):
-                    return refuse("That choice no longer matches your cards; here is what you can do now.", record)
+                    return refuse("stale_choice", record)
             result = apply(state, player, action)
             if not result.ok:
-                return refuse(result.reason, record)
+                return refuse(result.code, record, **result.params)
             try:
-                ui = with_log(record, result.events)
                 new = await self.store.commit_action(
-                    record.id, record.version, player, action.to_json_dict(), result.state, ui
+                    record.id, record.version, player, action.to_json_dict(), result.state,
+                    record.messages.logged(result.events),
                 )
             except VersionConflict:
                 # Another process wrote first: drop our copy so the next click sees the truth.
                 self._games.pop(channel_id, None)
-                return refuse("Someone acted at the same moment; please try again.")
-            if new.state.phase == "game_over":
-                new = await self.store.finish_game(new.id, new.version)
-            return Outcome(True, "", self._keep(new), result.events, to_act(state))
+                return refuse("raced")
+            return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))
 
-    async def set_ui(self, record: GameRecord, ui: dict) -> GameRecord:
-        await self.store.set_ui(record.id, ui)
-        updated = replace(record, ui=ui)
-        if self._games.get(record.channel_id) is record:
-            self._games[record.channel_id] = updated
-        return updated
+    async def play_computer(self, channel_id: int) -> Outcome | None:
+        """Let the first computer player due in this channel move; None when no computer is due.
 
+        It decides from its own view only; if a human moved meanwhile, its decision is refused as stale.
+        """
+        record = self.cached(channel_id)
+        if record is None or record.status != "active":
+            return None
+        due = [p for p in to_act(record.state) if record.table.is_computer(p)]
+        if not due:
+            return None
+        player = due[0]
+        seed = record.table.seed + record.table.players.index(player)  # each seat plays its own way
+        action = ComputerPlayer(seed).decide(player_view(record.state, player))
+        return await self.act(channel_id, record.id, player, decision_key(record.state), action)
 
-def with_log(record: GameRecord, events: list[Event]) -> dict:
-    """The table's bookkeeping with the public log lines of `events` appended (the last few kept)."""
-    names = name_lookup(record)
-    lines = [line for e in events if e.public and (line := texts.public_line(e, names))]
-    return {**record.ui, "log": (record.ui.get("log", []) + lines)[-LOG_LINES:]}
+    async def set_messages(self, record: GameRecord, **changes) -> tuple[TableMessages, GameRecord]:
+        """Change message ids of a game's bookkeeping (`table=`, `ping=`), on top of its newest record.
 
-
-def is_computer(player: str) -> bool:
-    return player.startswith("ai")
-
-
-def name_lookup(record: GameRecord):
-    names = record.setup.get("names", {})
-    return lambda pid: names.get(pid, pid)
+        Under the channel's lock, so a move landing meanwhile is neither undone nor undoes this.
+        Returns the bookkeeping as it was just before, and the updated record.
+        """
+        async with self.lock(record.channel_id):
+            latest = self._games.get(record.channel_id)
+            if latest is not None and latest.id == record.id:
+                record = latest
+            messages = record.messages.model_copy(update=changes)
+            await self.store.set_messages(record.id, messages)
+            updated = replace(record, messages=messages)
+            if latest is not None and latest.id == record.id:
+                self._games[record.channel_id] = updated
+            return record.messages, updated

@@ -64,11 +64,14 @@ class GamesMixin:
         sets = {"setup": table.model_dump_json(), "updated_at": time.time()}
         return await self._write(game_id, expected_version, "lobby", sets, None)
 
-    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState) -> GameRecord:
+    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState,
+                         messages: TableMessages | None = None) -> GameRecord:
         """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player)."""
         snapshot = state.model_dump_json()
         sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
                 "snapshot_sha256": sha(snapshot), "updated_at": time.time()}
+        if messages is not None:
+            sets["ui"] = messages.model_dump_json()
         return await self._write(game_id, expected_version, "lobby", sets, state)
 
     async def commit_action(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from discord_harness import FakeUser, Harness
 
-from bot.client import AugsburgBot
+from bot.discord_app.client import AugsburgBot
 from bot.config import Settings
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
@@ -34,7 +34,7 @@ async def harness(tmp_path):
 
 
 def service(h: Harness):
-    return h.bot.controller.service
+    return h.bot.get_cog("Augsburg").service
 
 
 def game(h: Harness):

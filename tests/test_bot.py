@@ -9,6 +9,7 @@ import pytest
 from bot_support import ADA, BEN, CLEO, STRANGER, game, make_bot, open_and_start
 from discord_harness import FakeUser, Harness
 
+from bot.wording import ENGLISH, names
 from engine import to_act
 
 CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
@@ -31,9 +32,7 @@ def card_names(text: str) -> set[str]:
 
 
 def name_of(card: str) -> str:
-    from bot.texts import card_name
-
-    return card_name(card)
+    return names.card(ENGLISH, card)
 
 
 def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -> None:

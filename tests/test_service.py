@@ -12,7 +12,7 @@ from bot.service import GameService, decision_key
 from engine import legal_actions, to_act
 from engine.actions import BuyChoice, RevealChoice
 from engine.randomplay import concrete
-from storage import Store
+from storage import Seat, Store
 
 CHANNEL, GUILD = 500, 1
 
@@ -24,49 +24,75 @@ async def service(tmp_path):
     await store.close()
 
 
+def seat(user: int, name: str = "") -> Seat:
+    return Seat(id=str(user), name=name or f"P{user}")
+
+
+def code(outcome) -> str | None:
+    return outcome.notice.code if outcome.notice else None
+
+
 async def started(service: GameService, players=(11, 22, 33)):
     host, *others = players
-    table = (await service.open_table(GUILD, CHANNEL, host, "Host")).record
+    table = (await service.open_table(GUILD, CHANNEL, seat(host, "Host"))).record
     for p in others:
-        assert (await service.join(CHANNEL, table.id, p, f"P{p}")).ok
+        assert (await service.join(CHANNEL, table.id, seat(p))).ok
     out = await service.start(CHANNEL, table.id, host)
     assert out.ok and out.record.status == "active"
     return out.record
 
 
 async def test_lobby_rules(service):
-    table = (await service.open_table(GUILD, CHANNEL, 11, "Host")).record
-    assert not (await service.open_table(GUILD, CHANNEL, 22, "Other")).ok  # one game per channel
-    assert (await service.join(CHANNEL, table.id, 22, "Bea")).ok
-    again = await service.join(CHANNEL, table.id, 22, "Bea")
-    assert not again.ok and "already" in again.message
-    assert not (await service.start(CHANNEL, table.id, 22)).ok  # only the host starts
-    assert not (await service.leave(CHANNEL, table.id, 11)).ok  # the host cannot leave
+    table = (await service.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
+    assert code(await service.open_table(GUILD, CHANNEL, seat(22))) == "channel_busy"  # one game per channel
+    assert (await service.join(CHANNEL, table.id, seat(22, "Bea"))).ok
+    assert code(await service.join(CHANNEL, table.id, seat(22, "Bea"))) == "already_seated"
+    assert code(await service.start(CHANNEL, table.id, 22)) == "host_only_start"
+    assert code(await service.leave(CHANNEL, table.id, 11)) == "host_cannot_leave"
+    assert code(await service.add_computer(CHANNEL, table.id, 22)) == "host_only_computers"
     assert (await service.leave(CHANNEL, table.id, 22)).ok
     lonely = await service.start(CHANNEL, table.id, 11)
-    assert not lonely.ok and "2 to 5" in lonely.message
+    assert code(lonely) == "players_needed" and lonely.notice.params == {"least": 2, "most": 5}
     for p in (22, 33, 44, 55):
-        assert (await service.join(CHANNEL, table.id, p, str(p))).ok
-    full = await service.join(CHANNEL, table.id, 66, "Six")
-    assert not full.ok and "full" in full.message
+        assert (await service.join(CHANNEL, table.id, seat(p))).ok
+    full = await service.join(CHANNEL, table.id, seat(66))
+    assert code(full) == "table_full" and full.notice.params == {"most": 5}
     assert (await service.start(CHANNEL, table.id, 11)).ok
-    late = await service.join(CHANNEL, table.id, 66, "Six")
-    assert not late.ok and "started" in late.message
+    assert code(await service.join(CHANNEL, table.id, seat(66))) == "already_started"
+
+
+async def test_computer_seats_are_typed_and_named(service):
+    table = (await service.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
+    for _ in range(2):
+        table = (await service.add_computer(CHANNEL, table.id, 11)).record
+    assert [s.kind for s in table.table.seats] == ["human", "computer", "computer"]
+    assert [s.name for s in table.table.seats][1:] == ["Computer 1", "Computer 2"]
+    record = (await service.start(CHANNEL, table.id, 11, seed=5)).record
+    assert record.table.seed == 5 and record.table.humans() == ["11"]
+
+
+async def test_locks_are_freed_when_nobody_holds_them(service):
+    import gc
+
+    async with service.lock(CHANNEL):
+        assert CHANNEL in service._locks
+    gc.collect()
+    assert CHANNEL not in service._locks
 
 
 async def test_strangers_stale_buttons_and_wrong_turns_change_nothing(service):
     record = await started(service)
     key = decision_key(record.state)
     stranger = await service.act(CHANNEL, record.id, 99, key, codes.decode("buy:"))
-    assert not stranger.ok and "not playing" in stranger.message
+    assert code(stranger) == "not_seated"
     first = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
     assert first.ok
     twice = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
-    assert not twice.ok and "not your turn" in twice.message
+    assert code(twice) == "not_your_turn" and twice.notice.params == {"phase": "initial_purchase"}
     old_game = await service.act(CHANNEL, record.id + 1, 22, key, codes.decode("buy:"))
-    assert not old_game.ok and "no longer" in old_game.message
+    assert code(old_game) == "game_gone"
     stale = await service.act(CHANNEL, record.id, 22, "41", codes.decode("buy:"))
-    assert not stale.ok and "already been taken" in stale.message
+    assert code(stale) == "stale_decision"
     current = await service.current(CHANNEL)
     assert current.state.moves == 1 and len(await service.store.action_log(record.id)) == 1
 
@@ -104,7 +130,7 @@ async def test_a_whole_game_through_action_codes(service):
             code = codes.encode(action)
             assert codes.decode(code) == action
         out = await service.act(CHANNEL, record.id, int(player), decision_key(state), codes.decode(code))
-        assert out.ok, out.message
+        assert out.ok, out.notice
         record = out.record
     assert record.status == "finished" and record.state.phase == "game_over"
     assert await service.current(CHANNEL) is None

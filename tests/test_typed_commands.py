@@ -7,7 +7,7 @@ import re
 
 from bot_support import ADA, BEN, STRANGER, game, open_and_start
 
-from bot.texts import card_name
+from bot.wording import ENGLISH, names
 from engine import to_act
 
 COMMAND = re.compile(r"`/augsburg (\w+)(?: (\w+):)?`")
@@ -54,7 +54,7 @@ async def test_autocomplete_offers_only_the_typists_own_choices(harness):
     ada_buys = await h.autocomplete(ADA, "augsburg buy", "cards", "")
     shown = set(re.findall(r"(?:Philipp|Louise|Leo|Maria) \d+|Joker", " ".join(c["name"] for c in ada_buys)))
     ada, ben = game(h).state.players
-    assert ada_buys and shown <= {card_name(c) for c in ada.offered}
+    assert ada_buys and shown <= {names.card(ENGLISH, c) for c in ada.offered}
     assert await h.autocomplete(STRANGER, "augsburg buy", "cards", "") == []
     assert await h.autocomplete(ADA, "augsburg bid", "count", "") == []  # not an auction now
 

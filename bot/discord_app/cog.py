@@ -1,0 +1,207 @@
+"""The /augsburg command group: thin commands that hand over to the handlers.
+
+The cog owns the table's runners: it restores open games when it loads,
+redraws their tables once connected, and cancels its tasks when it unloads.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import legal_actions, player_view
+from engine.actions import Discard, ReturnCard
+from storage import GameQuarantined, GameRecord
+
+from .. import choices
+from ..service import GameService
+from ..wording import ENGLISH, names, rules
+from .computers import ComputerRunner
+from .handlers import Handlers
+from .people import people
+from .presenter import Presenter
+
+log = logging.getLogger(__name__)
+RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
+
+
+class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
+    def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float):
+        self.bot = bot
+        self.service = service
+        self.presenter = Presenter(bot, service, table_delay)
+        self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
+        self.handlers = Handlers(service, self.presenter, self.computers)
+        self._restored: tuple[list[GameRecord], list[GameQuarantined]] = ([], [])
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self._restored = await self.service.restore()
+
+    async def cog_unload(self) -> None:
+        self.computers.close()
+        self.presenter.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once connected: bring restored tables up to date (a crash may have come between a move and its
+        redraw), let computers move, and explain any game that could not be loaded."""
+        games, lost = self._restored
+        self._restored = ([], [])
+        for record in games:
+            self.computers.schedule(record.channel_id)
+            try:
+                await self.presenter.draw_table(record)
+            except Exception:
+                log.exception("could not redraw game %s in channel %s", record.id, record.channel_id)
+        for exc in lost:
+            try:
+                await self.presenter.explain_quarantined(exc)
+            except Exception:
+                log.exception("could not tell channel %s about quarantined game %s", exc.channel_id, exc.game_id)
+
+    # --- the table
+
+    @app_commands.command(name="new", description="Open a table for a new game in this channel")
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction) -> None:
+        await self.handlers.new_table(interaction)
+
+    @app_commands.command(name="hand", description="Show your hand, your money and your next move (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.handlers.show_panel(interaction)
+
+    @app_commands.command(name="status", description="Show the table again (only you see it)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.handlers.show_status(interaction)
+
+    @app_commands.command(name="rules", description="The rules of Augsburg 1520, in short")
+    @app_commands.describe(topic="Which part of the rules")
+    async def rules(self, interaction: discord.Interaction, topic: RuleTopic | None = None) -> None:
+        await self.handlers.show_rules(interaction, topic)
+
+    @app_commands.command(name="cancel", description="End the game in this channel (host or Manage Channels)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.handlers.cancel_request(interaction)
+
+    @app_commands.command(name="help", description="What you can do right now, and the commands for it")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self.handlers.show_help(interaction)
+
+    # --- every decision also as a typed command (the same action codes as the buttons)
+
+    async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
+        """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
+        record = self.service.cached(interaction.channel_id)
+        player = str(interaction.user.id)
+        if record is None or record.status != "active" or player not in record.table.players:
+            return []
+        options = legal_actions(record.state, player)
+        if not options:
+            return []
+        pairs = pick(options, player_view(record.state, player), people(record.table))
+        return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
+
+    @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
+    @app_commands.describe(count="How many cards you offer")
+    async def bid(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 80]) -> None:
+        await self.handlers.typed(interaction, f"b{count}")
+
+    @bid.autocomplete("count")
+    async def _bid_counts(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.bids(ENGLISH, o, v, p))
+
+    @app_commands.command(name="call", description="Offer as many cards as the highest bid")
+    async def call(self, interaction: discord.Interaction) -> None:
+        await self.handlers.typed(interaction, "c")
+
+    @app_commands.command(name="pass", description="Leave this auction")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await self.handlers.typed(interaction, "p")
+
+    @app_commands.command(name="reveal", description="Lay down your cards for the showdown")
+    @app_commands.describe(cards="The cards, separated by commas (e.g. Maria 15, Joker)")
+    async def reveal(self, interaction: discord.Interaction, cards: str) -> None:
+        await self.handlers.typed(interaction, f"rev:{cards}")
+
+    @reveal.autocomplete("cards")
+    async def _reveal_cards(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.reveals(ENGLISH, o))
+
+    @app_commands.command(name="buy", description="Choose which offered cards to buy")
+    @app_commands.describe(cards="The cards, separated by commas, or 'nothing'")
+    async def buy(self, interaction: discord.Interaction, cards: str) -> None:
+        await self.handlers.typed(interaction, cards if cards.startswith("buy:") else f"buy:{cards}")
+
+    @buy.autocomplete("cards")
+    async def _buy_cards(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.purchases(ENGLISH, o))
+
+    @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
+    @app_commands.describe(card="One of the privilege cards on display")
+    async def privilege(self, interaction: discord.Interaction, card: str) -> None:
+        await self.handlers.typed(interaction, f"t{card}")
+
+    @privilege.autocomplete("card")
+    async def _privilege_cards(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.privilege_cards(ENGLISH, o))
+
+    @app_commands.command(name="use", description="Use one privilege of your privilege card")
+    @app_commands.describe(privilege="Which privilege, and how")
+    async def use(self, interaction: discord.Interaction, privilege: str) -> None:
+        await self.handlers.typed(interaction, privilege)
+
+    @use.autocomplete("privilege")
+    async def _uses(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.uses(ENGLISH, o, v, p))
+
+    @app_commands.command(name="build", description="Master Builder: build a Church or Cathedral in addition")
+    @app_commands.describe(what="church or cathedral")
+    async def build(self, interaction: discord.Interaction, what: str) -> None:
+        await self.handlers.typed(interaction, f"B{what.strip().lower()}")
+
+    @build.autocomplete("what")
+    async def _buildings(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.buildings(ENGLISH, o, v, p))
+
+    @app_commands.command(name="done", description="Finish with your privilege card")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await self.handlers.typed(interaction, "d")
+
+    @app_commands.command(name="discard", description="Discard one card from your hand after drawing two")
+    @app_commands.describe(card="A card from your hand")
+    async def discard(self, interaction: discord.Interaction, card: str) -> None:
+        await self.handlers.typed(interaction, _card_code("x", card))
+
+    @discard.autocomplete("card")
+    async def _discards(self, interaction, current: str):
+        return await self._complete(interaction, current, lambda o, v, p: choices.cards_to_give(ENGLISH, o, Discard))
+
+    @app_commands.command(name="return", description="Deck shortage: put a card from your hand under the deck")
+    @app_commands.describe(card="A card from your hand")
+    async def return_(self, interaction: discord.Interaction, card: str) -> None:
+        await self.handlers.typed(interaction, _card_code("r", card))
+
+    @return_.autocomplete("card")
+    async def _returns(self, interaction, current: str):
+        return await self._complete(interaction, current,
+                                    lambda o, v, p: choices.cards_to_give(ENGLISH, o, ReturnCard))
+
+    @app_commands.command(name="compensate", description="Choose compensation for a step tile taken from you")
+    @app_commands.describe(take="100 guilders or 1 prestige")
+    @app_commands.choices(take=[app_commands.Choice(name="100 guilders", value="money"),
+                                app_commands.Choice(name="1 prestige", value="prestige")])
+    async def compensate(self, interaction: discord.Interaction, take: app_commands.Choice[str]) -> None:
+        await self.handlers.typed(interaction, f"m{take.value}")
+
+
+def _card_code(head: str, card: str) -> str:
+    """A card typed by name as an action code; a name that is no card is refused like any illegal choice."""
+    try:
+        return head + names.card_from_name(card)
+    except ValueError:
+        return head + "?"

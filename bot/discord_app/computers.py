@@ -1,0 +1,53 @@
+"""Computer players take their turns on their own, a moment after their turn comes.
+
+One task per channel with a computer due, started after any move and at start-up,
+and cancelled with the cog, so nothing is left running when the extension unloads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from ..service import GameService, Outcome
+
+log = logging.getLogger(__name__)
+
+
+class ComputerRunner:
+    def __init__(self, service: GameService, on_move: Callable[[Outcome], Awaitable[None]], delay: float = 2.0):
+        self.service = service
+        self.on_move = on_move
+        self.delay = delay
+        self._tasks: dict[int, asyncio.Task] = {}
+
+    def schedule(self, channel_id: int) -> None:
+        task = self._tasks.get(channel_id)
+        if task is None or task.done():
+            self._tasks[channel_id] = asyncio.get_running_loop().create_task(self._play(channel_id))
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    async def _play(self, channel_id: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.delay)
+                outcome = await self.service.play_computer(channel_id)
+                if outcome is None:
+                    return
+                if outcome.ok:
+                    await self.on_move(outcome)
+                elif outcome.notice.code not in ("stale_decision", "raced"):
+                    log.error("a computer in channel %s was refused: %s", channel_id, outcome.notice)
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer players stopped in channel %s", channel_id)
+        finally:
+            if self._tasks.get(channel_id) is asyncio.current_task():
+                del self._tasks[channel_id]

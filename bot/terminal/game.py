@@ -1,0 +1,114 @@
+"""`augsburg play`: you against 1-4 computer players, through the same game service as the Discord bot.
+
+The game is kept in the bot's SQLite file under channel 0, so it can be stopped
+and resumed. You see only your own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import TextIO
+
+from engine import legal_actions, player_view, to_act
+from storage import GameQuarantined, Seat, Store
+
+from ..service import GameService, Outcome
+from ..wording import ENGLISH, People, Words, log, notices, phases
+from ..wording import terminal as words
+from .screen import Terminal
+
+GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
+YOU = "you"
+
+
+async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
+               seed: int | None = None, name: str = "Player") -> int:
+    w, service = term.w, GameService(store)
+    try:
+        record = await service.current(CHANNEL)
+    except GameQuarantined:
+        term.say(words.damaged(w))
+        record = None
+        if not fresh:
+            return 1
+    if record is not None and record.status == "active" and not (resume or fresh):
+        term.say(words.unfinished(w))
+        return 1
+    if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
+        await service.cancel(CHANNEL, YOU, can_manage=True)
+        record = None
+    if record is None:
+        if resume:
+            term.say(words.nothing_to_resume(w))
+        started = await _start(service, Seat(id=YOU, name=words.your_name(w, name)), opponents, seed)
+        record = started.record
+        _show(term, started, YOU)
+    else:
+        term.say(words.resuming(w, record.state.round))
+    people = People(name=record.table.name)
+    while record.status == "active":
+        if YOU in to_act(record.state):
+            view = player_view(record.state, YOU)
+            term.say()
+            term.say(words.board(w, view, people))
+            term.say(words.your_move(w, phases.your_move(w, view)))
+            action = term.ask(view, legal_actions(record.state, YOU), people)
+            if action is None:
+                term.say(words.input_ended(w))
+                return 0
+            outcome = await service.act(CHANNEL, record.id, YOU, None, action)
+        else:
+            outcome = await service.play_computer(CHANNEL)
+        if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
+            term.say(words.changed_elsewhere(w))
+            return 1
+        if not outcome.ok:
+            term.say(words.refused(w, notices.notice(w, outcome.notice.code, outcome.notice.params, people)))
+            continue
+        _show(term, outcome, YOU)
+        record = outcome.record
+    _final(term, record, people)
+    return 0
+
+
+async def _start(service: GameService, you: Seat, opponents: int, seed: int | None) -> Outcome:
+    record = (await service.open_table(GUILD, CHANNEL, you)).record
+    for _ in range(opponents):
+        await service.add_computer(CHANNEL, record.id, YOU)
+    return await service.start(CHANNEL, record.id, YOU, seed=seed)
+
+
+def _show(term: Terminal, outcome: Outcome, player: str) -> None:
+    people = People(name=outcome.record.table.name)
+    for line in log.lines(term.w, outcome.events, people, player):
+        term.say(f"  · {line}")
+
+
+def _final(term: Terminal, record, people: People) -> None:
+    state = record.state
+    ranked = sorted(state.players, key=lambda p: -p.score)
+    term.say(words.standings(term.w, [(people.name(p.id), p.score, p.id in state.winners) for p in ranked]))
+    term.say(words.verdict(term.w, YOU in state.winners))
+
+
+async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
+              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH) -> int:
+    store = await Store.open(database)
+    try:
+        term = Terminal(stdin, stdout, w)
+        return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name)
+    finally:
+        await store.close()
+
+
+def main(args) -> int:
+    try:
+        return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name))
+    except KeyboardInterrupt:
+        print("\n" + words.stopped(ENGLISH))
+        return 0
+    except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
+        return 0

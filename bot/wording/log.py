@@ -1,0 +1,134 @@
+"""The game's log: one sentence per event worth telling; public events for everyone, private ones for their owner."""
+
+from __future__ import annotations
+
+from engine import Event
+
+from . import names
+from .words import People, Words
+
+
+def public_line(w: Words, e: Event, people: People) -> str | None:
+    """One sentence for a public event, or None for events not worth a line of their own."""
+    who = people.name(e.player) if hasattr(e, "player") else ""
+    match e.type:
+        case "game_started":
+            return w._("The game begins: {rounds} rounds; {player} starts.", rounds=e.rounds,
+                       player=people.name(e.start_player))
+        case "purchase_made":
+            return w.n_("{who} bought {n} card for {money}.", "{who} bought {n} cards for {money}.", e.count,
+                        who=who, money=w.money(e.paid))
+        case "round_started":
+            return w._("Round {round} begins; {player} opens the auction.", round=e.round,
+                       player=people.name(e.opener))
+        case "auction_started":
+            return w._("Auction for {noble}: {player} opens.", noble=names.noble(w, e.noble),
+                       player=people.name(e.opener))
+        case "bid":
+            return w.n_("{who} bids {n} card.", "{who} bids {n} cards.", e.count, who=who)
+        case "call":
+            return w._("{who} calls {count}.", who=who, count=e.count)
+        case "pass":
+            return w._("{who} passes.", who=who)
+        case "auction_skipped":
+            return w._("Nobody bid for {noble}.", noble=names.noble(w, e.noble))
+        case "reveal":
+            offers = "; ".join(f"{people.name(p)}: {names.cards(w, cards)}" for p, cards in e.offers.items())
+            return w._("Cards laid down for {noble}: {offers}.", noble=names.noble(w, e.noble), offers=offers)
+        case "auction_won":
+            if e.alone:
+                return w._("{who} wins {noble} (everyone else passed).", who=who, noble=names.noble(w, e.noble))
+            return w._("{who} wins {noble}.", who=who, noble=names.noble(w, e.noble))
+        case "consolation":
+            return w._("{who} receives {money} consolation.", who=who, money=w.money(e.amount))
+        case "privilege_card_taken":
+            return w._("{who} takes privilege {card}.", who=who, card=names.privilege_card(w, e.card))
+        case "privilege_used":
+            kind = names.privilege(w, e.kind)
+            if e.as_:
+                return w._("{who} uses {kind}: {how}.", who=who, kind=kind, how=names.use(w, e.as_))
+            return w._("{who} uses {kind}.", who=who, kind=kind)
+        case "step_climbed":
+            category = names.category(w, e.category)
+            if e.robbed:
+                return w._("{who} climbs to {category} level {level}, taking it from {robbed}.", who=who,
+                           category=category, level=e.level, robbed=people.name(e.robbed))
+            return w._("{who} climbs to {category} level {level}.", who=who, category=category, level=e.level)
+        case "compensation_chosen":
+            if e.take == "money":
+                return w._("{who} takes 100 guilders as compensation.", who=who)
+            return w._("{who} takes 1 prestige as compensation.", who=who)
+        case "tile_taken":
+            return _tile_taken(w, e, who)
+        case "card_discarded":
+            return w._("{who} discards {card}.", who=who, card=names.card(w, e.card))
+        case "cards_drawn":
+            return w.n_("{who} draws {n} card.", "{who} draws {n} cards.", e.count, who=who)
+        case "privileges_declined":
+            return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
+        case "prestige_gained":
+            if e.requested and e.amount < e.requested:
+                return w._("{who} gains {amount} of {requested} prestige (limit reached).", who=who,
+                           amount=e.amount, requested=e.requested)
+            return None
+        case "round_income":
+            if e.money:
+                return w._("{who} receives {money} and {prestige} prestige.", who=who, money=w.money(e.money),
+                           prestige=e.prestige)
+            return w._("{who} receives {prestige} prestige.", who=who, prestige=e.prestige)
+        case "shortage_started":
+            return w._("Too few debt cards are left: everyone returns cards from hand, starting with the lead player.")
+        case "card_returned":
+            return w._("{who} returns a card under the deck.", who=who)
+        case "deck_reshuffled":
+            return w._("The discard pile is shuffled into a new deck.")
+        case "cards_dealt":
+            if e.free:
+                return w._("{who} receives {free} free and {offered} cards to buy.", who=who, free=e.free,
+                           offered=e.offered)
+            return w._("{who} receives {offered} cards to buy.", who=who, offered=e.offered)
+        case "choice_made":
+            return w._("{who} has chosen.", who=who)
+        case "game_over":
+            return w._("The game is over.")
+    return None
+
+
+def _tile_taken(w: Words, e, who: str) -> str:
+    tile = names.tile(w, e.tile)
+    if e.tile in ("coat", "letter"):
+        return w._("{who} takes the {tile} (+{value} per round).", who=who, tile=tile, value=e.value)
+    if e.cost:
+        return w._("{who} takes the {tile} for {money}.", who=who, tile=tile, money=w.money(e.cost))
+    return w._("{who} takes the {tile}.", who=who, tile=tile)
+
+
+def private_line(w: Words, e: Event) -> str | None:
+    match e.type:
+        case "offered_cards":
+            offered = w.join(names.card_with_price(w, c) for c in e.cards)
+            return w._("Cards offered to you: {cards}.", cards=offered)
+        case "hand_cards":
+            return w._("Added to your hand: {cards}.", cards=names.cards(w, e.cards))
+        case "choice_recorded":
+            if e.decision == "reveal":
+                return w._("Your choice is in: you lay down {cards}.", cards=names.cards(w, e.cards))
+            return w._("Your choice is in: you buy {cards}.", cards=names.cards(w, e.cards))
+        case "card_returned_private":
+            return w._("You returned {card}.", card=names.card(w, e.card))
+    return None
+
+
+def lines(w: Words, events, people: People, player: str | None = None) -> list[str]:
+    """The log lines of `events` that `player` may read: public ones, and their own private ones."""
+    out = []
+    for e in events:
+        if e.to is None:
+            line = public_line(w, e, people)
+        elif e.to == player:
+            line = private_line(w, e)
+        else:
+            continue
+        if line:
+            out.append(line)
+    return out

@@ -1,0 +1,144 @@
+"""The player's decisions: a label for every legal action, the prompt of each kind of decision,
+and the typed commands that take them. Used alike by buttons, autocomplete and the terminal."""
+
+from __future__ import annotations
+
+from engine import View
+from engine.actions import (
+    Bid,
+    Build,
+    BuyChoice,
+    Call,
+    Compensate,
+    Discard,
+    Done,
+    Pass,
+    ReturnCard,
+    RevealChoice,
+    TakeCard,
+    Use,
+)
+from engine.components import PRIVILEGE_CARDS, PRIVILEGES_PER_CARD
+
+from . import names
+from .words import People, Words
+
+
+def action(w: Words, option, view: View, people: People) -> str:
+    """The label of one concrete legal action."""
+    match option:
+        case Pass():
+            return w._("Pass")
+        case Call():
+            return w.n_("Call {n} card", "Call {n} cards", view.auction.high)
+        case Bid(count=n):
+            return w.n_("Bid {n} card", "Bid {n} cards", n)
+        case TakeCard(card=card):
+            return names.privilege_card(w, card)
+        case Use():
+            return use(w, option, view.privilege.card, people)
+        case Build(what=what):
+            return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
+                       cost=w.number(view.tile_stacks[what][0]))
+        case Done():
+            left = PRIVILEGES_PER_CARD - len(view.privilege.used)
+            return w._("Finish card (+{points} prestige for unused)", points=2 * left)
+        case Compensate(take="money"):
+            return w._("Take 100 guilders")
+        case Compensate():
+            return w._("Take 1 prestige")
+        case Discard(card=card):
+            return w._("Discard {card}", card=names.card_with_price(w, card))
+        case ReturnCard(card=card):
+            return w._("Put {card} under the deck", card=names.card_with_price(w, card))
+    raise ValueError(f"no label for {option!r}")
+
+
+def use(w: Words, option: Use, card: str, people: People) -> str:
+    head = w._("{slot}. {privilege}", slot=option.slot + 1,
+               privilege=names.privilege(w, PRIVILEGE_CARDS[card][option.slot]))
+    if option.as_ is None:
+        return head
+    if option.from_:
+        return w._("{head}: {how} from {player}", head=head, how=names.use(w, option.as_),
+                   player=people.name(option.from_))
+    return w._("{head}: {how}", head=head, how=names.use(w, option.as_))
+
+
+def prompt(w: Words, options: list, view: View) -> str:
+    """What the decision in front of the player asks of them (reveal and purchase: see below)."""
+    first = options[0]
+    if isinstance(first, (Pass, Call, Bid)):
+        return w._("pass, call or raise (a bid counts cards).")
+    if isinstance(first, TakeCard):
+        return w._("take one of the privilege cards on display.")
+    if isinstance(first, Compensate):
+        return w._("a step tile was taken from you: choose your compensation.")
+    if isinstance(first, Discard):
+        return w._("choose a card from your hand to discard.")
+    if isinstance(first, ReturnCard):
+        return w._("choose a card from your hand to put under the deck.")
+    if isinstance(first, RevealChoice):
+        return reveal_prompt(w, first.count)
+    if isinstance(first, BuyChoice):
+        return w._("choose which offered cards to buy; the others see only how many you buy.")
+    left = PRIVILEGES_PER_CARD - len(view.privilege.used)
+    return w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
+                card=names.privilege_card(w, view.privilege.card))
+
+
+def reveal_prompt(w: Words, count: int) -> str:
+    return w.n_("lay down exactly {n} valid card (at least one certificate); your best card decides.",
+                "lay down exactly {n} valid cards (at least one certificate); your best card decides.", count)
+
+
+def buy_prompt(w: Words, total: int, budget: int) -> str:
+    if total > budget:
+        return w._("choose which offered cards to buy (selected {total} of your {budget} — more than you have); "
+                   "the others see only how many you buy.", total=w.money(total), budget=w.money(budget))
+    return w._("choose which offered cards to buy (selected {total} of your {budget}); the others see only how many "
+               "you buy.", total=w.money(total), budget=w.money(budget))
+
+
+def buy_label(w: Words, count: int, total: int) -> str:
+    if not count:
+        return w._("Buy nothing")
+    return w.n_("Buy {n} card for {total}", "Buy {n} cards for {total}", count, total=w.number(total))
+
+
+def lay_down_label(w: Words, cards: list[str]) -> str:
+    return w._("Lay down: {cards}", cards=names.cards(w, cards))
+
+
+def placeholder(w: Words, kind: str, count: int = 0) -> str:
+    return {
+        "raise": lambda: w._("Raise to…"),
+        "use": lambda: w._("Use…"),
+        "discard": lambda: w._("Card to discard…"),
+        "return": lambda: w._("Card to put under the deck…"),
+        "reveal": lambda: w.n_("Choose exactly {n} card…", "Choose exactly {n} cards…", count),
+        "buy": lambda: w._("Choose the cards to buy…"),
+    }[kind]()
+
+
+def commands(w: Words, options: list, view: View) -> list[str]:
+    """The typed commands that take the decisions in `options`, one line each."""
+    kinds = {type(o) for o in options}
+    counts = [o.count for o in options if isinstance(o, Bid)]
+    lines = {
+        Pass: lambda: w._("`/augsburg pass` — leave this auction"),
+        Call: lambda: w.n_("`/augsburg call` — offer {n} card too", "`/augsburg call` — offer {n} cards too",
+                           view.auction.high),
+        Bid: lambda: w._("`/augsburg bid count:` — raise to {low}–{high} cards", low=counts[0], high=counts[-1]),
+        RevealChoice: lambda: w.n_("`/augsburg reveal cards:` — lay down {n} card",
+                                   "`/augsburg reveal cards:` — lay down {n} cards", options[0].count),
+        BuyChoice: lambda: w._("`/augsburg buy cards:` — choose which offered cards to buy (or nothing)"),
+        TakeCard: lambda: w._("`/augsburg privilege card:` — take a privilege card"),
+        Use: lambda: w._("`/augsburg use privilege:` — use a privilege of your card"),
+        Build: lambda: w._("`/augsburg build what:` — the Master Builder's extra building"),
+        Done: lambda: w._("`/augsburg done` — finish with your privilege card"),
+        Discard: lambda: w._("`/augsburg discard card:` — discard one card after drawing two"),
+        Compensate: lambda: w._("`/augsburg compensate take:` — 100 guilders or 1 prestige for your lost step"),
+        ReturnCard: lambda: w._("`/augsburg return card:` — put a card from your hand under the deck"),
+    }
+    return [text() for kind, text in lines.items() if kind in kinds]

@@ -1,0 +1,93 @@
+"""Names of the game's things: nobles, cards, categories, tiles, privileges."""
+
+from __future__ import annotations
+
+from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, JOKER, PRIVILEGE_CARDS
+
+from .words import Words
+
+
+def noble(w: Words, noble_id: str) -> str:
+    return {
+        "philipp": w._("Philipp"),
+        "louise": w._("Louise"),
+        "leo": w._("Leo"),
+        "maria": w._("Maria"),
+        "maximilian": w._("Maximilian"),
+    }[noble_id]
+
+
+def category(w: Words, category_id: str) -> str:
+    return {"trade": w._("Trade"), "nobility": w._("Nobility"), "offices": w._("Offices")}[category_id]
+
+
+def tile(w: Words, tile_id: str) -> str:
+    return {
+        "church": w._("Church"),
+        "cathedral": w._("Cathedral"),
+        "coat": w._("Coat of Arms"),
+        "letter": w._("Letter of Nobility"),
+        "minter": w._("Minter"),
+        "master_builder": w._("Master Builder"),
+    }[tile_id]
+
+
+def privilege(w: Words, kind: str) -> str:
+    """One of the three privileges printed on a privilege card."""
+    return {
+        "trade": w._("Trade"),
+        "nobility": w._("Nobility"),
+        "offices": w._("Offices"),
+        "guilders": w._("+500 guilders"),
+        "prestige6": w._("+6 prestige"),
+        "prestige7": w._("+7 prestige"),
+        "draw2": w._("draw 2, discard 1"),
+    }[kind]
+
+
+def use(w: Words, as_: str) -> str:
+    """How a Trade, Nobility or Offices privilege is used."""
+    return {
+        "step": w._("climb a step"),
+        "trade300": w._("take 300 guilders"),
+        "coat": w._("take the Coat of Arms"),
+        "letter": w._("take the Letter of Nobility"),
+        "minter": w._("take a Minter"),
+        "master_builder": w._("take a Master Builder"),
+        "church": w._("build the Church"),
+        "cathedral": w._("build the Cathedral"),
+    }[as_]
+
+
+def privilege_card(w: Words, card: str) -> str:
+    kinds = " · ".join(privilege(w, k) for k in PRIVILEGE_CARDS[card])
+    return w._("Card {card}: {kinds}", card=card, kinds=kinds)
+
+
+def card(w: Words, card_id: str) -> str:
+    if card_id == JOKER:
+        return w._("Joker")
+    return w._("{noble} {value}", noble=noble(w, CARD_NOBLE[card_id]), value=CARD_VALUE[card_id])
+
+
+def card_with_price(w: Words, card_id: str) -> str:
+    return w._("{card} ({price})", card=card(w, card_id), price=w.number(CARD_PRICE[card_id]))
+
+
+def cards(w: Words, card_ids: list[str]) -> str:
+    return w.join(card(w, c) for c in card_ids) if card_ids else w._("nothing")
+
+
+def card_from_name(text: str) -> str:
+    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card).
+
+    Typed names are read in English and by the engine's ids; other languages add their names here.
+    """
+    words = text.strip().lower().replace("-", " ").split()
+    if words in (["joker"], ["j"]):
+        return JOKER
+    if len(words) == 2 and words[1].isdigit():
+        card_id = f"{words[0]}-{int(words[1])}"
+        if card_id in CARD_NOBLE:
+            return card_id
+    raise ValueError(text)

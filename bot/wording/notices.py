@@ -1,0 +1,195 @@
+"""What the bot says to one person: refusals by code (the engine's and the service's), apologies, confirmations.
+
+Refusals reach only the person refused (an ephemeral reply, or the terminal);
+their parameters are that person's own information, so nothing here leaks.
+"""
+
+from __future__ import annotations
+
+from . import names
+from .phases import phase
+from .words import People, Words
+
+
+def notice(w: Words, code: str, params: dict, people: People) -> str:
+    """The sentence for a refusal code; an unknown code still gets a polite answer."""
+    texts = {**_table(w, params), **_engine(w, params, people)}
+    text = texts.get(code)
+    return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
+
+
+def _table(w: Words, p: dict) -> dict:
+    """The service's and the front-ends' codes."""
+    return {
+        "channel_busy": lambda: w._(
+            "This channel already has a game. Finish or cancel it before opening a new table."
+        ),
+        "table_closed": lambda: w._("This table is closed; open a new one with `/augsburg new`."),
+        "already_started": lambda: w._("This game has already started."),
+        "already_seated": lambda: w._("You already have a seat at this table."),
+        "table_full": lambda: w._("The table is full ({most} players).", most=p["most"]),
+        "not_at_table": lambda: w._("You are not seated at this table."),
+        "host_cannot_leave": lambda: w._("The host cannot leave; use `/augsburg cancel` to close the table."),
+        "host_only_computers": lambda: w._("Only the host can add computer players."),
+        "host_only_start": lambda: w._("Only the host can start the game."),
+        "players_needed": lambda: w._("A game needs {least} to {most} players.", least=p["least"], most=p["most"]),
+        "no_game": lambda: w._("There is no game in this channel. Open one with `/augsburg new`."),
+        "cancel_not_allowed": lambda: w._(
+            "Only the host or someone who can manage this channel can cancel the game."
+        ),
+        "game_gone": lambda: w._("That game is over or was cancelled; these buttons no longer work."),
+        "not_started": lambda: w._("The game has not started yet."),
+        "not_seated": lambda: w._("You are not playing in this game."),
+        "stale_decision": lambda: w._("That decision has already been taken; here is what you can do now."),
+        "stale_choice": lambda: w._("That choice no longer matches your cards; here is what you can do now."),
+        "raced": lambda: w._("Someone acted at the same moment; please try again."),
+        "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
+        "unknown_choice": lambda: w._("That is not a choice I know."),
+        "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
+    }
+
+
+def _engine(w: Words, p: dict, people: People) -> dict:
+    """The engine's refusal codes (engine/refusals.py lists them with their parameters)."""
+    category = (lambda: names.category(w, p["category"])) if "category" in p else None
+    return {
+        "unreadable": lambda: w._("That action cannot be read."),
+        "not_seated": lambda: w._("You are not playing in this game."),
+        "game_over": lambda: w._("The game is over; no more moves can be made."),
+        "not_your_turn": lambda: w._("It is not your turn: {phase}.", phase=phase(w, p["phase"])),
+        "wrong_moment": lambda: w._("You cannot {verb} now: {phase}.", verb=_verb(w, p["action"]),
+                                    phase=phase(w, p["phase"])),
+        "compensate_first": lambda: w._("First choose your compensation for the lost step: {money} or {prestige} "
+                                        "prestige.", money=w.money(p["money"]), prestige=p["prestige"]),
+        "bad_count": lambda: w._("A bid is at least one card."),
+        "bid_too_low": lambda: w.n_("A bid must offer more than {n} card; to offer the same number, call.",
+                                    "A bid must offer more than {n} cards; to offer the same number, call.", p["high"]),
+        "nothing_to_call": lambda: w._("Nobody has bid yet, so there is nothing to call: bid or pass."),
+        "no_valid_card": lambda: w._("You hold no certificate for {noble}; a bid of jokers alone is not allowed.",
+                                     noble=names.noble(w, p["noble"])),
+        "too_many_cards": lambda: w.n_("You can offer at most {n} card for this noble.",
+                                       "You can offer at most {n} cards for this noble.", p["max"]),
+        "wrong_count": lambda: w.n_("Lay down exactly {n} card.", "Lay down exactly {n} cards.", p["count"]),
+        "not_in_hand": lambda: w._("{card} is not in your hand.", card=names.card(w, p["card"])),
+        "invalid_card": lambda: w._("{card} does not count for {noble}: only its certificates and jokers do.",
+                                    card=names.card(w, p["card"]), noble=names.noble(w, p["noble"])),
+        "jokers_only": lambda: w._("At least one of the cards must be a certificate, not a joker."),
+        "not_offered": lambda: w._("You can only buy cards that were offered to you."),
+        "cannot_afford": lambda: _cannot_afford(w, p),
+        "card_taken": lambda: w._("You have already taken a privilege card."),
+        "card_unavailable": lambda: w._("That privilege card is not on display."),
+        "no_card": lambda: w._("Take a privilege card first."),
+        "discard_first": lambda: w._("First discard one card from your hand."),
+        "two_used": lambda: w._("You have already used two privileges of this card."),
+        "bad_slot": lambda: w._("A privilege card has three privileges: 1, 2 and 3."),
+        "slot_used": lambda: w._("You have already used that privilege."),
+        "need_as": lambda: w._("Say how to use this {kind} privilege: a step or one of its alternatives.",
+                               kind=names.privilege(w, p["kind"])),
+        "bad_from": lambda: w._("Only a step can be taken from another player."),
+        "bad_as": lambda: w._("This {kind} privilege cannot be used that way.", kind=names.privilege(w, p["kind"])),
+        "fixed_privilege": lambda: w._("This privilege can only be used exactly as printed."),
+        "level_too_low": lambda: w._("That needs {category} level {level}.", category=category(), level=p["level"]),
+        "top_level": lambda: w._("You are already at the top of {category}.", category=category()),
+        "in_supply": lambda: w._("That step tile is still in the supply; take it from there."),
+        "need_from": lambda: w._("That step tile is not in the supply: choose the player to take it from."),
+        "not_holder": lambda: w._("{player} does not hold the {category} step {level} tile.",
+                                  player=people.name(p["player"]), category=category(), level=p["level"]),
+        "tile_held": lambda: w._("You already have a {tile}; nobody holds two.", tile=names.tile(w, p["tile"])),
+        "stack_empty": lambda: w._("There is no {tile} left.", tile=names.tile(w, p["tile"])),
+        "no_master_builder": lambda: w._("Only a Master Builder may build in addition to the privileges."),
+        "built": lambda: w._("The Master Builder builds once per privilege card."),
+        "bad_building": lambda: w._("The Master Builder builds a Church or a Cathedral."),
+        "no_discard": lambda: w._("There is nothing to discard now."),
+        "bad_take": lambda: w._("Choose {money} or {prestige} prestige.", money=w.money(p["money"]),
+                                prestige=p["prestige"]),
+    }
+
+
+def _verb(w: Words, action: str) -> str:
+    return {
+        "buy": w._("buy cards"),
+        "bid": w._("bid"),
+        "call": w._("call"),
+        "pass": w._("pass"),
+        "reveal": w._("lay down cards"),
+        "take_card": w._("take a privilege card"),
+        "use": w._("use a privilege"),
+        "discard": w._("discard"),
+        "build": w._("build"),
+        "done": w._("finish a privilege card"),
+        "compensate": w._("choose compensation"),
+        "return_card": w._("return a card"),
+    }.get(action, w._("do that"))
+
+
+def _cannot_afford(w: Words, p: dict) -> str:
+    if p.get("tile"):
+        return w._("The top {tile} costs {cost}; you have {money}.", tile=names.tile(w, p["tile"]),
+                   cost=w.money(p["cost"]), money=w.money(p["money"]))
+    return w._("Those cards cost {cost}; you have {money}.", cost=w.money(p["cost"]), money=w.money(p["money"]))
+
+
+def sorry(w: Words) -> str:
+    return w._("Sorry, something went wrong on our side. The game is safe; please try again in a moment.")
+
+
+def restarting(w: Words) -> str:
+    return w._("The game service is restarting; please try again in a moment.")
+
+
+def quarantined(w: Words, game_id: int) -> str:
+    return w._(
+        "Sorry — the saved game in this channel (#{game}) is damaged and could not be restored. It has been set "
+        "aside for the developers; you can open a new table with `/augsburg new`.",
+        game=game_id,
+    )
+
+
+def done(w: Words, private_lines: list[str]) -> str:
+    return " ".join([w._("✅ Done."), *private_lines])
+
+
+def warning(w: Words, text: str) -> str:
+    return f"⚠️ {text}"
+
+
+def game_over_here(w: Words) -> str:
+    return w._("The game is over — see the channel.")
+
+
+def cancel_question(w: Words) -> str:
+    return w._("Cancel the game in this channel for everyone? This cannot be undone.")
+
+
+def cancel_button(w: Words) -> str:
+    return w._("Yes, cancel the game")
+
+
+def cancelled(w: Words) -> str:
+    return w._("The game was cancelled.")
+
+
+def cancelled_by(w: Words, who: str) -> str:
+    return w._("The game of Augsburg 1520 in this channel was cancelled by {who}.", who=who)
+
+
+def cancelled_footer(w: Words) -> str:
+    return w._("This game was cancelled.")
+
+
+def your_move(w: Words, who: str, status: str) -> str:
+    return w._("{who} — your move. {status}", who=who, status=status)
+
+
+def what_you_can_do(w: Words) -> str:
+    return w._("**What you can do now:**")
+
+
+def nothing_to_do(w: Words) -> str:
+    return w._("Nothing right now — it is not your turn. `/augsburg hand` shows your cards; "
+               "`/augsburg status` shows the table.")
+
+
+def your_move_heading(w: Words, prompt: str) -> str:
+    return w._("**Your move:** {prompt}", prompt=prompt)
+

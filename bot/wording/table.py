@@ -1,0 +1,140 @@
+"""The table as text: the lobby, each player's line, the supply, a private hand, the final standings.
+
+Only views reach these functions (R28): the public table is worded from
+`spectator_view`, a hand from its owner's own view.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from engine import View
+from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, CATEGORIES, JOKER
+from engine.rules import prestige_limit
+
+from . import names
+from .words import People, Words
+
+
+def lobby_title(w: Words) -> str:
+    return w._("Augsburg 1520 — a new table")
+
+
+def lobby_intro(w: Words) -> str:
+    return w._("Join with the button below. 2 to 5 players; the host starts the game.")
+
+
+def seats_heading(w: Words, count: int, most: int) -> str:
+    return w._("Seats ({count}/{most})", count=count, most=most)
+
+
+def seat_line(w: Words, number: int, name: str, host: bool) -> str:
+    if host:
+        return w._("{number}. {name} (host)", number=number, name=name)
+    return w._("{number}. {name}", number=number, name=name)
+
+
+def round_title(w: Words, view: View) -> str:
+    return w._("Augsburg 1520 — round {round} of {rounds}", round=view.round, rounds=view.rounds)
+
+
+def score(w: Words, p) -> str:
+    """'12/25 prestige': the score with the limit it cannot pass yet (R21)."""
+    limit = prestige_limit(p.tiles)
+    if limit is None:
+        return w._("{score} prestige", score=p.score)
+    return w._("{score}/{limit} prestige", score=p.score, limit=limit)
+
+
+def player_heading(w: Words, p, view: View, people: People) -> str:
+    heading = w._("{name} — {score}", name=people.name(p.id), score=score(w, p))
+    return heading + w._(" · lead") if p.id == view.lead else heading
+
+
+def levels(w: Words, p) -> str:
+    return " / ".join(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]) for c in CATEGORIES)
+
+
+def tiles(w: Words, p) -> str:
+    t = p.tiles
+    parts = [f"{names.tile(w, k)} {v}" for k in ("church", "cathedral") if (v := getattr(t, k)) is not None]
+    parts += [f"{names.tile(w, k)} +{v}" for k in ("coat", "letter") if (v := getattr(t, k)) is not None]
+    parts += [names.tile(w, k) for k in ("minter", "master_builder") if getattr(t, k)]
+    return w.join(parts) or w._("no tiles")
+
+
+def display_heading(w: Words) -> str:
+    return w._("Privilege cards on display")
+
+
+def display(w: Words, view: View) -> list[str]:
+    return [names.privilege_card(w, c) for c in view.privilege_display]
+
+
+def no_display(w: Words) -> str:
+    return w._("none left this round")
+
+
+def supply_heading(w: Words) -> str:
+    return w._("Supply")
+
+
+def deck_and_discard(w: Words, view: View) -> str:
+    deck = w.money(view.deck_top_price) if view.deck_top_price else w._("empty")
+    discard = names.card(w, view.discard_top) if view.discard_top else w._("empty")
+    return w._("Deck top price: {deck} · Discard top: {discard}", deck=deck, discard=discard)
+
+
+def next_tiles(w: Words, view: View) -> str:
+    stacks = w.join(f"{names.tile(w, k)} {v[0]}" for k in ("church", "cathedral", "coat", "letter")
+                    if (v := view.tile_stacks[k]))
+    return w._("Next tiles: {tiles}", tiles=stacks or "—")
+
+
+def log_heading(w: Words) -> str:
+    return w._("Latest")
+
+
+# --- private: the player's own view
+
+
+def hand(w: Words, view: View) -> str:
+    """Your money, your hand grouped by noble with prices, cards offered to you, your secret choice."""
+    you = view.you
+    by_noble: dict[str, list[str]] = defaultdict(list)
+    for card in sorted(you.hand, key=lambda c: (c == JOKER, CARD_NOBLE.get(c, ""), CARD_VALUE.get(c, 0))):
+        if card == JOKER:
+            by_noble[w._("Jokers")].append("J")
+        else:
+            by_noble[names.noble(w, CARD_NOBLE[card])].append(f"{CARD_VALUE[card]} ({CARD_PRICE[card]})")
+    lines = [
+        w._("**Your money:** {money}", money=w.money(you.money)),
+        w.n_("**Your hand ({n} card):**", "**Your hand ({n} cards):**", len(you.hand)),
+    ]
+    lines += [f"· {noble}: {', '.join(cards)}" for noble, cards in by_noble.items()] or [w._("· empty")]
+    if you.offered:
+        offered = w.join(names.card_with_price(w, c) for c in you.offered)
+        lines.append(w._("**Offered to you:** {cards} (all together {total})", cards=offered,
+                         total=w.money(sum(you.offered_prices))))
+    if you.chosen is not None:
+        lines.append(w._("**Your secret choice:** {cards} — waiting for the others.", cards=names.cards(w, you.chosen)))
+    return "\n".join(lines)
+
+
+# --- the end
+
+
+def standings(w: Words, over, people: People) -> str:
+    """The final standings from the game_over event."""
+    lines = [w._("**Augsburg 1520 — final standings**")]
+    ranked = sorted(over.scores.items(), key=lambda kv: -kv[1])
+    for place, (player, points) in enumerate(ranked, start=1):
+        line = w._("{place}. {name} — {score} prestige", place=place, name=people.name(player), score=points)
+        lines.append(line + " 🏆" if player in over.winners else line)
+    if over.tiebreak in ("cathedral", "church"):
+        lines.append(w._("The tie was decided by the most expensive {tile}.", tile=names.tile(w, over.tiebreak)))
+    elif over.tiebreak == "shared":
+        lines.append(w._("The tied players share the win."))
+    winners = w.both([people.addressed(p) for p in over.winners])
+    lines.append(w.n_("{winners} wins!", "{winners} win!", len(over.winners), winners=winners))
+    return "\n".join(lines)

@@ -1,0 +1,117 @@
+"""The terminal game's own sentences: its board, prompts and messages (plain text, no Discord markdown)."""
+
+from __future__ import annotations
+
+from engine import View
+
+from . import names
+from . import table as words
+from .words import People, Words
+
+
+def board(w: Words, view: View, people: People) -> str:
+    lines = [f"=== {words.round_title(w, view)} ==="]
+    for p in view.players:
+        lead = w._(" (lead)") if p.id == view.lead else ""
+        lines.append(f"  {people.name(p.id):<12} {words.score(w, p):<16} {words.levels(w, p)}  "
+                     f"{words.tiles(w, p)}{lead}")
+    shown = "; ".join(words.display(w, view)) or w._("none")
+    lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
+    lines.append("  " + words.deck_and_discard(w, view))
+    you = view.you
+    lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
+    hand = names.cards(w, sorted(you.hand))
+    lines.append("  " + w._("Your hand ({count}): {cards}", count=len(you.hand), cards=hand))
+    if you.offered:
+        offered = w.join(names.card_with_price(w, c) for c in you.offered)
+        lines.append("  " + w._("Offered to you: {cards}", cards=offered))
+    return "\n".join(lines)
+
+
+def your_move(w: Words, what: str) -> str:
+    return w._("Your move — {what}", what=what)
+
+
+def pick_one(w: Words, count: int) -> str:
+    return w._("Your choice [1-{count}]: ", count=count)
+
+
+def not_a_number(w: Words, count: int) -> str:
+    return w._("Please type a number from 1 to {count}.", count=count)
+
+
+def pick_cards(w: Words, suggested: list[str]) -> str:
+    if suggested:
+        return w._("Numbers separated by spaces or Enter for {cards}: ", cards=names.cards(w, suggested))
+    return w._("Numbers separated by spaces: ")
+
+
+def wrong_cards(w: Words, count: int) -> str:
+    return w.n_("Please choose exactly {n} different number from the list.",
+                "Please choose exactly {n} different numbers from the list.", count)
+
+
+def buy_question(w: Words, budget: int) -> str:
+    return w._("Which cards do you buy? You have {money}.", money=w.money(budget))
+
+
+def pick_purchase(w: Words) -> str:
+    return w._("Numbers separated by spaces, or Enter to buy nothing: ")
+
+
+def not_numbers(w: Words) -> str:
+    return w._("Please type numbers from the list, separated by spaces.")
+
+
+def too_dear(w: Words, cost: int, budget: int) -> str:
+    return w._("Those cost {cost}; you have {money}.", cost=w.money(cost), money=w.money(budget))
+
+
+def refused(w: Words, why: str) -> str:
+    return w._("Not allowed: {why}", why=why)
+
+
+def unfinished(w: Words) -> str:
+    return w._("You have an unfinished game: continue it with `augsburg play --resume`, "
+               "or start over with `augsburg play --new`.")
+
+
+def nothing_to_resume(w: Words) -> str:
+    return w._("There is no saved game to resume; starting a new one.")
+
+
+def resuming(w: Words, round_: int) -> str:
+    return w._("Resuming your game (round {round}).", round=round_)
+
+
+def input_ended(w: Words) -> str:
+    return w._("Input ended; your game is saved. Continue with `augsburg play --resume`.")
+
+
+def stopped(w: Words) -> str:
+    return w._("Stopped; your game is saved. Continue with `augsburg play --resume`.")
+
+
+def changed_elsewhere(w: Words) -> str:
+    return w._("The saved game was changed by another program; please resume again.")
+
+
+def damaged(w: Words) -> str:
+    return w._("The saved game is damaged and was set aside; start a new one with `augsburg play --new`.")
+
+
+def standings(w: Words, scores: list[tuple[str, int, bool]]) -> str:
+    """`scores`: (name, score, won) from the best down."""
+    lines = ["", f"=== {w._('Final standings')} ==="]
+    for place, (name, score, won) in enumerate(scores, start=1):
+        crown = w._("  <- winner") if won else ""
+        lines.append(f"  {place}. {name:<12} " + w._("{score} prestige", score=score) + crown)
+    return "\n".join(lines)
+
+
+def verdict(w: Words, you_won: bool) -> str:
+    return w._("You win!") if you_won else w._("A computer player wins this time.")
+
+
+def your_name(w: Words, name: str) -> str:
+    return w._("{name} (you)", name=name)

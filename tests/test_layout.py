@@ -1,0 +1,101 @@
+"""The shape of the code: one direction of dependency, no import circles, small modules (issue 9).
+
+engine <- storage <- bot; inside bot, the wording, the service, the action codes
+and the terminal know nothing of discord.py: only bot/discord_app does.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "storage", "bot")
+MAX_LINES = 300
+DISCORD_FREE = ("bot/wording", "bot/service.py", "bot/codes.py", "bot/choices.py", "bot/terminal", "storage", "engine")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The project modules `name` imports (relative imports resolved; a package's __init__ counts)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def test_no_import_circles():
+    known = modules()
+    graph = {name: imports(name, path, known) for name, path in known.items()}
+    # A package's __init__ re-exports its modules; an edge from a module to its own package's
+    # __init__ is how Python resolves `from . import x`, not a dependency of design.
+    for name in graph:
+        graph[name] = {t for t in graph[name] if not name.startswith(t + ".")}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt):] + [nxt]
+                pytest.fail("import circle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+
+
+def test_dependencies_point_one_way():
+    known = modules()
+    for name, path in known.items():
+        layer = name.split(".")[0]
+        for target in imports(name, path, known):
+            allowed = {"engine": {"engine"}, "storage": {"engine", "storage"}, "bot": set(PACKAGES)}[layer]
+            assert target.split(".")[0] in allowed, f"{name} imports {target}"
+
+
+def test_only_the_discord_front_end_imports_discord():
+    for prefix in DISCORD_FREE:
+        base = ROOT / prefix
+        for path in [base] if base.suffix == ".py" else base.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+                assert not any(n.split(".")[0] == "discord" for n in names), f"{path} imports discord"
+
+
+def test_modules_stay_small():
+    for name, path in modules().items():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= MAX_LINES, f"{name} has {lines} lines; split it by concern (or say why in its docstring)"

@@ -1,0 +1,121 @@
+"""One wording layer (issue 9): the engine returns codes and data, the wording turns every one into words.
+
+The engine's events and refusals carry no sentences; every refusal code has a
+sentence of its own; every event of real games is worded without a gap.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from bot.service import Notice
+from bot.wording import ENGLISH, People, log, moves, names, notices, phases
+from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
+from engine.actions import parse_action
+from engine.randomplay import concrete
+from engine.refusals import PARAMS
+
+W = ENGLISH
+PEOPLE = People(name=lambda p: p.upper())
+SAMPLES = {
+    "phase": "auction", "action": "bid", "count": 3, "high": 2, "max": 4, "noble": "maria", "card": "maria-15",
+    "cost": 700, "money": 650, "tile": "church", "slot": 1, "kind": "offices", "as": "minter", "what": "church",
+    "category": "nobility", "level": 3, "player": "ben", "take": "gold", "prestige": 1, "field": "do",
+    "problem": "missing",
+}
+
+
+def fallback() -> str:
+    return notices.notice(W, "no such code", {}, PEOPLE)
+
+
+def words_in(value) -> list[str]:
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in words_in(k) + words_in(v)]
+    if isinstance(value, (list, tuple)):
+        return [w for v in value for w in words_in(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def random_games(count: int):
+    """(state before, player, result) for every action of `count` random games, with junk actions mixed in."""
+    for seed in range(count):
+        rnd = random.Random(seed)
+        state, _ = new_game(["ada", "ben", "cleo", "dan", "eve"][: 2 + seed % 4], seed=seed)
+        while state.phase != "game_over":
+            player = rnd.choice(to_act(state))
+            junk = {"do": rnd.choice(["bid", "use", "reveal", "take_card", "fly"]), "count": rnd.randint(-1, 9)}
+            yield state, player, apply(state, rnd.choice([player, "zed"]), junk)
+            result = apply(state, player, concrete(rnd.choice(legal_actions(state, player)), rnd))
+            yield state, player, result
+            state = result.state
+
+
+@pytest.mark.parametrize("code", sorted(PARAMS))
+def test_every_refusal_code_has_its_own_sentence(code):
+    text = notices.notice(W, code, {name: SAMPLES[name] for name in PARAMS[code]}, PEOPLE)
+    assert text != fallback() and text.endswith(".") and "{" not in text and "_" not in text
+
+
+def test_the_engine_returns_data_never_sentences():
+    """Event fields and refusal parameters are ids and numbers: nothing in them is a sentence."""
+    seen = set()
+    for _, _, result in random_games(12):
+        values = words_in(result.params) if not result.ok else [
+            w for e in result.events for w in words_in(e.model_dump(exclude={"type"}))]
+        sentences = [v for v in values if " " in v or set(v) & set(string.punctuation) - set("-_")]
+        assert not sentences, sentences
+        seen.add(result.ok)
+    assert seen == {True, False}
+
+
+def test_every_event_and_refusal_of_real_games_is_worded():
+    kinds, codes = set(), set()
+    for state, player, result in random_games(12):
+        if not result.ok:
+            codes.add(result.code)
+            text = notices.notice(W, result.code, result.params, PEOPLE)
+            assert text != fallback() and "{" not in text
+            continue
+        for line in log.lines(W, result.events, PEOPLE, player):
+            assert "{" not in line and line[-1] in ".!", line
+        kinds |= {e.type for e in result.events}
+        view = spectator_view(result.state)
+        assert "{" not in phases.status(W, view, PEOPLE)
+        for option in legal_actions(result.state, to_act(result.state)[0]) if to_act(result.state) else []:
+            if not hasattr(option, "kind"):
+                mover = player_view(result.state, to_act(result.state)[0])
+                assert "{" not in moves.action(W, option, mover, PEOPLE)
+    assert {"bid", "auction_won", "privilege_used", "round_income", "game_over"} <= kinds
+    assert {"not_seated", "not_your_turn"} <= codes
+
+
+def test_plurals_and_numbers():
+    assert W.money(1) == "1 guilder" and W.money(1500) == "1,500 guilders"
+    assert moves.buy_label(W, 1, 250) == "Buy 1 card for 250" and moves.buy_label(W, 2, 500) == "Buy 2 cards for 500"
+    assert notices.notice(W, "wrong_count", {"count": 1}, PEOPLE) == "Lay down exactly 1 card."
+    assert notices.notice(W, "wrong_count", {"count": 3}, PEOPLE) == "Lay down exactly 3 cards."
+
+
+def test_names_are_read_back_from_what_players_type():
+    for card in ("maria-15", "philipp-1", "joker"):
+        assert names.card_from_name(names.card(W, card)) == card
+    with pytest.raises(ValueError):
+        names.card_from_name("Maria 18")
+
+
+def test_service_notices_are_worded_too():
+    for code, params in [("table_full", {"most": 5}), ("players_needed", {"least": 2, "most": 5}),
+                         ("stale_decision", {}), ("raced", {}), ("game_gone", {})]:
+        text = notices.notice(W, Notice(code, params).code, params, PEOPLE)
+        assert text != fallback() and "{" not in text
+
+
+def test_unreadable_actions_are_refused_with_a_code():
+    result = apply(new_game(["ada", "ben"], seed=1)[0], "ada", {"do": "fly"})
+    assert not result.ok and result.code == "unreadable" and set(result.params) == {"field", "problem"}
+    with pytest.raises(ValueError):
+        parse_action({"do": "fly"})
