@@ -1,16 +1,20 @@
-"""Phase 1: the auction of one noble and its showdown (R9-R15)."""
+"""Phase 1: the auction of one noble and its showdown (R9-R15).
+
+It ends in NobleFinished when everybody passes, else in AuctionWon.
+"""
 
 from __future__ import annotations
 
 from . import events as ev
-from . import flow
 from .actions import Bid, Call, Pass, Reveal, RevealChoice
-from .common import Illegal, bid_capacity, ids, is_submultiset, remove_cards, valid_cards
-from .components import CARD_PRICE, CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
-from .state import Auction, GameState, PrivilegeTurn, Showdown
+from .common import Illegal, ids, is_submultiset, remove_cards
+from .components import CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
+from .outcomes import AuctionWon, NobleFinished
+from .rules import bid_capacity, suggest_reveal, valid_cards
+from .state import Auction, GameState, Showdown
 
 
-def start_auction(state: GameState, noble: int, events: list) -> None:
+def start(state: GameState, noble: int, events: list) -> None:
     n = len(state.players)
     state.phase = "auction"
     state.noble = noble
@@ -22,7 +26,16 @@ def _noble(state: GameState) -> str:
     return NOBLES[state.noble]
 
 
-def bid(state: GameState, seat: int, action: Bid, events: list) -> None:
+def to_act(state: GameState) -> list[int]:
+    return [state.auction.turn]
+
+
+def showdown_to_act(state: GameState) -> list[int]:
+    sd = state.showdown
+    return [s for s in sorted(sd.seats) if s not in sd.reveals]
+
+
+def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished | None:
     a = state.auction
     cap = bid_capacity(state.players[seat].hand, _noble(state))
     if action.count < 1:
@@ -36,23 +49,23 @@ def bid(state: GameState, seat: int, action: Bid, events: list) -> None:
     a.offers[seat] = a.high = action.count
     a.high_seat = seat
     events.append(ev.public("bid", player=state.players[seat].id, count=action.count))
-    _advance(state, seat, events)
+    return _advance(state, seat, events)
 
 
-def call(state: GameState, seat: int, action: Call, events: list) -> None:
+def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinished | None:
     a = state.auction
     if a.high == 0:
         raise Illegal("nothing_to_call", "Nobody has bid yet, so there is nothing to call: bid or pass.")
     _check_capacity(bid_capacity(state.players[seat].hand, _noble(state)), a.high)
     a.offers[seat] = a.high
     events.append(ev.public("call", player=state.players[seat].id, count=a.high))
-    _advance(state, seat, events)
+    return _advance(state, seat, events)
 
 
-def pass_(state: GameState, seat: int, action: Pass, events: list) -> None:
+def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinished | None:
     state.auction.passed[seat] = True
     events.append(ev.public("pass", player=state.players[seat].id))
-    _advance(state, seat, events)
+    return _advance(state, seat, events)
 
 
 def _check_capacity(cap: int, count: int) -> None:
@@ -63,7 +76,7 @@ def _check_capacity(cap: int, count: int) -> None:
         raise Illegal("too_many_cards", f"You can offer at most {cap} cards for this noble.")
 
 
-def _advance(state: GameState, seat: int, events: list) -> None:
+def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
     """Give the turn to the next player still in; end the auction when it reaches the high bid (R11)."""
     a = state.auction
     n = len(state.players)
@@ -75,11 +88,11 @@ def _advance(state: GameState, seat: int, events: list) -> None:
             _end_bidding(state, events)
         else:
             a.turn = nxt
-        return
+        return None
     # Everybody passed without a bid: nobody wins this noble, the opener stays (R15).
     events.append(ev.public("auction_skipped", noble=_noble(state)))
     state.auction = None
-    flow.after_noble(state, events)
+    return NobleFinished()
 
 
 def _end_bidding(state: GameState, events: list) -> None:
@@ -91,7 +104,7 @@ def _end_bidding(state: GameState, events: list) -> None:
     events.append(ev.public("auction_ended", noble=_noble(state), players=ids(state, seats), count=a.high))
 
 
-def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
+def reveal(state: GameState, seat: int, action: Reveal, events: list) -> AuctionWon | None:
     sd = state.showdown
     hand = state.players[seat].hand
     noble = _noble(state)
@@ -108,11 +121,11 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
         player = state.players[seat].id
         events.append(ev.public("choice_made", player=player, decision="reveal"))
         events.append(ev.private(player, "choice_recorded", decision="reveal", cards=list(action.cards)))
-        return
-    _resolve_showdown(state, events)
+        return None
+    return _resolve_showdown(state, events)
 
 
-def _resolve_showdown(state: GameState, events: list) -> None:
+def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     sd = state.showdown
     noble = _noble(state)
     best = {s: max(card_rank(c) for c in sd.reveals[s]) for s in sd.seats}
@@ -137,13 +150,7 @@ def _resolve_showdown(state: GameState, events: list) -> None:
         events.append(ev.public("consolation", player=state.players[place].id, amount=amount))
     state.showdown = None
     state.auction = None
-    state.lead = winner
-    if not state.privilege_display:
-        # Only in hand-made positions: nothing to take, play moves on (SCENARIOS convention 11).
-        flow.after_noble(state, events)
-        return
-    state.phase = "privilege"
-    state.privilege = PrivilegeTurn(seat=winner)
+    return AuctionWon(winner)
 
 
 def legal_auction(state: GameState, seat: int) -> list:
@@ -161,17 +168,3 @@ def legal_reveal(state: GameState, seat: int) -> list:
     valid = valid_cards(state.players[seat].hand, _noble(state))
     return [RevealChoice(count=sd.count, cards=valid, suggested=suggest_reveal(valid, sd.count, len(sd.seats) == 1))]
 
-
-def suggest_reveal(valid: list[str], count: int, alone: bool) -> list[str]:
-    """A sensible default: in a showdown the best card plus the cheapest fillers; alone, the cheapest cards.
-
-    Jokers are kept back where possible since they are valid for every noble.
-    """
-    certs = sorted((c for c in valid if c != JOKER), key=card_rank)
-    jokers = [c for c in valid if c == JOKER]
-    if not certs:
-        return []
-    lead, rest = (certs[0], certs[1:]) if alone else (certs[-1], certs[:-1])
-    rest.sort(key=lambda c: (CARD_PRICE[c], card_rank(c)))
-    fill = (rest + jokers)[: count - 1]
-    return [lead] + fill

@@ -6,8 +6,8 @@ from collections import Counter
 
 from . import events as ev
 from . import rng
-from .components import CATHEDRAL_LIMIT, CHURCH_LIMIT, JOKER, is_valid_for
-from .state import GameState, Player
+from .rules import capped_score, prestige_limit
+from .state import GameState
 
 
 class Illegal(Exception):
@@ -19,22 +19,10 @@ class Illegal(Exception):
         self.reason = reason
 
 
-def prestige_limit(p: Player) -> int | None:
-    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
-    if p.tiles.church is None:
-        return CHURCH_LIMIT
-    if p.tiles.cathedral is None:
-        return CATHEDRAL_LIMIT
-    return None
-
-
 def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]
-    limit = prestige_limit(p)
-    new = p.score + amount
-    if limit is not None and new > limit:
-        new = max(p.score, limit)
+    new = capped_score(p.score, amount, prestige_limit(p.tiles))
     gained = new - p.score
     p.score = new
     events.append(ev.public("prestige_gained", player=p.id, amount=gained, requested=amount, reason=reason))
@@ -57,18 +45,6 @@ def draw(state: GameState, events: list) -> str | None:
         state.rng = rng.shuffle(state.rng, state.deck)
         events.append(ev.public("deck_reshuffled"))
     return state.deck.pop(0)
-
-
-def valid_cards(hand: list[str], noble: str) -> list[str]:
-    return [c for c in hand if is_valid_for(c, noble)]
-
-
-def bid_capacity(hand: list[str], noble: str) -> int:
-    """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
-    valid = valid_cards(hand, noble)
-    if all(c == JOKER for c in valid):
-        return 0
-    return len(valid)
 
 
 def is_submultiset(part: list[str], whole: list[str]) -> bool:

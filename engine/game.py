@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import auction, privileges, rng, round_end
+from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
 from .actions import ActionModel, BadAction, allows, parse_action
 from .common import Illegal
-from .components import (
-    ALL_CARDS,
-    CATEGORIES,
-    INITIAL_DEAL,
-    JOKER,
-    PRIVILEGE_CARDS,
-    PRIVILEGE_DISPLAY_SIZE,
-    START_JOKERS,
-    START_MONEY,
-    TILE_STACKS,
-    rounds_for,
-    step_tiles,
-)
 from .events import Event
-from .state import GameState, Player, Tiles, clockwise_from, clone, seat_of
+from .state import GameState, clone, seat_of
 
 
 @dataclass(frozen=True)
@@ -59,48 +47,10 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None) 
         start = player_ids.index(start_player)
     else:
         raise GameSetupError(f"{start_player} is not one of the players.")
-    deck = list(ALL_CARDS)
-    for _ in range(START_JOKERS * n):
-        deck.remove(JOKER)
-    state_rng = rng.shuffle(state_rng, deck)
-    cards = sorted(PRIVILEGE_CARDS, key=int)
-    state_rng = rng.shuffle(state_rng, cards)
-    state = GameState(
-        seed=seed,
-        rng=state_rng,
-        players=[fresh_player(pid, hand=[JOKER] * START_JOKERS) for pid in player_ids],
-        rounds=rounds_for(n),
-        round=1,
-        phase="initial_purchase",
-        lead=start,
-        deck=deck,
-        discard=[],
-        step_supply={c: step_tiles(n) for c in CATEGORIES},
-        tile_stacks={k: list(v) for k, v in TILE_STACKS.items()},
-        privilege_display=cards[:PRIVILEGE_DISPLAY_SIZE],
-        privilege_waiting=cards[PRIVILEGE_DISPLAY_SIZE:],
-    )
+    state = setup.fresh_state(player_ids, seed, start, state_rng)
     events = [ev.public("game_started", players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
-    deal_initial(state, events)
+    flow.start_game(state, events)
     return state, events
-
-
-def fresh_player(pid: str, hand: list[str]) -> Player:
-    return Player(id=pid, money=START_MONEY, score=0, hand=hand, levels={c: 1 for c in CATEGORIES}, tiles=Tiles())
-
-
-def deal_initial(state: GameState, events: list) -> None:
-    """R4: seven cards each, one at a time from the start player clockwise."""
-    order = clockwise_from(state, state.lead)
-    for _ in range(INITIAL_DEAL):
-        for seat in order:
-            card = state.deck.pop(0) if state.deck else None
-            if card is not None:
-                state.players[seat].offered.append(card)
-    for seat in order:
-        p = state.players[seat]
-        events.append(ev.private(p.id, "offered_cards", cards=p.offered[:]))
-    round_end.start_purchase(state, "initial", order, events)
 
 
 def to_act(state: GameState) -> list[str]:
@@ -109,44 +59,30 @@ def to_act(state: GameState) -> list[str]:
 
 
 def _seats_to_act(state: GameState) -> list[int]:
-    phase = state.phase
-    if phase == "auction":
-        return [state.auction.turn]
-    if phase == "showdown":
-        sd = state.showdown
-        return [s for s in sorted(sd.seats) if s not in sd.reveals]
-    if phase == "privilege":
-        t = state.privilege
-        return [t.robbed if t.robbed is not None else t.seat]
-    if phase in ("initial_purchase", "round_end_purchase"):
-        return round_end.purchase_to_act(state)
-    if phase == "shortage":
-        return state.shortage.remaining[:1]
-    return []
+    phase = _PHASES.get(state.phase)
+    return phase.to_act(state) if phase is not None else []
 
 
-_HANDLERS = {
-    ("initial_purchase", "buy"): round_end.buy,
-    ("round_end_purchase", "buy"): round_end.buy,
-    ("auction", "bid"): auction.bid,
-    ("auction", "call"): auction.call,
-    ("auction", "pass"): auction.pass_,
-    ("showdown", "reveal"): auction.reveal,
-    ("privilege", "take_card"): privileges.take_card,
-    ("privilege", "use"): privileges.use,
-    ("privilege", "discard"): privileges.discard,
-    ("privilege", "build"): privileges.build,
-    ("privilege", "done"): privileges.done,
-    ("privilege", "compensate"): privileges.compensate,
-    ("shortage", "return_card"): round_end.return_card,
-}
-_LEGAL = {
-    "initial_purchase": round_end.legal_buy,
-    "round_end_purchase": round_end.legal_buy,
-    "auction": auction.legal_auction,
-    "showdown": auction.legal_reveal,
-    "privilege": privileges.legal_privilege,
-    "shortage": round_end.legal_return,
+@dataclass(frozen=True)
+class _Phase:
+    """Who acts in a phase, what they may do, and the handler of each verb."""
+
+    to_act: Callable[[GameState], list[int]]
+    legal: Callable[[GameState, int], list]
+    handlers: dict[str, Callable]
+
+
+_PURCHASE = _Phase(purchase.to_act, purchase.legal, {"buy": purchase.buy})
+_PHASES: dict[str, _Phase] = {
+    "initial_purchase": _PURCHASE,
+    "round_end_purchase": _PURCHASE,
+    "auction": _Phase(auction.to_act, auction.legal_auction, {"bid": auction.bid, "call": auction.call,
+                                                              "pass": auction.pass_}),
+    "showdown": _Phase(auction.showdown_to_act, auction.legal_reveal, {"reveal": auction.reveal}),
+    "privilege": _Phase(privileges.to_act, privileges.legal, {
+        "take_card": privileges.take_card, "use": privileges.use, "discard": privileges.discard,
+        "build": privileges.build, "done": privileges.done, "compensate": privileges.compensate}),
+    "shortage": _Phase(shortage.to_act, shortage.legal, {"return_card": shortage.return_card}),
 }
 _PHASE_WORDS = {
     "initial_purchase": "the players are choosing which dealt cards to buy",
@@ -164,7 +100,7 @@ def legal_actions(state: GameState, player: str) -> list:
     seat = seat_of(state, player)
     if seat is None or seat not in _seats_to_act(state):
         return []
-    return _LEGAL[state.phase](state, seat)
+    return _PHASES[state.phase].legal(state, seat)
 
 
 def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
@@ -185,7 +121,7 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
         return Refused("game_over", "The game is over; no more moves can be made.")
     if seat not in _seats_to_act(state):
         return Refused("not_your_turn", f"It is not your turn: {_PHASE_WORDS[state.phase]}.")
-    handler = _HANDLERS.get((state.phase, action.do))
+    handler = _PHASES[state.phase].handlers.get(action.do)
     robbed = state.phase == "privilege" and state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
@@ -195,9 +131,10 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
     new = clone(state)
     events: list[Event] = []
     try:
-        handler(new, seat, action, events)
+        outcome = handler(new, seat, action, events)
     except Illegal as exc:
         return Refused(exc.code, exc.reason)
+    flow.advance(new, outcome, events)
     new.moves += 1
     return Applied(new, events)
 

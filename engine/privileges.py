@@ -1,9 +1,8 @@
-"""Using a won privilege card (R16-R20)."""
+"""Using a won privilege card (R16-R20). The phase ends in NobleFinished when the winner is done."""
 
 from __future__ import annotations
 
 from . import events as ev
-from . import flow
 from .actions import Build, Compensate, Discard, Done, TakeCard, Use
 from .common import Illegal, draw, gain_money, gain_prestige
 from .components import (
@@ -21,14 +20,25 @@ from .components import (
     PRESTIGE_PRIVILEGE,
     PRIVILEGE_CARDS,
     PRIVILEGES_PER_CARD,
+    TILE_CATEGORY,
     TILE_MIN_LEVEL,
     TRADE,
+    TRADE_ALTERNATIVE_MIN_LEVEL,
     TRADE_ALTERNATIVE_MONEY,
 )
-from .state import GameState
+from .outcomes import NobleFinished
+from .rules import take_step, tile_cost
+from .state import GameState, PrivilegeTurn
 
-_TILE_CATEGORY = {"coat": "nobility", "letter": "nobility", "minter": "offices", "master_builder": "offices",
-                  "church": "offices", "cathedral": "offices"}
+
+def start(state: GameState, seat: int) -> None:
+    state.phase = "privilege"
+    state.privilege = PrivilegeTurn(seat=seat)
+
+
+def to_act(state: GameState) -> list[int]:
+    t = state.privilege
+    return [t.robbed if t.robbed is not None else t.seat]
 
 
 def take_card(state: GameState, seat: int, action: TakeCard, events: list) -> None:
@@ -72,7 +82,7 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         elif action.as_ not in CATEGORY_ALTERNATIVES[kind]:
             raise Illegal("bad_as", f"This {kind} privilege cannot be used as {action.as_}.")
         elif action.as_ == "trade300":
-            if p.levels[TRADE] < 2:
+            if p.levels[TRADE] < TRADE_ALTERNATIVE_MIN_LEVEL:
                 raise Illegal("level_too_low", "300 guilders instead of a step needs Trade level 2 or higher.")
             gain_money(state, seat, TRADE_ALTERNATIVE_MONEY, "trade", events)
         else:
@@ -110,10 +120,7 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     if step in supply:
         if from_id is not None:
             raise Illegal("in_supply", "That step tile is still in the supply; take it from there (no 'from').")
-        supply.remove(step)
-        if step == MAX_LEVEL:
-            supply.append(MAX_LEVEL - 1)  # the step-3 tile goes back
-            supply.sort()
+        take_step(supply, step)
         p.levels[category] = step
         events.append(ev.public("step_climbed", player=p.id, category=category, level=step, robbed=None))
         return
@@ -134,7 +141,7 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
 
 def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
     p = state.players[seat]
-    category = _TILE_CATEGORY[tile]
+    category = TILE_CATEGORY[tile]
     if p.levels[category] < TILE_MIN_LEVEL[tile]:
         raise Illegal("level_too_low", f"Taking a {_name(tile)} needs {category} level {TILE_MIN_LEVEL[tile]}.")
     _acquire(state, seat, tile, events)
@@ -153,7 +160,7 @@ def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
     if not stack:
         raise Illegal("stack_empty", f"There is no {_name(tile)} left.")
     value = stack[0]
-    cost = value if tile in BUILDINGS else 0
+    cost = tile_cost(tile, value)
     if cost > p.money:
         raise Illegal("cannot_afford", f"The top {_name(tile)} costs {cost} guilders; you have less.")
     stack.pop(0)
@@ -188,14 +195,15 @@ def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
     events.append(ev.public("card_discarded", player=p.id, card=action.card))
 
 
-def done(state: GameState, seat: int, action: Done, events: list) -> None:
+def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinished:
     _need_card(state)
     t = state.privilege
     declined = PRIVILEGES_PER_CARD - len(t.used)
     if declined:
         events.append(ev.public("privileges_declined", player=state.players[seat].id, count=declined))
         gain_prestige(state, seat, declined * DECLINED_PRIVILEGE_PRESTIGE, "declined", events)
-    flow.after_noble(state, events)
+    state.privilege = None
+    return NobleFinished()
 
 
 def compensate(state: GameState, seat: int, action: Compensate, events: list) -> None:
@@ -212,7 +220,7 @@ def compensate(state: GameState, seat: int, action: Compensate, events: list) ->
 # --- what the privilege phase allows
 
 
-def legal_privilege(state: GameState, seat: int) -> list:
+def legal(state: GameState, seat: int) -> list:
     t = state.privilege
     p = state.players[seat]
     if t.robbed is not None:
@@ -246,7 +254,7 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
                        for s in _holders(state, seat, kind, level + 1))
     for alt in CATEGORY_ALTERNATIVES[kind]:
         if alt == "trade300":
-            if level >= 2:
+            if level >= TRADE_ALTERNATIVE_MIN_LEVEL:
                 out.append(Use(slot=slot, as_=alt))
         elif level >= TILE_MIN_LEVEL[alt] and _can_acquire(state, seat, alt):
             out.append(Use(slot=slot, as_=alt))
@@ -258,4 +266,4 @@ def _can_acquire(state: GameState, seat: int, tile: str) -> bool:
     stack = state.tile_stacks[tile]
     if getattr(p.tiles, tile) not in (None, False) or not stack:
         return False
-    return tile not in BUILDINGS or stack[0] <= p.money
+    return tile_cost(tile, stack[0]) <= p.money

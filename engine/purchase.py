@@ -1,0 +1,70 @@
+"""Buying offered cards, all players at once and in secret: the initial purchase (R4) and the round-end one (R23).
+
+It ends in PurchaseResolved once everyone's choice is in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import events as ev
+from .actions import Buy, BuyChoice
+from .common import Illegal, is_submultiset
+from .components import CARD_PRICE
+from .outcomes import PurchaseResolved
+from .state import GameState, Purchase
+
+
+def start(state: GameState, kind: str, order: list[int], events: list) -> PurchaseResolved | None:
+    """Players choose among their `offered` cards; `order` is the dealing order, for the discard pile."""
+    state.phase = "initial_purchase" if kind == "initial" else "round_end_purchase"
+    state.purchase = Purchase(kind=kind, order=order)
+    if not to_act(state):
+        return _resolve(state, events)
+    return None
+
+
+def to_act(state: GameState) -> list[int]:
+    choices = state.purchase.choices
+    return [s for s, p in enumerate(state.players) if p.offered and s not in choices]
+
+
+def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResolved | None:
+    p = state.players[seat]
+    if not is_submultiset(action.cards, p.offered):
+        raise Illegal("not_offered", "You can only buy cards that were offered to you.")
+    cost = sum(CARD_PRICE[c] for c in action.cards)
+    if cost > p.money:
+        raise Illegal("cannot_afford", f"Those cards cost {cost} guilders; you have {p.money}.")
+    state.purchase.choices[seat] = list(action.cards)
+    events.append(ev.private(p.id, "choice_recorded", decision="buy", cards=list(action.cards)))
+    if to_act(state):
+        events.append(ev.public("choice_made", player=p.id, decision="buy"))
+        return None
+    return _resolve(state, events)
+
+
+def _resolve(state: GameState, events: list) -> PurchaseResolved:
+    """All choices are in: pay, take, and discard the rest in dealing order (SCENARIOS convention 7)."""
+    pu = state.purchase
+    for seat in pu.order:
+        p = state.players[seat]
+        bought = pu.choices.get(seat, [])
+        paid = sum(CARD_PRICE[c] for c in bought)
+        p.money -= paid
+        p.hand.extend(bought)
+        left = Counter(bought)
+        for c in p.offered:
+            if left[c]:
+                left[c] -= 1
+            else:
+                state.discard.append(c)
+        p.offered = []
+        events.append(ev.public("purchase_made", player=p.id, count=len(bought), paid=paid))
+    state.purchase = None
+    return PurchaseResolved(pu.kind)
+
+
+def legal(state: GameState, seat: int) -> list:
+    p = state.players[seat]
+    return [BuyChoice(offered=p.offered[:], prices=[CARD_PRICE[c] for c in p.offered], budget=p.money)]
