@@ -4,7 +4,7 @@
     to_act(state)                      # who must act now
     legal_actions(state, "ada")        # what they may do
     result = apply(state, "ada", Buy(cards=[]))
-    if result.ok: state = result.state # else result.reason explains the refusal
+    if result.ok: state = result.state # else result.code and result.params say why (engine/refusals.py)
 """
 
 from .actions import (

@@ -85,7 +85,13 @@ _ADAPTER: TypeAdapter = TypeAdapter(Action)
 
 
 class BadAction(ValueError):
-    """The action could not be read at all (unknown verb, missing field)."""
+    """The action could not be read at all: `field` is the dotted path of the first bad field ("" for the
+    whole action, "do" for an unknown or missing verb), `problem` pydantic's error type."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"unreadable action: {field or 'action'}: {problem}")
+        self.field = field
+        self.problem = problem
 
 
 def parse_action(data: dict) -> _Action:
@@ -93,8 +99,10 @@ def parse_action(data: dict) -> _Action:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "action"
-        raise BadAction(f"That action cannot be read ({where}: {first.get('msg')}).") from None
+        problem = first["type"]
+        loc = [str(x) for x in first.get("loc", ())][1:]  # the first element is the verb, the union's tag
+        field = "do" if problem.startswith("union_tag") else ".".join(loc)
+        raise BadAction(field, problem) from None
 
 
 ActionModel = _Action

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from . import events as ev
 from .actions import Bid, Call, Pass, Reveal, RevealChoice
-from .common import Illegal, ids, is_submultiset, remove_cards
+from .common import ids, remove_cards
 from .components import CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
 from .outcomes import AuctionWon, NobleFinished
-from .rules import bid_capacity, suggest_reveal, valid_cards
+from .refusals import Illegal
+from .rules import bid_capacity, missing_card, suggest_reveal, valid_cards
 from .state import Auction, GameState, Showdown
 
 
@@ -39,13 +40,10 @@ def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished
     a = state.auction
     cap = bid_capacity(state.players[seat].hand, _noble(state))
     if action.count < 1:
-        raise Illegal("bad_count", "A bid is at least one card.")
+        raise Illegal("bad_count", count=action.count)
     if action.count <= a.high:
-        raise Illegal(
-            "bid_too_low",
-            f"A bid must offer more than {a.high} cards; to offer the same number, call.",
-        )
-    _check_capacity(cap, action.count)
+        raise Illegal("bid_too_low", high=a.high)
+    _check_capacity(cap, action.count, _noble(state))
     a.offers[seat] = a.high = action.count
     a.high_seat = seat
     events.append(ev.public("bid", player=state.players[seat].id, count=action.count))
@@ -55,8 +53,9 @@ def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished
 def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinished | None:
     a = state.auction
     if a.high == 0:
-        raise Illegal("nothing_to_call", "Nobody has bid yet, so there is nothing to call: bid or pass.")
-    _check_capacity(bid_capacity(state.players[seat].hand, _noble(state)), a.high)
+        raise Illegal("nothing_to_call")
+    noble = _noble(state)
+    _check_capacity(bid_capacity(state.players[seat].hand, noble), a.high, noble)
     a.offers[seat] = a.high
     events.append(ev.public("call", player=state.players[seat].id, count=a.high))
     return _advance(state, seat, events)
@@ -68,12 +67,12 @@ def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinis
     return _advance(state, seat, events)
 
 
-def _check_capacity(cap: int, count: int) -> None:
-    # The reason goes only to the bidder: nobody else learns why (R10).
+def _check_capacity(cap: int, count: int, noble: str) -> None:
+    # The refusal goes only to the bidder: nobody else learns why (R10).
     if cap == 0:
-        raise Illegal("no_valid_card", "You hold no certificate for this noble; a bid of jokers alone is not allowed.")
+        raise Illegal("no_valid_card", noble=noble)
     if count > cap:
-        raise Illegal("too_many_cards", f"You can offer at most {cap} cards for this noble.")
+        raise Illegal("too_many_cards", max=cap)
 
 
 def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
@@ -109,13 +108,15 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> Auction
     hand = state.players[seat].hand
     noble = _noble(state)
     if len(action.cards) != sd.count:
-        raise Illegal("wrong_count", f"Lay down exactly {sd.count} cards.")
-    if not is_submultiset(action.cards, hand):
-        raise Illegal("not_in_hand", "You can only lay down cards from your hand.")
-    if not all(is_valid_for(c, noble) for c in action.cards):
-        raise Illegal("invalid_card", "Only this noble's certificates and jokers count here.")
+        raise Illegal("wrong_count", count=sd.count)
+    missing = missing_card(action.cards, hand)
+    if missing is not None:
+        raise Illegal("not_in_hand", action="reveal", card=missing)
+    invalid = next((c for c in action.cards if not is_valid_for(c, noble)), None)
+    if invalid is not None:
+        raise Illegal("invalid_card", card=invalid, noble=noble)
     if all(c == JOKER for c in action.cards):
-        raise Illegal("jokers_only", "At least one of the cards must be a certificate, not a joker.")
+        raise Illegal("jokers_only")
     sd.reveals[seat] = list(action.cards)
     if len(sd.reveals) < len(sd.seats):
         player = state.players[seat].id

@@ -10,15 +10,6 @@ from .rules import capped_score, prestige_limit
 from .state import GameState
 
 
-class Illegal(Exception):
-    """An action the rules do not allow; the engine turns it into a Refused."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
 def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]

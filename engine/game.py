@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
 from .actions import ActionModel, BadAction, allows, parse_action
-from .common import Illegal
+from .components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
 from .events import Event
+from .refusals import Illegal, Refused
 from .state import GameState, clone, seat_of
 
 
@@ -18,15 +19,6 @@ class Applied:
     state: GameState
     events: list[Event] = field(default_factory=list)
     ok = True
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The action was not allowed; `reason` is a sentence for the acting player only."""
-
-    code: str
-    reason: str
-    ok = False
 
 
 class GameSetupError(ValueError):
@@ -84,15 +76,6 @@ _PHASES: dict[str, _Phase] = {
         "build": privileges.build, "done": privileges.done, "compensate": privileges.compensate}),
     "shortage": _Phase(shortage.to_act, shortage.legal, {"return_card": shortage.return_card}),
 }
-_PHASE_WORDS = {
-    "initial_purchase": "the players are choosing which dealt cards to buy",
-    "round_end_purchase": "the players are choosing which offered cards to buy",
-    "auction": "an auction is running",
-    "showdown": "the highest bidders are laying down their cards",
-    "privilege": "the auction winner is using a privilege card",
-    "shortage": "players are returning cards to the deck",
-    "game_over": "the game is over",
-}
 
 
 def legal_actions(state: GameState, player: str) -> list:
@@ -108,41 +91,41 @@ def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
 
 
 def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied | Refused:
-    """Apply one action. On refusal `state` is untouched and the reason is for `player` alone."""
+    """Apply one action. On refusal `state` is untouched and the refusal is for `player` alone."""
     if isinstance(action, dict):
         try:
             action = parse_action(action)
         except BadAction as exc:
-            return Refused("unreadable", str(exc))
+            return Refused("unreadable", {"field": exc.field, "problem": exc.problem})
     seat = seat_of(state, player)
     if seat is None:
-        return Refused("not_seated", "You are not playing in this game.")
+        return Refused("not_seated")
     if state.phase == "game_over":
-        return Refused("game_over", "The game is over; no more moves can be made.")
+        return Refused("game_over")
     if seat not in _seats_to_act(state):
-        return Refused("not_your_turn", f"It is not your turn: {_PHASE_WORDS[state.phase]}.")
+        return Refused("not_your_turn", {"phase": state.phase})
     handler = _PHASES[state.phase].handlers.get(action.do)
     robbed = state.phase == "privilege" and state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
-            return Refused("wrong_moment", "First choose your compensation for the lost step: money or prestige.")
-        verb = action.do.replace("_", " ")
-        return Refused("wrong_moment", f"You cannot {verb} now: {_PHASE_WORDS[state.phase]}.")
+            return Refused("compensate_first", {"money": COMPENSATION_MONEY, "prestige": COMPENSATION_PRESTIGE})
+        return Refused("wrong_moment", {"action": action.do, "phase": state.phase})
     new = clone(state)
     events: list[Event] = []
     try:
         outcome = handler(new, seat, action, events)
     except Illegal as exc:
-        return Refused(exc.code, exc.reason)
+        return Refused(exc.code, exc.params)
     flow.advance(new, outcome, events)
     new.moves += 1
     return Applied(new, events)
 
 
 class ReplayError(ValueError):
-    def __init__(self, index: int, reason: str):
-        super().__init__(f"action {index + 1} of the log was refused: {reason}")
+    def __init__(self, index: int, refused: Refused):
+        super().__init__(f"action {index + 1} of the log was refused: {refused.code} {refused.params}")
         self.index = index
+        self.refused = refused
 
 
 def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> GameState:
@@ -151,6 +134,6 @@ def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> G
     for index, (player, action) in enumerate(log):
         result = apply(state, player, action)
         if not result.ok:
-            raise ReplayError(index, result.reason)
+            raise ReplayError(index, result)
         state = result.state
     return state

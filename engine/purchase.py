@@ -9,9 +9,10 @@ from collections import Counter
 
 from . import events as ev
 from .actions import Buy, BuyChoice
-from .common import Illegal, is_submultiset
 from .components import CARD_PRICE
 from .outcomes import PurchaseResolved
+from .refusals import Illegal
+from .rules import missing_card
 from .state import GameState, Purchase
 
 
@@ -31,11 +32,12 @@ def to_act(state: GameState) -> list[int]:
 
 def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResolved | None:
     p = state.players[seat]
-    if not is_submultiset(action.cards, p.offered):
-        raise Illegal("not_offered", "You can only buy cards that were offered to you.")
+    missing = missing_card(action.cards, p.offered)
+    if missing is not None:
+        raise Illegal("not_offered", card=missing)
     cost = sum(CARD_PRICE[c] for c in action.cards)
     if cost > p.money:
-        raise Illegal("cannot_afford", f"Those cards cost {cost} guilders; you have {p.money}.")
+        raise Illegal("cannot_afford", cost=cost, money=p.money, tile=None)
     state.purchase.choices[seat] = list(action.cards)
     events.append(ev.private(p.id, "choice_recorded", decision="buy", cards=list(action.cards)))
     if to_act(state):

@@ -8,9 +8,9 @@ from __future__ import annotations
 from . import events as ev
 from . import rng
 from .actions import ReturnCard
-from .common import Illegal
 from .components import OFFICES_CARDS
 from .outcomes import CardsReturned
+from .refusals import Illegal
 from .rules import free_cards
 from .state import GameState, Shortage, clockwise_from
 
@@ -44,7 +44,7 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -
     """Each player in turn puts one card from hand under the deck."""
     p = state.players[seat]
     if action.card not in p.hand:
-        raise Illegal("not_in_hand", "You can only return a card from your hand.")
+        raise Illegal("not_in_hand", action="return_card", card=action.card)
     p.hand.remove(action.card)
     state.deck.append(action.card)
     events.append(ev.public("card_returned", player=p.id))

@@ -54,7 +54,7 @@ def play(players: int, seed: int, ai_seats, on_decision=None):
         else:
             action = concrete(rnd.choice(legal_actions(state, player)), rnd)
         result = apply(state, player, action)
-        assert result.ok, result.reason
+        assert result.ok, result
         state = result.state
     return state
 
@@ -108,7 +108,7 @@ def test_legal_in_every_scenario_position_and_playing_on_from_it():
             action = bots[player].decide(view)
             kinds[decision_kind(view)] += 1
             result = apply(state, player, action)
-            assert result.ok, f"{path.stem}: {action} refused: {result.reason}"
+            assert result.ok, f"{path.stem}: {action} refused: {result}"
             state = result.state
         assert state.phase == "game_over", f"{path.stem}: the game did not finish"
     expected = {"buy_choice", "auction", "reveal_choice", "privilege:take_card", "privilege:privileges",
@@ -210,7 +210,7 @@ def privilege_turn(score: int, tiles: dict, display: list[str], money: int = 150
         player = to_act(state)[0]
         action = bot.decide(player_view(state, player))
         result = apply(state, player, action)
-        assert result.ok, result.reason
+        assert result.ok, result
         events.extend(result.events)
         state = result.state
         if state.noble != 0:
@@ -249,7 +249,7 @@ def test_steals_a_step_from_the_leader_who_takes_money_when_prestige_would_be_lo
     while state.noble == 0:
         player = to_act(state)[0]
         result = apply(state, player, bot.decide(player_view(state, player)))
-        assert result.ok, result.reason
+        assert result.ok, result
         events.extend(result.events)
         state = result.state
     robbed = [e.data["robbed"] for e in events if e.type == "step_climbed" and e.data["robbed"]]
