@@ -24,7 +24,7 @@ from .actions import (
     Use,
     parse_action,
 )
-from .events import Event
+from .events import EVENTS, Event
 from .game import (
     Applied,
     GameSetupError,
@@ -41,7 +41,7 @@ from .state import GameState
 from .views import View, player_view, spectator_view
 
 __all__ = [
-    "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
+    "EVENTS", "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
     "GameSetupError", "GameState", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
     "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view", "replay",
     "spectator_view", "to_act",

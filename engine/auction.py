@@ -20,7 +20,7 @@ def start(state: GameState, noble: int, events: list) -> None:
     state.phase = "auction"
     state.noble = noble
     state.auction = Auction(turn=state.lead, offers=[0] * n, passed=[False] * n)
-    events.append(ev.public("auction_started", noble=NOBLES[noble], opener=state.players[state.lead].id))
+    events.append(ev.AuctionStarted(noble=NOBLES[noble], opener=state.players[state.lead].id))
 
 
 def _noble(state: GameState) -> str:
@@ -46,7 +46,7 @@ def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished
     _check_capacity(cap, action.count, _noble(state))
     a.offers[seat] = a.high = action.count
     a.high_seat = seat
-    events.append(ev.public("bid", player=state.players[seat].id, count=action.count))
+    events.append(ev.BidMade(player=state.players[seat].id, count=action.count))
     return _advance(state, seat, events)
 
 
@@ -57,13 +57,13 @@ def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinish
     noble = _noble(state)
     _check_capacity(bid_capacity(state.players[seat].hand, noble), a.high, noble)
     a.offers[seat] = a.high
-    events.append(ev.public("call", player=state.players[seat].id, count=a.high))
+    events.append(ev.Called(player=state.players[seat].id, count=a.high))
     return _advance(state, seat, events)
 
 
 def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinished | None:
     state.auction.passed[seat] = True
-    events.append(ev.public("pass", player=state.players[seat].id))
+    events.append(ev.Passed(player=state.players[seat].id))
     return _advance(state, seat, events)
 
 
@@ -89,7 +89,7 @@ def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
             a.turn = nxt
         return None
     # Everybody passed without a bid: nobody wins this noble, the opener stays (R15).
-    events.append(ev.public("auction_skipped", noble=_noble(state)))
+    events.append(ev.AuctionSkipped(noble=_noble(state)))
     state.auction = None
     return NobleFinished()
 
@@ -100,7 +100,7 @@ def _end_bidding(state: GameState, events: list) -> None:
     seats = [s for s in range(n) if not a.passed[s] and a.offers[s] == a.high]
     state.showdown = Showdown(count=a.high, seats=seats, high_seat=a.high_seat)
     state.phase = "showdown"
-    events.append(ev.public("auction_ended", noble=_noble(state), players=ids(state, seats), count=a.high))
+    events.append(ev.AuctionEnded(noble=_noble(state), players=ids(state, seats), count=a.high))
 
 
 def reveal(state: GameState, seat: int, action: Reveal, events: list) -> AuctionWon | None:
@@ -120,8 +120,8 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> Auction
     sd.reveals[seat] = list(action.cards)
     if len(sd.reveals) < len(sd.seats):
         player = state.players[seat].id
-        events.append(ev.public("choice_made", player=player, decision="reveal"))
-        events.append(ev.private(player, "choice_recorded", decision="reveal", cards=list(action.cards)))
+        events.append(ev.ChoiceMade(player=player, decision="reveal"))
+        events.append(ev.ChoiceRecorded(to=player, decision="reveal", cards=list(action.cards)))
         return None
     return _resolve_showdown(state, events)
 
@@ -133,22 +133,16 @@ def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     ranked = sorted(sd.seats, key=lambda s: best[s], reverse=True)
     winner = ranked[0]
     alone = len(sd.seats) == 1
-    events.append(
-        ev.public(
-            "reveal",
-            noble=noble,
-            offers={state.players[s].id: sd.reveals[s] for s in sd.seats},
-            winner=state.players[winner].id,
-        )
-    )
+    offers = {state.players[s].id: sd.reveals[s] for s in sd.seats}
+    events.append(ev.CardsRevealed(noble=noble, offers=offers, winner=state.players[winner].id))
     cards = sd.reveals[winner]
     remove_cards(state.players[winner].hand, cards)
     state.discard.extend(cards)
-    events.append(ev.public("auction_won", noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
+    events.append(ev.AuctionWon(noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
     # Consolation money only for the showdown's second and third best (R14).
     for place, amount in zip(ranked[1:], CONSOLATION, strict=False):
         state.players[place].money += amount
-        events.append(ev.public("consolation", player=state.players[place].id, amount=amount))
+        events.append(ev.Consolation(player=state.players[place].id, amount=amount))
     state.showdown = None
     state.auction = None
     return AuctionWon(winner)

@@ -16,14 +16,14 @@ def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events:
     new = capped_score(p.score, amount, prestige_limit(p.tiles))
     gained = new - p.score
     p.score = new
-    events.append(ev.public("prestige_gained", player=p.id, amount=gained, requested=amount, reason=reason))
+    events.append(ev.PrestigeGained(player=p.id, amount=gained, requested=amount, reason=reason))
     return gained
 
 
 def gain_money(state: GameState, seat: int, amount: int, reason: str, events: list) -> None:
     p = state.players[seat]
     p.money += amount
-    events.append(ev.public("guilders_gained", player=p.id, amount=amount, reason=reason))
+    events.append(ev.GuildersGained(player=p.id, amount=amount, reason=reason))
 
 
 def draw(state: GameState, events: list) -> str | None:
@@ -34,7 +34,7 @@ def draw(state: GameState, events: list) -> str | None:
         state.deck = state.discard
         state.discard = []
         state.rng = rng.shuffle(state.rng, state.deck)
-        events.append(ev.public("deck_reshuffled"))
+        events.append(ev.DeckReshuffled())
     return state.deck.pop(0)
 
 

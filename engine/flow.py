@@ -44,7 +44,7 @@ def _after(state: GameState, outcome: Outcome, events: list) -> Outcome | None:
             if kind == "round_end":  # R26: the next round, with its privilege cards
                 state.round += 1
                 round_end.turn_privilege_cards(state)
-            events.append(ev.public("round_started", round=state.round, opener=state.players[state.lead].id))
+            events.append(ev.RoundStarted(round=state.round, opener=state.players[state.lead].id))
             auction.start(state, 0, events)
             return None
         case AuctionWon(seat=winner):

@@ -40,7 +40,7 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None) 
     else:
         raise GameSetupError(f"{start_player} is not one of the players.")
     state = setup.fresh_state(player_ids, seed, start, state_rng)
-    events = [ev.public("game_started", players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
+    events = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
     flow.start_game(state, events)
     return state, events
 

@@ -131,7 +131,7 @@ def build(setup: dict) -> tuple[GameState, list]:
         privilege_waiting=waiting,
         privilege_spent=spent,
     )
-    events = [ev.public("game_started", players=list(players), start_player=lead_id, rounds=state.rounds)]
+    events = [ev.GameStarted(players=list(players), start_player=lead_id, rounds=state.rounds)]
     if new_game:
         flow.start_game(state, events)
     else:

@@ -51,7 +51,7 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list) -> No
     state.privilege_display.remove(action.card)
     state.privilege_spent.append(action.card)
     t.card = action.card
-    events.append(ev.public("privilege_card_taken", player=state.players[seat].id, card=action.card))
+    events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))
 
 
 def _need_card(state: GameState) -> None:
@@ -98,12 +98,11 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         elif kind == DRAW2:
             drawn = [c for c in (draw(state, events) for _ in range(DRAW_PRIVILEGE_CARDS)) if c is not None]
             p.hand.extend(drawn)
-            events.append(ev.public("cards_drawn", player=p.id, count=len(drawn), reason="privilege"))
-            events.append(ev.private(p.id, "hand_cards", cards=drawn, reason="privilege"))
+            events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege"))
+            events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
     t.used.append(action.slot)
-    used = {"player": p.id, "card": t.card, "slot": action.slot, "kind": kind, "as": action.as_}
-    events.append(ev.public("privilege_used", **used))
+    events.append(ev.PrivilegeUsed(player=p.id, card=t.card, slot=action.slot, kind=kind, as_=action.as_))
 
 
 def _holders(state: GameState, seat: int, category: str, step: int) -> list[int]:
@@ -123,7 +122,7 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
             raise Illegal("in_supply", category=category, level=step)
         take_step(supply, step)
         p.levels[category] = step
-        events.append(ev.public("step_climbed", player=p.id, category=category, level=step, robbed=None))
+        events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=None))
         return
     holders = _holders(state, seat, category, step)
     if from_id is None:
@@ -136,8 +135,8 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     victim.levels[category] = step - 1
     p.levels[category] = step
     state.privilege.robbed = robbed
-    events.append(ev.public("step_climbed", player=p.id, category=category, level=step, robbed=victim.id))
-    events.append(ev.public("step_lost", player=victim.id, category=category, level=step - 1))
+    events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=victim.id))
+    events.append(ev.StepLost(player=victim.id, category=category, level=step - 1))
 
 
 def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
@@ -163,7 +162,7 @@ def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
     stack.pop(0)
     p.money -= cost
     setattr(p.tiles, tile, value)
-    events.append(ev.public("tile_taken", player=p.id, tile=tile, value=value, cost=cost))
+    events.append(ev.TileTaken(player=p.id, tile=tile, value=value, cost=cost))
 
 
 def build(state: GameState, seat: int, action: Build, events: list) -> None:
@@ -189,7 +188,7 @@ def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
     p.hand.remove(action.card)
     state.discard.append(action.card)
     t.pending_discard = False
-    events.append(ev.public("card_discarded", player=p.id, card=action.card))
+    events.append(ev.CardDiscarded(player=p.id, card=action.card))
 
 
 def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinished:
@@ -197,7 +196,7 @@ def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinish
     t = state.privilege
     declined = PRIVILEGES_PER_CARD - len(t.used)
     if declined:
-        events.append(ev.public("privileges_declined", player=state.players[seat].id, count=declined))
+        events.append(ev.PrivilegesDeclined(player=state.players[seat].id, count=declined))
         gain_prestige(state, seat, declined * DECLINED_PRIVILEGE_PRESTIGE, "declined", events)
     state.privilege = None
     return NobleFinished()
@@ -210,7 +209,7 @@ def compensate(state: GameState, seat: int, action: Compensate, events: list) ->
         gain_prestige(state, seat, COMPENSATION_PRESTIGE, "compensation", events)
     else:
         raise Illegal("bad_take", take=action.take, money=COMPENSATION_MONEY, prestige=COMPENSATION_PRESTIGE)
-    events.append(ev.public("compensation_chosen", player=state.players[seat].id, take=action.take))
+    events.append(ev.CompensationChosen(player=state.players[seat].id, take=action.take))
     state.privilege.robbed = None
 
 

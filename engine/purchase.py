@@ -39,9 +39,9 @@ def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResol
     if cost > p.money:
         raise Illegal("cannot_afford", cost=cost, money=p.money, tile=None)
     state.purchase.choices[seat] = list(action.cards)
-    events.append(ev.private(p.id, "choice_recorded", decision="buy", cards=list(action.cards)))
+    events.append(ev.ChoiceRecorded(to=p.id, decision="buy", cards=list(action.cards)))
     if to_act(state):
-        events.append(ev.public("choice_made", player=p.id, decision="buy"))
+        events.append(ev.ChoiceMade(player=p.id, decision="buy"))
         return None
     return _resolve(state, events)
 
@@ -62,7 +62,7 @@ def _resolve(state: GameState, events: list) -> PurchaseResolved:
             else:
                 state.discard.append(c)
         p.offered = []
-        events.append(ev.public("purchase_made", player=p.id, count=len(bought), paid=paid))
+        events.append(ev.PurchaseMade(player=p.id, count=len(bought), paid=paid))
     state.purchase = None
     return PurchaseResolved(pu.kind)
 

@@ -17,7 +17,7 @@ from .state import GameState, clockwise_from
 def score(state: GameState, events: list) -> RoundScored:
     """After the fifth auction: spend the remaining privilege cards, then pay income and prestige (R22)."""
     if state.privilege_display:
-        events.append(ev.public("privilege_card_spent", cards=state.privilege_display[:]))
+        events.append(ev.PrivilegeCardsSpent(cards=state.privilege_display[:]))
         state.privilege_spent.extend(state.privilege_display)
         state.privilege_display = []
     last = state.round >= state.rounds
@@ -27,7 +27,7 @@ def score(state: GameState, events: list) -> RoundScored:
         money = 0 if last else TRADE_INCOME[p.levels["trade"]]
         p.money += money
         prestige = round_prestige(p.levels["nobility"], p.tiles.coat, p.tiles.letter)
-        events.append(ev.public("round_income", player=p.id, money=money, prestige=prestige))
+        events.append(ev.RoundIncome(player=p.id, money=money, prestige=prestige))
         gain_prestige(state, seat, prestige, "round_end", events)
     return RoundScored(last)
 
@@ -45,10 +45,10 @@ def deal(state: GameState, events: list) -> list[int]:
         p.hand.extend(free)
         offered = [c for c in (draw(state, events) for _ in range(OFFICES_CARDS[p.levels["offices"]])) if c is not None]
         p.offered = offered
-        events.append(ev.public("cards_dealt", player=p.id, free=len(free), offered=len(offered)))
+        events.append(ev.CardsDealt(player=p.id, free=len(free), offered=len(offered)))
         if free:
-            events.append(ev.private(p.id, "hand_cards", cards=free, reason="free"))
-        events.append(ev.private(p.id, "offered_cards", cards=offered))
+            events.append(ev.HandCards(to=p.id, cards=free, reason="free"))
+        events.append(ev.OfferedCards(to=p.id, cards=offered))
     return order
 
 
@@ -86,11 +86,5 @@ def finish(state: GameState, events: list) -> None:
     won, tiebreak = winners(state)
     state.phase = "game_over"
     state.winners = ids(state, won)
-    events.append(
-        ev.public(
-            "game_over",
-            winners=state.winners,
-            scores={p.id: p.score for p in state.players},
-            tiebreak=tiebreak,
-        )
-    )
+    scores = {p.id: p.score for p in state.players}
+    events.append(ev.GameOver(winners=state.winners, scores=scores, tiebreak=tiebreak))

@@ -63,4 +63,4 @@ def deal_initial(state: GameState, events: list) -> None:
                 state.players[seat].offered.append(card)
     for seat in order:
         p = state.players[seat]
-        events.append(ev.private(p.id, "offered_cards", cards=p.offered[:]))
+        events.append(ev.OfferedCards(to=p.id, cards=p.offered[:]))

@@ -31,7 +31,7 @@ def _holders_in_order(state: GameState) -> list[int]:
 
 
 def start(state: GameState, events: list) -> None:
-    events.append(ev.public("shortage_started"))
+    events.append(ev.ShortageStarted())
     state.phase = "shortage"
     state.shortage = Shortage(remaining=_holders_in_order(state))
 
@@ -47,8 +47,8 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -
         raise Illegal("not_in_hand", action="return_card", card=action.card)
     p.hand.remove(action.card)
     state.deck.append(action.card)
-    events.append(ev.public("card_returned", player=p.id))
-    events.append(ev.private(p.id, "card_returned_private", card=action.card))
+    events.append(ev.CardReturned(player=p.id))
+    events.append(ev.CardReturnedPrivate(to=p.id, card=action.card))
     sh = state.shortage
     sh.remaining.pop(0)
     if sh.remaining:
@@ -64,7 +64,7 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -
     state.deck = top + rest
     state.discard = []
     state.shortage = None
-    events.append(ev.public("deck_reshuffled"))
+    events.append(ev.DeckReshuffled())
     return CardsReturned()
 
 

@@ -19,6 +19,7 @@ from test_views import scramble_hidden
 from engine import View, apply, is_legal, legal_actions, new_game, parse_action, player_view, to_act
 from engine.ai import ComputerPlayer, simulate
 from engine.ai.bidding import reveal_cards
+from engine.events import CompensationChosen, StepClimbed, TileTaken
 from engine.position import build
 from engine.randomplay import concrete
 
@@ -223,7 +224,7 @@ def test_builds_the_church_before_prestige_would_pass_25():
     state, events = privilege_turn(20, {}, ["5"])
     ada = state.players[0]
     assert ada.tiles.church is not None and ada.score == 27
-    taken = [e.data["tile"] for e in events if e.type == "tile_taken"]
+    taken = [e.tile for e in events if isinstance(e, TileTaken)]
     assert taken == ["church"]
 
 
@@ -252,9 +253,9 @@ def test_steals_a_step_from_the_leader_who_takes_money_when_prestige_would_be_lo
         assert result.ok, result
         events.extend(result.events)
         state = result.state
-    robbed = [e.data["robbed"] for e in events if e.type == "step_climbed" and e.data["robbed"]]
+    robbed = [e.robbed for e in events if isinstance(e, StepClimbed) and e.robbed]
     assert robbed and robbed[0] == "ben"
-    assert [e.data["take"] for e in events if e.type == "compensation_chosen"][0] == "money"
+    assert [e.take for e in events if isinstance(e, CompensationChosen)][0] == "money"
 
 
 def test_a_lone_winner_lays_down_the_cheapest_cards_and_a_showdown_the_best():

@@ -93,7 +93,7 @@ def test_r4_purchase_is_secret_until_everyone_chose_then_unbought_cards_are_disc
     assert a.money == 1500 - CARD_PRICE[offered_a[0]] - CARD_PRICE[offered_a[1]]
     assert r.state.discard == offered_a[2:] + offered_b  # start player's first, each in dealing order
     public = [e for e in r.events if e.to is None and e.type == "purchase_made"]
-    assert [(e.data["player"], e.data["count"]) for e in public] == [("a", 2), ("b", 0)]
+    assert [(e.player, e.count) for e in public] == [("a", 2), ("b", 0)]
     assert r.state.phase == "auction" and to_act(r.state) == ["a"]
 
 
