@@ -2,7 +2,7 @@
 
     state, events = new_game(["ada", "ben", "cleo"], seed=7)
     to_act(state)                      # who must act now
-    legal_actions(state, "ada")        # what they may do
+    legal_actions(state, "ada")        # what they may do: LegalOption models
     result = apply(state, "ada", Buy(cards=[]))
     if result.ok: state = result.state # else result.code and result.params say why (engine/refusals.py)
 """
@@ -16,6 +16,7 @@ from .actions import (
     Compensate,
     Discard,
     Done,
+    LegalOption,
     Pass,
     ReturnCard,
     Reveal,
@@ -42,7 +43,7 @@ from .views import View, player_view, spectator_view
 
 __all__ = [
     "EVENTS", "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
-    "GameSetupError", "GameState", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
-    "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view", "replay",
-    "spectator_view", "to_act",
+    "GameSetupError", "GameState", "LegalOption", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal",
+    "RevealChoice", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action",
+    "player_view", "replay", "spectator_view", "to_act",
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
-from .actions import ActionModel, BadAction, allows, parse_action
+from .actions import ActionModel, BadAction, LegalOption, allows, parse_action
 from .components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
 from .events import Event
 from .refusals import Illegal, Refused
@@ -60,7 +60,7 @@ class _Phase:
     """Who acts in a phase, what they may do, and the handler of each verb."""
 
     to_act: Callable[[GameState], list[int]]
-    legal: Callable[[GameState, int], list]
+    legal: Callable[[GameState, int], list[LegalOption]]
     handlers: dict[str, Callable]
 
 
@@ -78,7 +78,7 @@ _PHASES: dict[str, _Phase] = {
 }
 
 
-def legal_actions(state: GameState, player: str) -> list:
+def legal_actions(state: GameState, player: str) -> list[LegalOption]:
     """Everything `player` may do now: concrete actions, plus RevealChoice/BuyChoice descriptors."""
     seat = seat_of(state, player)
     if seat is None or seat not in _seats_to_act(state):
