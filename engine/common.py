@@ -1,4 +1,4 @@
-"""Small rule helpers shared by the phase modules."""
+"""State-changing helpers shared by the phase modules: scoring, money, drawing cards."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from .components import (
 )
 from .outcomes import NobleFinished
 from .refusals import Illegal
-from .rules import take_step, tile_cost
+from .rules import holds_tile, take_step, tile_cost
 from .state import GameState, PrivilegeTurn
 
 
@@ -150,7 +150,7 @@ def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
 def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
     """Take the top tile of a stack; buildings are paid for (R18)."""
     p = state.players[seat]
-    if getattr(p.tiles, tile) not in (None, False):
+    if holds_tile(p.tiles, tile):
         raise Illegal("tile_held", tile=tile)
     stack = state.tile_stacks[tile]
     if not stack:
@@ -260,6 +260,6 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
 def _can_acquire(state: GameState, seat: int, tile: str) -> bool:
     p = state.players[seat]
     stack = state.tile_stacks[tile]
-    if getattr(p.tiles, tile) not in (None, False) or not stack:
+    if holds_tile(p.tiles, tile) or not stack:
         return False
     return tile_cost(tile, stack[0]) <= p.money

@@ -72,6 +72,11 @@ def take_step(supply: list[int], step: int) -> None:
         supply.sort()
 
 
+def holds_tile(holder: object, tile: str) -> bool:
+    """Whether `holder` (a state.Tiles, or the computer player's position) has a `tile`; nobody holds two."""
+    return getattr(holder, tile) not in (None, False)
+
+
 def tile_cost(tile: str, value: Any) -> int:
     """Guilders paid for the top tile of a stack: buildings cost their value, other tiles are free (R18)."""
     return value if tile in BUILDINGS else 0

@@ -35,7 +35,7 @@ from ..components import (
     TRADE_ALTERNATIVE_MIN_LEVEL,
     TRADE_ALTERNATIVE_MONEY,
 )
-from ..rules import take_step, tile_cost
+from ..rules import holds_tile, take_step, tile_cost
 from .situation import Board, Horizon, Me
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
@@ -62,10 +62,6 @@ def _order(kind: str, as_: str | None) -> int:
     return 7  # draw 2: it changes only the hand
 
 
-def _held(me: Me, tile: str) -> bool:
-    return getattr(me, tile) not in (None, False)
-
-
 def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour: int) -> bool:
     """Cheap filter before simulating: drop choices that can never work on this card.
 
@@ -75,7 +71,7 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
         return as_ is None or me.level(kind) < MAX_LEVEL
     if as_ == "trade300":
         return me.trade + same_colour >= TRADE_ALTERNATIVE_MIN_LEVEL
-    if _held(me, as_) or board.tops.get(as_) is None:
+    if holds_tile(me, as_) or board.tops.get(as_) is None:
         return False
     return me.level(TILE_CATEGORY[as_]) + same_colour >= TILE_MIN_LEVEL[as_]
 
@@ -150,7 +146,7 @@ def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) ->
 
 def _acquire(me: Me, board: Board, tile: str) -> bool:
     top = board.tops.get(tile)
-    if top is None or _held(me, tile):
+    if top is None or holds_tile(me, tile):
         return False
     cost = tile_cost(tile, top)
     if cost > me.money:
