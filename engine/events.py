@@ -2,9 +2,9 @@
 
 One frozen model per event, discriminated by `type` (the strings are stored
 data: never rename them). `to` is None for a public event, which everyone may
-know, or the id of the one player who may see a private event. Card ids appear
-in public events only where the cards are shown openly (CardsRevealed,
-CardDiscarded, PrivilegeCardTaken names a privilege card).
+know, or the id of the one player who may see a private event. Debt card ids
+appear in public events only where the cards are shown openly: CardsRevealed
+and CardDiscarded.
 
     EVENTS.dump_json(events)      # bytes, for storage
     EVENTS.validate_json(data)    # back to a list of events
