@@ -38,12 +38,11 @@ def showdown_to_act(state: GameState) -> list[int]:
 
 def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished | None:
     a = state.auction
-    cap = bid_capacity(state.players[seat].hand, _noble(state))
     if action.count < 1:
         raise Illegal("bad_count", count=action.count)
     if action.count <= a.high:
         raise Illegal("bid_too_low", high=a.high)
-    _check_capacity(cap, action.count, _noble(state))
+    _check_capacity(state, seat, action.count)
     a.offers[seat] = a.high = action.count
     a.high_seat = seat
     events.append(ev.BidMade(player=state.players[seat].id, count=action.count))
@@ -54,8 +53,7 @@ def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinish
     a = state.auction
     if a.high == 0:
         raise Illegal("nothing_to_call")
-    noble = _noble(state)
-    _check_capacity(bid_capacity(state.players[seat].hand, noble), a.high, noble)
+    _check_capacity(state, seat, a.high)
     a.offers[seat] = a.high
     events.append(ev.Called(player=state.players[seat].id, count=a.high))
     return _advance(state, seat, events)
@@ -67,8 +65,10 @@ def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinis
     return _advance(state, seat, events)
 
 
-def _check_capacity(cap: int, count: int, noble: str) -> None:
+def _check_capacity(state: GameState, seat: int, count: int) -> None:
     # The refusal goes only to the bidder: nobody else learns why (R10).
+    noble = _noble(state)
+    cap = bid_capacity(state.players[seat].hand, noble)
     if cap == 0:
         raise Illegal("no_valid_card", noble=noble)
     if count > cap:
