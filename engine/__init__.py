@@ -2,9 +2,9 @@
 
     state, events = new_game(["ada", "ben", "cleo"], seed=7)
     to_act(state)                      # who must act now
-    legal_actions(state, "ada")        # what they may do
+    legal_actions(state, "ada")        # what they may do: LegalOption models
     result = apply(state, "ada", Buy(cards=[]))
-    if result.ok: state = result.state # else result.reason explains the refusal
+    if result.ok: state = result.state # else result.code and result.params say why (engine/refusals.py)
 """
 
 from .actions import (
@@ -16,6 +16,7 @@ from .actions import (
     Compensate,
     Discard,
     Done,
+    LegalOption,
     Pass,
     ReturnCard,
     Reveal,
@@ -24,7 +25,7 @@ from .actions import (
     Use,
     parse_action,
 )
-from .events import Event
+from .events import EVENTS, Event
 from .game import (
     Applied,
     GameSetupError,
@@ -41,8 +42,8 @@ from .state import GameState
 from .views import View, player_view, spectator_view
 
 __all__ = [
-    "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
-    "GameSetupError", "GameState", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal", "RevealChoice", "TakeCard",
-    "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action", "player_view", "replay",
-    "spectator_view", "to_act",
+    "EVENTS", "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
+    "GameSetupError", "GameState", "LegalOption", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal",
+    "RevealChoice", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "parse_action",
+    "player_view", "replay", "spectator_view", "to_act",
 ]

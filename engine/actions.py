@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .rules import missing_card
+
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -85,7 +87,13 @@ _ADAPTER: TypeAdapter = TypeAdapter(Action)
 
 
 class BadAction(ValueError):
-    """The action could not be read at all (unknown verb, missing field)."""
+    """The action could not be read at all: `field` is the dotted path of the first bad field ("" for the
+    whole action, "do" for an unknown or missing verb), `problem` pydantic's error type."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"unreadable action: {field or 'action'}: {problem}")
+        self.field = field
+        self.problem = problem
 
 
 def parse_action(data: dict) -> _Action:
@@ -93,8 +101,10 @@ def parse_action(data: dict) -> _Action:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "action"
-        raise BadAction(f"That action cannot be read ({where}: {first.get('msg')}).") from None
+        problem = first["type"]
+        loc = [str(x) for x in first.get("loc", ())][1:]  # the first element is the verb, the union's tag
+        field = "do" if problem.startswith("union_tag") else ".".join(loc)
+        raise BadAction(field, problem) from None
 
 
 ActionModel = _Action
@@ -113,14 +123,11 @@ class RevealChoice(BaseModel):
     suggested: list[str]
 
     def allows(self, action: _Action) -> bool:
-        from collections import Counter
-
         if not isinstance(action, Reveal) or len(action.cards) != self.count:
             return False
         if all(c == "joker" for c in action.cards):
             return False
-        have = Counter(self.cards)
-        return all(have[c] >= n for c, n in Counter(action.cards).items())
+        return missing_card(action.cards, self.cards) is None
 
 
 class BuyChoice(BaseModel):
@@ -133,18 +140,18 @@ class BuyChoice(BaseModel):
     budget: int
 
     def allows(self, action: _Action) -> bool:
-        from collections import Counter
-
-        if not isinstance(action, Buy):
-            return False
-        have = Counter(self.offered)
-        if any(have[c] < n for c, n in Counter(action.cards).items()):
+        if not isinstance(action, Buy) or missing_card(action.cards, self.offered) is not None:
             return False
         price = dict(zip(self.offered, self.prices, strict=False))
         return sum(price[c] for c in action.cards) <= self.budget
 
 
-def allows(option: object, action: _Action) -> bool:
+Choice = Annotated[RevealChoice | BuyChoice, Field(discriminator="kind")]
+# One entry of legal_actions(): a concrete action (tagged by `do`) or a choice descriptor (tagged by `kind`).
+LegalOption = Action | Choice
+
+
+def allows(option: LegalOption, action: _Action) -> bool:
     """Whether one entry of legal_actions() permits `action`."""
     if isinstance(option, (RevealChoice, BuyChoice)):
         return option.allows(action)

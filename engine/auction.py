@@ -1,69 +1,81 @@
-"""Phase 1: the auction of one noble and its showdown (R9-R15)."""
+"""Phase 1: the auction of one noble and its showdown (R9-R15).
+
+It ends in NobleFinished when everybody passes, else in AuctionWon.
+"""
 
 from __future__ import annotations
 
 from . import events as ev
-from . import flow
 from .actions import Bid, Call, Pass, Reveal, RevealChoice
-from .common import Illegal, bid_capacity, ids, is_submultiset, remove_cards, valid_cards
-from .components import CARD_PRICE, CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
-from .state import Auction, GameState, PrivilegeTurn, Showdown
+from .common import ids, remove_cards
+from .components import CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
+from .outcomes import AuctionWon, NobleFinished
+from .refusals import Illegal
+from .rules import bid_capacity, missing_card, suggest_reveal, valid_cards
+from .state import Auction, GameState, Showdown
 
 
-def start_auction(state: GameState, noble: int, events: list) -> None:
+def start(state: GameState, noble: int, events: list) -> None:
     n = len(state.players)
     state.phase = "auction"
     state.noble = noble
     state.auction = Auction(turn=state.lead, offers=[0] * n, passed=[False] * n)
-    events.append(ev.public("auction_started", noble=NOBLES[noble], opener=state.players[state.lead].id))
+    events.append(ev.AuctionStarted(noble=NOBLES[noble], opener=state.players[state.lead].id))
 
 
 def _noble(state: GameState) -> str:
     return NOBLES[state.noble]
 
 
-def bid(state: GameState, seat: int, action: Bid, events: list) -> None:
+def to_act(state: GameState) -> list[int]:
+    return [state.auction.turn]
+
+
+def showdown_to_act(state: GameState) -> list[int]:
+    sd = state.showdown
+    return [s for s in sorted(sd.seats) if s not in sd.reveals]
+
+
+def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished | None:
     a = state.auction
-    cap = bid_capacity(state.players[seat].hand, _noble(state))
     if action.count < 1:
-        raise Illegal("bad_count", "A bid is at least one card.")
+        raise Illegal("bad_count", count=action.count)
     if action.count <= a.high:
-        raise Illegal(
-            "bid_too_low",
-            f"A bid must offer more than {a.high} cards; to offer the same number, call.",
-        )
-    _check_capacity(cap, action.count)
+        raise Illegal("bid_too_low", high=a.high)
+    _check_capacity(state, seat, action.count)
     a.offers[seat] = a.high = action.count
     a.high_seat = seat
-    events.append(ev.public("bid", player=state.players[seat].id, count=action.count))
-    _advance(state, seat, events)
+    events.append(ev.BidMade(player=state.players[seat].id, count=action.count))
+    return _advance(state, seat, events)
 
 
-def call(state: GameState, seat: int, action: Call, events: list) -> None:
+def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinished | None:
     a = state.auction
     if a.high == 0:
-        raise Illegal("nothing_to_call", "Nobody has bid yet, so there is nothing to call: bid or pass.")
-    _check_capacity(bid_capacity(state.players[seat].hand, _noble(state)), a.high)
+        raise Illegal("nothing_to_call")
+    _check_capacity(state, seat, a.high)
     a.offers[seat] = a.high
-    events.append(ev.public("call", player=state.players[seat].id, count=a.high))
-    _advance(state, seat, events)
+    events.append(ev.Called(player=state.players[seat].id, count=a.high))
+    return _advance(state, seat, events)
 
 
-def pass_(state: GameState, seat: int, action: Pass, events: list) -> None:
+def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinished | None:
     state.auction.passed[seat] = True
-    events.append(ev.public("pass", player=state.players[seat].id))
-    _advance(state, seat, events)
+    events.append(ev.Passed(player=state.players[seat].id))
+    return _advance(state, seat, events)
 
 
-def _check_capacity(cap: int, count: int) -> None:
-    # The reason goes only to the bidder: nobody else learns why (R10).
+def _check_capacity(state: GameState, seat: int, count: int) -> None:
+    # The refusal goes only to the bidder: nobody else learns why (R10).
+    noble = _noble(state)
+    cap = bid_capacity(state.players[seat].hand, noble)
     if cap == 0:
-        raise Illegal("no_valid_card", "You hold no certificate for this noble; a bid of jokers alone is not allowed.")
+        raise Illegal("no_valid_card", noble=noble)
     if count > cap:
-        raise Illegal("too_many_cards", f"You can offer at most {cap} cards for this noble.")
+        raise Illegal("too_many_cards", max=cap)
 
 
-def _advance(state: GameState, seat: int, events: list) -> None:
+def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
     """Give the turn to the next player still in; end the auction when it reaches the high bid (R11)."""
     a = state.auction
     n = len(state.players)
@@ -75,11 +87,11 @@ def _advance(state: GameState, seat: int, events: list) -> None:
             _end_bidding(state, events)
         else:
             a.turn = nxt
-        return
+        return None
     # Everybody passed without a bid: nobody wins this noble, the opener stays (R15).
-    events.append(ev.public("auction_skipped", noble=_noble(state)))
+    events.append(ev.AuctionSkipped(noble=_noble(state)))
     state.auction = None
-    flow.after_noble(state, events)
+    return NobleFinished()
 
 
 def _end_bidding(state: GameState, events: list) -> None:
@@ -88,62 +100,52 @@ def _end_bidding(state: GameState, events: list) -> None:
     seats = [s for s in range(n) if not a.passed[s] and a.offers[s] == a.high]
     state.showdown = Showdown(count=a.high, seats=seats, high_seat=a.high_seat)
     state.phase = "showdown"
-    events.append(ev.public("auction_ended", noble=_noble(state), players=ids(state, seats), count=a.high))
+    events.append(ev.AuctionEnded(noble=_noble(state), players=ids(state, seats), count=a.high))
 
 
-def reveal(state: GameState, seat: int, action: Reveal, events: list) -> None:
+def reveal(state: GameState, seat: int, action: Reveal, events: list) -> AuctionWon | None:
     sd = state.showdown
     hand = state.players[seat].hand
     noble = _noble(state)
     if len(action.cards) != sd.count:
-        raise Illegal("wrong_count", f"Lay down exactly {sd.count} cards.")
-    if not is_submultiset(action.cards, hand):
-        raise Illegal("not_in_hand", "You can only lay down cards from your hand.")
-    if not all(is_valid_for(c, noble) for c in action.cards):
-        raise Illegal("invalid_card", "Only this noble's certificates and jokers count here.")
+        raise Illegal("wrong_count", count=sd.count)
+    missing = missing_card(action.cards, hand)
+    if missing is not None:
+        raise Illegal("not_in_hand", action="reveal", card=missing)
+    invalid = next((c for c in action.cards if not is_valid_for(c, noble)), None)
+    if invalid is not None:
+        raise Illegal("invalid_card", card=invalid, noble=noble)
     if all(c == JOKER for c in action.cards):
-        raise Illegal("jokers_only", "At least one of the cards must be a certificate, not a joker.")
+        raise Illegal("jokers_only")
     sd.reveals[seat] = list(action.cards)
     if len(sd.reveals) < len(sd.seats):
         player = state.players[seat].id
-        events.append(ev.public("choice_made", player=player, decision="reveal"))
-        events.append(ev.private(player, "choice_recorded", decision="reveal", cards=list(action.cards)))
-        return
-    _resolve_showdown(state, events)
+        events.append(ev.ChoiceMade(player=player, decision="reveal"))
+        events.append(ev.ChoiceRecorded(to=player, decision="reveal", cards=list(action.cards)))
+        return None
+    return _resolve_showdown(state, events)
 
 
-def _resolve_showdown(state: GameState, events: list) -> None:
+def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     sd = state.showdown
     noble = _noble(state)
     best = {s: max(card_rank(c) for c in sd.reveals[s]) for s in sd.seats}
     ranked = sorted(sd.seats, key=lambda s: best[s], reverse=True)
     winner = ranked[0]
     alone = len(sd.seats) == 1
-    events.append(
-        ev.public(
-            "reveal",
-            noble=noble,
-            offers={state.players[s].id: sd.reveals[s] for s in sd.seats},
-            winner=state.players[winner].id,
-        )
-    )
+    offers = {state.players[s].id: sd.reveals[s] for s in sd.seats}
+    events.append(ev.CardsRevealed(noble=noble, offers=offers, winner=state.players[winner].id))
     cards = sd.reveals[winner]
     remove_cards(state.players[winner].hand, cards)
     state.discard.extend(cards)
-    events.append(ev.public("auction_won", noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
+    events.append(ev.AuctionWon(noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
     # Consolation money only for the showdown's second and third best (R14).
     for place, amount in zip(ranked[1:], CONSOLATION, strict=False):
         state.players[place].money += amount
-        events.append(ev.public("consolation", player=state.players[place].id, amount=amount))
+        events.append(ev.Consolation(player=state.players[place].id, amount=amount))
     state.showdown = None
     state.auction = None
-    state.lead = winner
-    if not state.privilege_display:
-        # Only in hand-made positions: nothing to take, play moves on (SCENARIOS convention 11).
-        flow.after_noble(state, events)
-        return
-    state.phase = "privilege"
-    state.privilege = PrivilegeTurn(seat=winner)
+    return AuctionWon(winner)
 
 
 def legal_auction(state: GameState, seat: int) -> list:
@@ -161,17 +163,3 @@ def legal_reveal(state: GameState, seat: int) -> list:
     valid = valid_cards(state.players[seat].hand, _noble(state))
     return [RevealChoice(count=sd.count, cards=valid, suggested=suggest_reveal(valid, sd.count, len(sd.seats) == 1))]
 
-
-def suggest_reveal(valid: list[str], count: int, alone: bool) -> list[str]:
-    """A sensible default: in a showdown the best card plus the cheapest fillers; alone, the cheapest cards.
-
-    Jokers are kept back where possible since they are valid for every noble.
-    """
-    certs = sorted((c for c in valid if c != JOKER), key=card_rank)
-    jokers = [c for c in valid if c == JOKER]
-    if not certs:
-        return []
-    lead, rest = (certs[0], certs[1:]) if alone else (certs[-1], certs[:-1])
-    rest.sort(key=lambda c: (CARD_PRICE[c], card_rank(c)))
-    fill = (rest + jokers)[: count - 1]
-    return [lead] + fill

@@ -1,4 +1,4 @@
-"""Small rule helpers shared by the phase modules."""
+"""State-changing helpers shared by the phase modules: scoring, money, drawing cards."""
 
 from __future__ import annotations
 
@@ -6,45 +6,24 @@ from collections import Counter
 
 from . import events as ev
 from . import rng
-from .components import CATHEDRAL_LIMIT, CHURCH_LIMIT, JOKER, is_valid_for
-from .state import GameState, Player
-
-
-class Illegal(Exception):
-    """An action the rules do not allow; the engine turns it into a Refused."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-def prestige_limit(p: Player) -> int | None:
-    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
-    if p.tiles.church is None:
-        return CHURCH_LIMIT
-    if p.tiles.cathedral is None:
-        return CATHEDRAL_LIMIT
-    return None
+from .rules import capped_score, prestige_limit
+from .state import GameState
 
 
 def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]
-    limit = prestige_limit(p)
-    new = p.score + amount
-    if limit is not None and new > limit:
-        new = max(p.score, limit)
+    new = capped_score(p.score, amount, prestige_limit(p.tiles))
     gained = new - p.score
     p.score = new
-    events.append(ev.public("prestige_gained", player=p.id, amount=gained, requested=amount, reason=reason))
+    events.append(ev.PrestigeGained(player=p.id, amount=gained, requested=amount, reason=reason))
     return gained
 
 
 def gain_money(state: GameState, seat: int, amount: int, reason: str, events: list) -> None:
     p = state.players[seat]
     p.money += amount
-    events.append(ev.public("guilders_gained", player=p.id, amount=amount, reason=reason))
+    events.append(ev.GuildersGained(player=p.id, amount=amount, reason=reason))
 
 
 def draw(state: GameState, events: list) -> str | None:
@@ -55,20 +34,8 @@ def draw(state: GameState, events: list) -> str | None:
         state.deck = state.discard
         state.discard = []
         state.rng = rng.shuffle(state.rng, state.deck)
-        events.append(ev.public("deck_reshuffled"))
+        events.append(ev.DeckReshuffled())
     return state.deck.pop(0)
-
-
-def valid_cards(hand: list[str], noble: str) -> list[str]:
-    return [c for c in hand if is_valid_for(c, noble)]
-
-
-def bid_capacity(hand: list[str], noble: str) -> int:
-    """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
-    valid = valid_cards(hand, noble)
-    if all(c == JOKER for c in valid):
-        return 0
-    return len(valid)
 
 
 def is_submultiset(part: list[str], whole: list[str]) -> bool:

@@ -16,6 +16,7 @@ JOKER = "joker"
 JOKER_COUNT = 12
 JOKER_PRICE = 400
 CERTIFICATE_VALUES = range(1, 18)
+MAX_CERTIFICATE_VALUE = CERTIFICATE_VALUES[-1]
 
 
 def _certificate_price(value: int) -> int:
@@ -42,7 +43,8 @@ for _noble in CERTIFICATE_NOBLES:
         CARD_PRICE[_card] = _certificate_price(_value)
 
 # The 80 debt cards as a multiset: 68 certificates and 12 identical jokers.
-ALL_CARDS: tuple[str, ...] = tuple(CARD_NOBLE) + (JOKER,) * JOKER_COUNT
+CERTIFICATES: tuple[str, ...] = tuple(CARD_NOBLE)
+ALL_CARDS: tuple[str, ...] = CERTIFICATES + (JOKER,) * JOKER_COUNT
 
 START_MONEY = 1500
 START_JOKERS = 2
@@ -108,8 +110,11 @@ CATEGORY_ALTERNATIVES: dict[str, tuple[str, ...]] = {
     NOBILITY: ("coat", "letter"),
     OFFICES: ("minter", "master_builder", "church", "cathedral"),
 }
-# The lowest level at which each tile may be taken instead of a step.
+# The category whose privilege may take each tile, and the lowest level of it that allows this.
+TILE_CATEGORY: dict[str, str] = {"coat": NOBILITY, "letter": NOBILITY, "minter": OFFICES, "master_builder": OFFICES,
+                                 "church": OFFICES, "cathedral": OFFICES}
 TILE_MIN_LEVEL: dict[str, int] = {"coat": 3, "letter": 4, "minter": 3, "master_builder": 4, "church": 1, "cathedral": 1}
+TRADE_ALTERNATIVE_MIN_LEVEL = 2  # 300 guilders instead of a Trade step
 
 CHURCH_LIMIT = 25
 CATHEDRAL_LIMIT = 45

@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import auction, privileges, rng, round_end
+from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
-from .actions import ActionModel, BadAction, allows, parse_action
-from .common import Illegal
-from .components import (
-    ALL_CARDS,
-    CATEGORIES,
-    INITIAL_DEAL,
-    JOKER,
-    PRIVILEGE_CARDS,
-    PRIVILEGE_DISPLAY_SIZE,
-    START_JOKERS,
-    START_MONEY,
-    TILE_STACKS,
-    rounds_for,
-    step_tiles,
-)
+from .actions import ActionModel, BadAction, LegalOption, allows, parse_action
+from .components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
 from .events import Event
-from .state import GameState, Player, Tiles, clockwise_from, clone, seat_of
+from .refusals import Illegal, Refused
+from .state import GameState, clone, seat_of
 
 
 @dataclass(frozen=True)
@@ -30,15 +19,6 @@ class Applied:
     state: GameState
     events: list[Event] = field(default_factory=list)
     ok = True
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The action was not allowed; `reason` is a sentence for the acting player only."""
-
-    code: str
-    reason: str
-    ok = False
 
 
 class GameSetupError(ValueError):
@@ -59,48 +39,10 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None) 
         start = player_ids.index(start_player)
     else:
         raise GameSetupError(f"{start_player} is not one of the players.")
-    deck = list(ALL_CARDS)
-    for _ in range(START_JOKERS * n):
-        deck.remove(JOKER)
-    state_rng = rng.shuffle(state_rng, deck)
-    cards = sorted(PRIVILEGE_CARDS, key=int)
-    state_rng = rng.shuffle(state_rng, cards)
-    state = GameState(
-        seed=seed,
-        rng=state_rng,
-        players=[fresh_player(pid, hand=[JOKER] * START_JOKERS) for pid in player_ids],
-        rounds=rounds_for(n),
-        round=1,
-        phase="initial_purchase",
-        lead=start,
-        deck=deck,
-        discard=[],
-        step_supply={c: step_tiles(n) for c in CATEGORIES},
-        tile_stacks={k: list(v) for k, v in TILE_STACKS.items()},
-        privilege_display=cards[:PRIVILEGE_DISPLAY_SIZE],
-        privilege_waiting=cards[PRIVILEGE_DISPLAY_SIZE:],
-    )
-    events = [ev.public("game_started", players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
-    deal_initial(state, events)
+    state = setup.fresh_state(player_ids, seed, start, state_rng)
+    events = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
+    flow.start_game(state, events)
     return state, events
-
-
-def fresh_player(pid: str, hand: list[str]) -> Player:
-    return Player(id=pid, money=START_MONEY, score=0, hand=hand, levels={c: 1 for c in CATEGORIES}, tiles=Tiles())
-
-
-def deal_initial(state: GameState, events: list) -> None:
-    """R4: seven cards each, one at a time from the start player clockwise."""
-    order = clockwise_from(state, state.lead)
-    for _ in range(INITIAL_DEAL):
-        for seat in order:
-            card = state.deck.pop(0) if state.deck else None
-            if card is not None:
-                state.players[seat].offered.append(card)
-    for seat in order:
-        p = state.players[seat]
-        events.append(ev.private(p.id, "offered_cards", cards=p.offered[:]))
-    round_end.start_purchase(state, "initial", order, events)
 
 
 def to_act(state: GameState) -> list[str]:
@@ -109,62 +51,39 @@ def to_act(state: GameState) -> list[str]:
 
 
 def _seats_to_act(state: GameState) -> list[int]:
-    phase = state.phase
-    if phase == "auction":
-        return [state.auction.turn]
-    if phase == "showdown":
-        sd = state.showdown
-        return [s for s in sorted(sd.seats) if s not in sd.reveals]
-    if phase == "privilege":
-        t = state.privilege
-        return [t.robbed if t.robbed is not None else t.seat]
-    if phase in ("initial_purchase", "round_end_purchase"):
-        return round_end.purchase_to_act(state)
-    if phase == "shortage":
-        return state.shortage.remaining[:1]
-    return []
+    phase = _PHASES.get(state.phase)
+    return phase.to_act(state) if phase is not None else []
 
 
-_HANDLERS = {
-    ("initial_purchase", "buy"): round_end.buy,
-    ("round_end_purchase", "buy"): round_end.buy,
-    ("auction", "bid"): auction.bid,
-    ("auction", "call"): auction.call,
-    ("auction", "pass"): auction.pass_,
-    ("showdown", "reveal"): auction.reveal,
-    ("privilege", "take_card"): privileges.take_card,
-    ("privilege", "use"): privileges.use,
-    ("privilege", "discard"): privileges.discard,
-    ("privilege", "build"): privileges.build,
-    ("privilege", "done"): privileges.done,
-    ("privilege", "compensate"): privileges.compensate,
-    ("shortage", "return_card"): round_end.return_card,
-}
-_LEGAL = {
-    "initial_purchase": round_end.legal_buy,
-    "round_end_purchase": round_end.legal_buy,
-    "auction": auction.legal_auction,
-    "showdown": auction.legal_reveal,
-    "privilege": privileges.legal_privilege,
-    "shortage": round_end.legal_return,
-}
-_PHASE_WORDS = {
-    "initial_purchase": "the players are choosing which dealt cards to buy",
-    "round_end_purchase": "the players are choosing which offered cards to buy",
-    "auction": "an auction is running",
-    "showdown": "the highest bidders are laying down their cards",
-    "privilege": "the auction winner is using a privilege card",
-    "shortage": "players are returning cards to the deck",
-    "game_over": "the game is over",
+@dataclass(frozen=True)
+class _Phase:
+    """Who acts in a phase, what they may do, and the handler of each verb."""
+
+    to_act: Callable[[GameState], list[int]]
+    legal: Callable[[GameState, int], list[LegalOption]]
+    handlers: dict[str, Callable]
+
+
+_PURCHASE = _Phase(purchase.to_act, purchase.legal, {"buy": purchase.buy})
+_PHASES: dict[str, _Phase] = {
+    "initial_purchase": _PURCHASE,
+    "round_end_purchase": _PURCHASE,
+    "auction": _Phase(auction.to_act, auction.legal_auction, {"bid": auction.bid, "call": auction.call,
+                                                              "pass": auction.pass_}),
+    "showdown": _Phase(auction.showdown_to_act, auction.legal_reveal, {"reveal": auction.reveal}),
+    "privilege": _Phase(privileges.to_act, privileges.legal, {
+        "take_card": privileges.take_card, "use": privileges.use, "discard": privileges.discard,
+        "build": privileges.build, "done": privileges.done, "compensate": privileges.compensate}),
+    "shortage": _Phase(shortage.to_act, shortage.legal, {"return_card": shortage.return_card}),
 }
 
 
-def legal_actions(state: GameState, player: str) -> list:
+def legal_actions(state: GameState, player: str) -> list[LegalOption]:
     """Everything `player` may do now: concrete actions, plus RevealChoice/BuyChoice descriptors."""
     seat = seat_of(state, player)
     if seat is None or seat not in _seats_to_act(state):
         return []
-    return _LEGAL[state.phase](state, seat)
+    return _PHASES[state.phase].legal(state, seat)
 
 
 def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
@@ -172,40 +91,41 @@ def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
 
 
 def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied | Refused:
-    """Apply one action. On refusal `state` is untouched and the reason is for `player` alone."""
+    """Apply one action. On refusal `state` is untouched and the refusal is for `player` alone."""
     if isinstance(action, dict):
         try:
             action = parse_action(action)
         except BadAction as exc:
-            return Refused("unreadable", str(exc))
+            return Refused("unreadable", {"field": exc.field, "problem": exc.problem})
     seat = seat_of(state, player)
     if seat is None:
-        return Refused("not_seated", "You are not playing in this game.")
+        return Refused("not_seated")
     if state.phase == "game_over":
-        return Refused("game_over", "The game is over; no more moves can be made.")
+        return Refused("game_over")
     if seat not in _seats_to_act(state):
-        return Refused("not_your_turn", f"It is not your turn: {_PHASE_WORDS[state.phase]}.")
-    handler = _HANDLERS.get((state.phase, action.do))
+        return Refused("not_your_turn", {"phase": state.phase})
+    handler = _PHASES[state.phase].handlers.get(action.do)
     robbed = state.phase == "privilege" and state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
-            return Refused("wrong_moment", "First choose your compensation for the lost step: money or prestige.")
-        verb = action.do.replace("_", " ")
-        return Refused("wrong_moment", f"You cannot {verb} now: {_PHASE_WORDS[state.phase]}.")
+            return Refused("compensate_first", {"money": COMPENSATION_MONEY, "prestige": COMPENSATION_PRESTIGE})
+        return Refused("wrong_moment", {"action": action.do, "phase": state.phase})
     new = clone(state)
     events: list[Event] = []
     try:
-        handler(new, seat, action, events)
+        outcome = handler(new, seat, action, events)
     except Illegal as exc:
-        return Refused(exc.code, exc.reason)
+        return Refused(exc.code, exc.params)
+    flow.advance(new, outcome, events)
     new.moves += 1
     return Applied(new, events)
 
 
 class ReplayError(ValueError):
-    def __init__(self, index: int, reason: str):
-        super().__init__(f"action {index + 1} of the log was refused: {reason}")
+    def __init__(self, index: int, refused: Refused):
+        super().__init__(f"action {index + 1} of the log was refused: {refused.code} {refused.params}")
         self.index = index
+        self.refused = refused
 
 
 def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> GameState:
@@ -214,6 +134,6 @@ def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> G
     for index, (player, action) in enumerate(log):
         result = apply(state, player, action)
         if not result.ok:
-            raise ReplayError(index, result.reason)
+            raise ReplayError(index, result)
         state = result.state
     return state

@@ -6,9 +6,9 @@ loads a snapshot, to catch a corrupted row before anyone plays on it.
 
 from __future__ import annotations
 
-from .common import prestige_limit
 from .components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
 from .game import to_act
+from .rules import held_steps, prestige_limit
 from .state import GameState
 
 _ALL_CARDS_SORTED = sorted(ALL_CARDS)
@@ -17,11 +17,6 @@ _TILES_SORTED = {kind: sorted(values) for kind, values in TILE_STACKS.items()}
 
 class IntegrityError(ValueError):
     pass
-
-
-def held_steps(level: int) -> list[int]:
-    """The step tiles a player at `level` holds (level 3: small + medium; level 4: small + large)."""
-    return ([2] if level >= 2 else []) + ([3] if level == 3 else []) + ([4] if level == 4 else [])
 
 
 def problems(state: GameState) -> list[str]:
@@ -58,7 +53,7 @@ def problems(state: GameState) -> list[str]:
     for p in state.players:
         if p.money < 0:
             found.append(f"{p.id} has negative money")
-        limit = prestige_limit(p)
+        limit = prestige_limit(p.tiles)
         if limit is not None and p.score > limit:
             found.append(f"{p.id} scored past a limit they have not unlocked")
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import auction, rng
 from . import events as ev
+from . import flow, rng
 from .components import (
     ALL_CARDS,
     CATEGORIES,
-    CATHEDRAL_LIMIT,
-    CHURCH_LIMIT,
     JOKER,
     MAX_LEVEL,
     NOBLES,
@@ -22,7 +20,8 @@ from .components import (
     rounds_for,
     step_tiles,
 )
-from .game import deal_initial, fresh_player
+from .rules import held_steps, prestige_limit
+from .setup import fresh_player
 from .state import GameState, Tiles
 
 
@@ -74,7 +73,7 @@ def build(setup: dict) -> tuple[GameState, list]:
         p.tiles = Tiles(**tiles)
         if p.money < 0 or p.score < 0:
             raise SetupError(f"{pid} has negative money or score")
-        limit = CHURCH_LIMIT if p.tiles.church is None else CATHEDRAL_LIMIT if p.tiles.cathedral is None else None
+        limit = prestige_limit(p.tiles)
         if limit is not None and p.score > limit:
             raise SetupError(f"{pid}'s score {p.score} is above the limit {limit} they have unlocked")
         built.append(p)
@@ -98,9 +97,7 @@ def build(setup: dict) -> tuple[GameState, list]:
     for cat in CATEGORIES:
         pool = Counter(step_tiles(n))
         for p in built:
-            level = p.levels[cat]
-            held = ([2] if level >= 2 else []) + ([3] if level == 3 else []) + ([4] if level == 4 else [])
-            pool.subtract(held)
+            pool.subtract(held_steps(p.levels[cat]))
         if any(v < 0 for v in pool.values()):
             raise SetupError(f"the {cat} levels need more step tiles than exist for {n} players")
         supply[cat] = sorted(pool.elements())
@@ -134,11 +131,11 @@ def build(setup: dict) -> tuple[GameState, list]:
         privilege_waiting=waiting,
         privilege_spent=spent,
     )
-    events = [ev.public("game_started", players=list(players), start_player=lead_id, rounds=state.rounds)]
+    events = [ev.GameStarted(players=list(players), start_player=lead_id, rounds=state.rounds)]
     if new_game:
-        deal_initial(state, events)
+        flow.start_game(state, events)
     else:
-        auction.start_auction(state, noble, events)
+        flow.start_at_auction(state, noble, events)
     return state, events
 
 

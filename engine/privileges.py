@@ -1,11 +1,10 @@
-"""Using a won privilege card (R16-R20)."""
+"""Using a won privilege card (R16-R20). The phase ends in NobleFinished when the winner is done."""
 
 from __future__ import annotations
 
 from . import events as ev
-from . import flow
 from .actions import Build, Compensate, Discard, Done, TakeCard, Use
-from .common import Illegal, draw, gain_money, gain_prestige
+from .common import draw, gain_money, gain_prestige
 from .components import (
     BUILDINGS,
     CATEGORY_ALTERNATIVES,
@@ -21,65 +20,77 @@ from .components import (
     PRESTIGE_PRIVILEGE,
     PRIVILEGE_CARDS,
     PRIVILEGES_PER_CARD,
+    TILE_CATEGORY,
     TILE_MIN_LEVEL,
     TRADE,
+    TRADE_ALTERNATIVE_MIN_LEVEL,
     TRADE_ALTERNATIVE_MONEY,
 )
-from .state import GameState
+from .outcomes import NobleFinished
+from .refusals import Illegal
+from .rules import holds_tile, take_step, tile_cost
+from .state import GameState, PrivilegeTurn
 
-_TILE_CATEGORY = {"coat": "nobility", "letter": "nobility", "minter": "offices", "master_builder": "offices",
-                  "church": "offices", "cathedral": "offices"}
+
+def start(state: GameState, seat: int) -> None:
+    state.phase = "privilege"
+    state.privilege = PrivilegeTurn(seat=seat)
+
+
+def to_act(state: GameState) -> list[int]:
+    t = state.privilege
+    return [t.robbed if t.robbed is not None else t.seat]
 
 
 def take_card(state: GameState, seat: int, action: TakeCard, events: list) -> None:
     t = state.privilege
     if t.card is not None:
-        raise Illegal("card_taken", "You have already taken a privilege card.")
+        raise Illegal("card_taken", card=t.card)
     if action.card not in state.privilege_display:
-        raise Illegal("card_unavailable", f"Privilege card {action.card} is not on display.")
+        raise Illegal("card_unavailable", card=action.card)
     state.privilege_display.remove(action.card)
     state.privilege_spent.append(action.card)
     t.card = action.card
-    events.append(ev.public("privilege_card_taken", player=state.players[seat].id, card=action.card))
+    events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))
 
 
 def _need_card(state: GameState) -> None:
     t = state.privilege
     if t.card is None:
-        raise Illegal("no_card", "Take a privilege card first.")
+        raise Illegal("no_card")
     if t.pending_discard:
-        raise Illegal("discard_first", "First discard one card from your hand.")
+        raise Illegal("discard_first")
 
 
 def use(state: GameState, seat: int, action: Use, events: list) -> None:
     _need_card(state)
     t = state.privilege
     if len(t.used) >= PRIVILEGES_PER_CARD:
-        raise Illegal("two_used", "You have already used two privileges of this card.")
+        raise Illegal("two_used")
     if action.slot not in (0, 1, 2):
-        raise Illegal("bad_slot", "A privilege card has three privileges: slot 0, 1 or 2.")
+        raise Illegal("bad_slot", slot=action.slot)
     if action.slot in t.used:
-        raise Illegal("slot_used", "You have already used that privilege.")
+        raise Illegal("slot_used", slot=action.slot)
     kind = PRIVILEGE_CARDS[t.card][action.slot]
     p = state.players[seat]
     if kind in CATEGORY_KINDS:
         if action.as_ is None:
-            raise Illegal("need_as", "Say how to use this privilege: a step or one of its alternatives.")
+            raise Illegal("need_as", kind=kind)
         if action.as_ != "step" and action.from_ is not None:
-            raise Illegal("bad_from", "Only a step can be taken from another player.")
+            raise Illegal("bad_from", **{"as": action.as_})
         if action.as_ == "step":
             _climb(state, seat, kind, action.from_, events)
         elif action.as_ not in CATEGORY_ALTERNATIVES[kind]:
-            raise Illegal("bad_as", f"This {kind} privilege cannot be used as {action.as_}.")
+            raise Illegal("bad_as", kind=kind, **{"as": action.as_})
         elif action.as_ == "trade300":
-            if p.levels[TRADE] < 2:
-                raise Illegal("level_too_low", "300 guilders instead of a step needs Trade level 2 or higher.")
+            if p.levels[TRADE] < TRADE_ALTERNATIVE_MIN_LEVEL:
+                raise Illegal("level_too_low", what=action.as_, category=TRADE, level=TRADE_ALTERNATIVE_MIN_LEVEL)
             gain_money(state, seat, TRADE_ALTERNATIVE_MONEY, "trade", events)
         else:
             _take_tile(state, seat, action.as_, events)
     else:
         if action.as_ is not None or action.from_ is not None:
-            raise Illegal("fixed_privilege", "This privilege can only be used exactly as printed.")
+            raise Illegal("fixed_privilege", kind=kind)
         if kind == GUILDERS:
             gain_money(state, seat, GUILDERS_PRIVILEGE, "privilege", events)
         elif kind in PRESTIGE_PRIVILEGE:
@@ -87,12 +98,11 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         elif kind == DRAW2:
             drawn = [c for c in (draw(state, events) for _ in range(DRAW_PRIVILEGE_CARDS)) if c is not None]
             p.hand.extend(drawn)
-            events.append(ev.public("cards_drawn", player=p.id, count=len(drawn), reason="privilege"))
-            events.append(ev.private(p.id, "hand_cards", cards=drawn, reason="privilege"))
+            events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege"))
+            events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
     t.used.append(action.slot)
-    used = {"player": p.id, "card": t.card, "slot": action.slot, "kind": kind, "as": action.as_}
-    events.append(ev.public("privilege_used", **used))
+    events.append(ev.PrivilegeUsed(player=p.id, card=t.card, slot=action.slot, kind=kind, as_=action.as_))
 
 
 def _holders(state: GameState, seat: int, category: str, step: int) -> list[int]:
@@ -104,73 +114,66 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     p = state.players[seat]
     level = p.levels[category]
     if level >= MAX_LEVEL:
-        raise Illegal("top_level", f"You are already at the top of {category}.")
+        raise Illegal("top_level", category=category)
     step = level + 1
     supply = state.step_supply[category]
     if step in supply:
         if from_id is not None:
-            raise Illegal("in_supply", "That step tile is still in the supply; take it from there (no 'from').")
-        supply.remove(step)
-        if step == MAX_LEVEL:
-            supply.append(MAX_LEVEL - 1)  # the step-3 tile goes back
-            supply.sort()
+            raise Illegal("in_supply", category=category, level=step)
+        take_step(supply, step)
         p.levels[category] = step
-        events.append(ev.public("step_climbed", player=p.id, category=category, level=step, robbed=None))
+        events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=None))
         return
     holders = _holders(state, seat, category, step)
     if from_id is None:
-        raise Illegal("need_from", "That step tile is not in the supply: choose the player to take it from.")
+        raise Illegal("need_from", category=category, level=step)
     robbed = next((s for s in holders if state.players[s].id == from_id), None)
     if robbed is None:
-        raise Illegal("bad_from", f"{from_id} does not hold the step {step} tile of {category}.")
+        raise Illegal("not_holder", player=from_id, category=category, level=step)
     victim = state.players[robbed]
     # A robbed step 4 is replaced by the climber's own step 3; a robbed step 3 leaves step 2.
     victim.levels[category] = step - 1
     p.levels[category] = step
     state.privilege.robbed = robbed
-    events.append(ev.public("step_climbed", player=p.id, category=category, level=step, robbed=victim.id))
-    events.append(ev.public("step_lost", player=victim.id, category=category, level=step - 1))
+    events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=victim.id))
+    events.append(ev.StepLost(player=victim.id, category=category, level=step - 1))
 
 
 def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
     p = state.players[seat]
-    category = _TILE_CATEGORY[tile]
+    category = TILE_CATEGORY[tile]
     if p.levels[category] < TILE_MIN_LEVEL[tile]:
-        raise Illegal("level_too_low", f"Taking a {_name(tile)} needs {category} level {TILE_MIN_LEVEL[tile]}.")
+        raise Illegal("level_too_low", what=tile, category=category, level=TILE_MIN_LEVEL[tile])
     _acquire(state, seat, tile, events)
-
-
-def _name(tile: str) -> str:
-    return tile.replace("_", " ")
 
 
 def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
     """Take the top tile of a stack; buildings are paid for (R18)."""
     p = state.players[seat]
-    if getattr(p.tiles, tile) not in (None, False):
-        raise Illegal("tile_held", f"You already have a {_name(tile)}; nobody holds two.")
+    if holds_tile(p.tiles, tile):
+        raise Illegal("tile_held", tile=tile)
     stack = state.tile_stacks[tile]
     if not stack:
-        raise Illegal("stack_empty", f"There is no {_name(tile)} left.")
+        raise Illegal("stack_empty", tile=tile)
     value = stack[0]
-    cost = value if tile in BUILDINGS else 0
+    cost = tile_cost(tile, value)
     if cost > p.money:
-        raise Illegal("cannot_afford", f"The top {_name(tile)} costs {cost} guilders; you have less.")
+        raise Illegal("cannot_afford", cost=cost, money=p.money, tile=tile)
     stack.pop(0)
     p.money -= cost
     setattr(p.tiles, tile, value)
-    events.append(ev.public("tile_taken", player=p.id, tile=tile, value=value, cost=cost))
+    events.append(ev.TileTaken(player=p.id, tile=tile, value=value, cost=cost))
 
 
 def build(state: GameState, seat: int, action: Build, events: list) -> None:
     _need_card(state)
     t = state.privilege
     if not state.players[seat].tiles.master_builder:
-        raise Illegal("no_master_builder", "Only a Master Builder may build in addition to the privileges.")
+        raise Illegal("no_master_builder")
     if t.built:
-        raise Illegal("built", "The Master Builder builds once per privilege card.")
+        raise Illegal("built")
     if action.what not in BUILDINGS:
-        raise Illegal("bad_building", "The Master Builder builds a church or a cathedral.")
+        raise Illegal("bad_building", what=action.what)
     _acquire(state, seat, action.what, events)
     t.built = True
 
@@ -179,23 +182,24 @@ def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
     t = state.privilege
     p = state.players[seat]
     if not t.pending_discard:
-        raise Illegal("no_discard", "There is nothing to discard now.")
+        raise Illegal("no_discard")
     if action.card not in p.hand:
-        raise Illegal("not_in_hand", "You can only discard a card from your hand.")
+        raise Illegal("not_in_hand", action="discard", card=action.card)
     p.hand.remove(action.card)
     state.discard.append(action.card)
     t.pending_discard = False
-    events.append(ev.public("card_discarded", player=p.id, card=action.card))
+    events.append(ev.CardDiscarded(player=p.id, card=action.card))
 
 
-def done(state: GameState, seat: int, action: Done, events: list) -> None:
+def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinished:
     _need_card(state)
     t = state.privilege
     declined = PRIVILEGES_PER_CARD - len(t.used)
     if declined:
-        events.append(ev.public("privileges_declined", player=state.players[seat].id, count=declined))
+        events.append(ev.PrivilegesDeclined(player=state.players[seat].id, count=declined))
         gain_prestige(state, seat, declined * DECLINED_PRIVILEGE_PRESTIGE, "declined", events)
-    flow.after_noble(state, events)
+    state.privilege = None
+    return NobleFinished()
 
 
 def compensate(state: GameState, seat: int, action: Compensate, events: list) -> None:
@@ -204,15 +208,15 @@ def compensate(state: GameState, seat: int, action: Compensate, events: list) ->
     elif action.take == "prestige":
         gain_prestige(state, seat, COMPENSATION_PRESTIGE, "compensation", events)
     else:
-        raise Illegal("bad_take", "Choose money (100 guilders) or prestige (+1).")
-    events.append(ev.public("compensation_chosen", player=state.players[seat].id, take=action.take))
+        raise Illegal("bad_take", take=action.take, money=COMPENSATION_MONEY, prestige=COMPENSATION_PRESTIGE)
+    events.append(ev.CompensationChosen(player=state.players[seat].id, take=action.take))
     state.privilege.robbed = None
 
 
 # --- what the privilege phase allows
 
 
-def legal_privilege(state: GameState, seat: int) -> list:
+def legal(state: GameState, seat: int) -> list:
     t = state.privilege
     p = state.players[seat]
     if t.robbed is not None:
@@ -246,7 +250,7 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
                        for s in _holders(state, seat, kind, level + 1))
     for alt in CATEGORY_ALTERNATIVES[kind]:
         if alt == "trade300":
-            if level >= 2:
+            if level >= TRADE_ALTERNATIVE_MIN_LEVEL:
                 out.append(Use(slot=slot, as_=alt))
         elif level >= TILE_MIN_LEVEL[alt] and _can_acquire(state, seat, alt):
             out.append(Use(slot=slot, as_=alt))
@@ -256,6 +260,6 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
 def _can_acquire(state: GameState, seat: int, tile: str) -> bool:
     p = state.players[seat]
     stack = state.tile_stacks[tile]
-    if getattr(p.tiles, tile) not in (None, False) or not stack:
+    if holds_tile(p.tiles, tile) or not stack:
         return False
-    return tile not in BUILDINGS or stack[0] <= p.money
+    return tile_cost(tile, stack[0]) <= p.money

@@ -43,7 +43,7 @@ def random_game(players: int, seed: int) -> tuple[GameState, list[tuple[str, obj
         player, action = random_action(state, rnd)
         result = apply(state, player, action)
         if not result.ok:
-            raise AssertionError(f"legal action refused: {player} {action}: {result.reason}")
+            raise AssertionError(f"legal action refused: {player} {action}: {result.code} {result.params}")
         log.append((player, action))
         state = result.state
     return state, log

@@ -43,7 +43,8 @@ def run(data: dict) -> None:
             if state.model_dump_json() != before:
                 raise ScenarioFailure(f"step {number}: a refused action changed the state")
         elif not result.ok:
-            raise ScenarioFailure(f"step {number}: {_describe(step)} was refused: {result.reason}")
+            refusal = f"{result.code} {json.dumps(result.params)}"
+            raise ScenarioFailure(f"step {number}: {_describe(step)} was refused: {refusal}")
         else:
             state = result.state
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_serializer
 
+from .actions import LegalOption
 from .components import CARD_PRICE, NOBLES
 from .game import legal_actions, to_act
 from .state import GameState, Tiles, seat_of
@@ -58,7 +59,12 @@ class PrivateView(_View):
     offered: list[str]
     offered_prices: list[int]
     chosen: list[str] | None  # your secret reveal / purchase, before everyone has chosen
-    legal_actions: list[dict[str, Any]]
+    legal_actions: list[LegalOption]
+
+    @field_serializer("legal_actions")
+    def _legal_as_json(self, options: list[LegalOption]) -> list[dict[str, Any]]:
+        # As actions are written in JSON: "as"/"from", and no unset optional fields.
+        return [o.model_dump(by_alias=True, exclude_none=True) for o in options]
 
 
 class View(_View):
@@ -174,5 +180,5 @@ def _private(state: GameState, seat: int) -> PrivateView:
         offered=list(p.offered),
         offered_prices=[CARD_PRICE[c] for c in p.offered],
         chosen=list(chosen) if chosen is not None else None,
-        legal_actions=[o.model_dump(by_alias=True, exclude_none=True) for o in legal_actions(state, p.id)],
+        legal_actions=legal_actions(state, p.id),
     )

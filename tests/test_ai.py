@@ -17,8 +17,10 @@ from conftest import ROOT
 from test_views import scramble_hidden
 
 from engine import View, apply, is_legal, legal_actions, new_game, parse_action, player_view, to_act
+from engine.actions import BuyChoice, RevealChoice
 from engine.ai import ComputerPlayer, simulate
 from engine.ai.bidding import reveal_cards
+from engine.events import CompensationChosen, StepClimbed, TileTaken
 from engine.position import build
 from engine.randomplay import concrete
 
@@ -29,8 +31,8 @@ SCENARIOS = sorted((ROOT / "tests" / "scenarios").rglob("*.json"))
 def decision_kind(view: View) -> str:
     """A name for the kind of decision a view asks for (to check every kind gets exercised)."""
     first = view.you.legal_actions[0]
-    if "kind" in first:
-        return first["kind"]
+    if isinstance(first, (BuyChoice, RevealChoice)):
+        return first.kind
     if view.phase == "privilege":
         return f"privilege:{view.privilege.awaiting}"
     return view.phase
@@ -54,7 +56,7 @@ def play(players: int, seed: int, ai_seats, on_decision=None):
         else:
             action = concrete(rnd.choice(legal_actions(state, player)), rnd)
         result = apply(state, player, action)
-        assert result.ok, result.reason
+        assert result.ok, result
         state = result.state
     return state
 
@@ -108,7 +110,7 @@ def test_legal_in_every_scenario_position_and_playing_on_from_it():
             action = bots[player].decide(view)
             kinds[decision_kind(view)] += 1
             result = apply(state, player, action)
-            assert result.ok, f"{path.stem}: {action} refused: {result.reason}"
+            assert result.ok, f"{path.stem}: {action} refused: {result}"
             state = result.state
         assert state.phase == "game_over", f"{path.stem}: the game did not finish"
     expected = {"buy_choice", "auction", "reveal_choice", "privilege:take_card", "privilege:privileges",
@@ -153,7 +155,8 @@ def test_decisions_do_not_depend_on_hidden_information():
 
 def test_the_ai_package_never_touches_the_game_state():
     """Only the simulator (a harness) may import the state or the engine's entry points."""
-    hidden = {"state", "game", "randomplay", "auction", "privileges", "round_end", "flow", "common"}
+    hidden = {"state", "game", "randomplay", "auction", "privileges", "purchase", "round_end", "shortage", "flow",
+              "common", "setup", "position", "integrity"}
     for path in AI_PACKAGE.glob("*.py"):
         if path.name == "simulate.py":
             continue
@@ -210,7 +213,7 @@ def privilege_turn(score: int, tiles: dict, display: list[str], money: int = 150
         player = to_act(state)[0]
         action = bot.decide(player_view(state, player))
         result = apply(state, player, action)
-        assert result.ok, result.reason
+        assert result.ok, result
         events.extend(result.events)
         state = result.state
         if state.noble != 0:
@@ -223,7 +226,7 @@ def test_builds_the_church_before_prestige_would_pass_25():
     state, events = privilege_turn(20, {}, ["5"])
     ada = state.players[0]
     assert ada.tiles.church is not None and ada.score == 27
-    taken = [e.data["tile"] for e in events if e.type == "tile_taken"]
+    taken = [e.tile for e in events if isinstance(e, TileTaken)]
     assert taken == ["church"]
 
 
@@ -249,12 +252,12 @@ def test_steals_a_step_from_the_leader_who_takes_money_when_prestige_would_be_lo
     while state.noble == 0:
         player = to_act(state)[0]
         result = apply(state, player, bot.decide(player_view(state, player)))
-        assert result.ok, result.reason
+        assert result.ok, result
         events.extend(result.events)
         state = result.state
-    robbed = [e.data["robbed"] for e in events if e.type == "step_climbed" and e.data["robbed"]]
+    robbed = [e.robbed for e in events if isinstance(e, StepClimbed) and e.robbed]
     assert robbed and robbed[0] == "ben"
-    assert [e.data["take"] for e in events if e.type == "compensation_chosen"][0] == "money"
+    assert [e.take for e in events if isinstance(e, CompensationChosen)][0] == "money"
 
 
 def test_a_lone_winner_lays_down_the_cheapest_cards_and_a_showdown_the_best():
@@ -288,3 +291,22 @@ def test_simulate_prints_one_summary_line(capsys):
     for key in ("ai_win_rate", "mean_score", "ms_per_decision_p99"):
         float(figures[key])
     assert "3/3 games" in err  # the progress bar
+
+
+def test_rule_helpers_serve_the_engine_and_the_computer_player_alike():
+    """One rule, two callers: engine state (Tiles) and the AI's own position (Me) both fit."""
+    from engine.ai.situation import Me
+    from engine.rules import capped_score, prestige_limit, reveal_set, suggest_reveal
+    from engine.state import Tiles
+
+    assert prestige_limit(Tiles()) == prestige_limit(Me(0, 0, 1, 1, 1)) == 25
+    assert prestige_limit(Tiles(church=700)) == prestige_limit(Me(0, 0, 1, 1, 1, church=700)) == 45
+    assert prestige_limit(Tiles(church=700, cathedral=900)) is None
+    assert capped_score(21, 14, 25) == 25 and capped_score(30, 2, 25) == 30 and capped_score(30, 2, None) == 32
+    valid = ["joker", "maria-17", "maria-2", "maria-9", "joker", "maria-5"]
+    assert suggest_reveal(valid, 3, alone=False) == ["maria-17", "maria-2", "maria-5"]
+    assert suggest_reveal(valid, 3, alone=True) == ["maria-2", "maria-5", "maria-9"]
+    # A front-end offering each certificate as the best card, with the cheapest fillers and jokers last:
+    assert reveal_set(valid, 3, "maria-9") == ["maria-9", "maria-2", "maria-5"]
+    assert reveal_set(valid, 6, "maria-2")[-2:] == ["joker", "joker"]
+    assert suggest_reveal(["joker", "joker"], 1, alone=True) == []

@@ -1,11 +1,17 @@
-"""Events are data, split into public ones and private ones for one player (issue 2, item 6; R28)."""
+"""Events are typed data, split into public ones and private ones for one player (issue 2, item 6; R28)."""
 
 from __future__ import annotations
 
+import json
 import random
+import typing
+
+from conftest import ROOT
 
 from engine import apply, legal_actions, new_game, to_act
 from engine.components import ALL_CARDS
+from engine.events import EVENTS, CardsDrawn, Event, HandCards, PrivilegeUsed
+from engine.position import build
 from engine.randomplay import concrete
 
 DEBT_CARDS = set(ALL_CARDS)
@@ -33,9 +39,9 @@ def test_public_events_never_name_a_hidden_card_and_private_ones_reach_only_thei
         while True:
             for event in events:
                 seen_types.add((event.type, event.to is None))
-                assert isinstance(event.data, dict) and isinstance(event.type, str)
+                assert isinstance(event.type, str) and event.public == (event.to is None)
                 if event.to is None and event.type not in CARDS_SHOWN_OPENLY:
-                    named = DEBT_CARDS.intersection(x for x in walk(event.data) if isinstance(x, str))
+                    named = DEBT_CARDS.intersection(x for x in walk(event.model_dump()) if isinstance(x, str))
                     assert not named, f"public {event.type} names {named}"
             if state.phase == "game_over":
                 break
@@ -52,8 +58,6 @@ def test_public_events_never_name_a_hidden_card_and_private_ones_reach_only_thei
 
 
 def test_a_draw_two_shows_the_cards_to_the_drawer_only():
-    from engine.position import build
-
     state, _ = build({"players": ["ada", "ben"], "start": "auction", "lead": "ada",
                       "player_state": {"ada": {"hand": ["philipp-3"]}}, "deck": ["leo-9", "joker"],
                       "privilege_display": ["8"]})
@@ -62,7 +66,58 @@ def test_a_draw_two_shows_the_cards_to_the_drawer_only():
     state = apply(state, "ada", {"do": "reveal", "cards": ["philipp-3"]}).state
     state = apply(state, "ada", {"do": "take_card", "card": "8"}).state
     result = apply(state, "ada", {"do": "use", "slot": 2})
-    private = [e for e in result.events if e.to == "ada" and e.type == "hand_cards"]
-    public = [e for e in result.events if e.to is None and e.type == "cards_drawn"]
-    assert private[0].data["cards"] == ["leo-9", "joker"]
-    assert public[0].data == {"player": "ada", "count": 2, "reason": "privilege"}
+    private = [e for e in result.events if isinstance(e, HandCards)]
+    public = [e for e in result.events if isinstance(e, CardsDrawn)]
+    assert private[0].to == "ada" and private[0].cards == ["leo-9", "joker"]
+    assert public[0] == CardsDrawn(player="ada", count=2, reason="privilege") and public[0].public
+
+
+EVENT_CLASSES = typing.get_args(typing.get_args(Event)[0])
+
+
+def scenario_events() -> list:
+    """Every event of the project's scenarios (they reach the rare ones: stolen steps, the deck shortage)."""
+    found = []
+    for path in sorted((ROOT / "tests" / "scenarios").rglob("*.json")):
+        data = json.loads(path.read_text())
+        state, events = build(data["setup"])
+        found.extend(events)
+        for step in data.get("steps", []):
+            if "check" in step:
+                continue
+            result = apply(state, step.get("player"), {k: v for k, v in step.items() if k not in ("player", "expect")})
+            if result.ok:
+                state = result.state
+                found.extend(result.events)
+    return found
+
+
+def test_event_lists_round_trip_through_json_losslessly():
+    rare = scenario_events()
+    assert EVENTS.validate_json(EVENTS.dump_json(rare)) == rare
+    seen = {type(e) for e in rare}
+    for seed in range(24):
+        rnd = random.Random(seed)
+        state, events = new_game(["ada", "ben", "cleo", "dan", "eve"][: 2 + seed % 4], seed=seed)
+        log = list(events)
+        while state.phase != "game_over":
+            player = rnd.choice(to_act(state))
+            result = apply(state, player, concrete(rnd.choice(legal_actions(state, player)), rnd))
+            state = result.state
+            log.extend(result.events)
+        data = EVENTS.dump_json(log)
+        again = EVENTS.validate_json(data)
+        assert again == log and [type(e) for e in again] == [type(e) for e in log]
+        assert EVENTS.dump_json(again) == data
+        # Every event the engine builds passes its own model's validation.
+        assert EVENTS.validate_python(EVENTS.dump_python(log, mode="json")) == log
+        seen.update(type(e) for e in log)
+    assert seen == set(EVENT_CLASSES), sorted(c.__name__ for c in set(EVENT_CLASSES) - seen)
+
+
+def test_event_types_are_unique_and_as_is_stored_under_its_json_name():
+    types = [c.model_fields["type"].default for c in EVENT_CLASSES]
+    assert len(types) == len(set(types)) == 35
+    used = PrivilegeUsed(player="ada", card="4", slot=0, kind="trade", as_="step")
+    assert b'"as":"step"' in EVENTS.dump_json([used])
+    assert EVENTS.validate_json(EVENTS.dump_json([used])) == [used]

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
 
-from engine import apply, is_legal, legal_actions, new_game, to_act
+from engine import Refused, apply, is_legal, legal_actions, new_game, to_act
 from engine.actions import (
     Bid,
     Build,
@@ -26,16 +26,21 @@ from engine.actions import (
 )
 from engine.components import ALL_CARDS, PRIVILEGE_CARDS, rounds_for
 from engine.randomplay import concrete
+from engine.refusals import PARAMS
 from engine.round_end import winners
 from engine.state import GameState
 
 GAMES_PER_PLAYER_COUNT = 125  # 4 counts x 125 = 500 complete games per run
 
 
+UNREADABLE = [{"do": "fly"}, {}, {"do": "bid"}, {"do": "bid", "count": "many"}, {"do": "buy", "cards": [7]},
+              {"do": "pass", "loudly": True}, {"do": "use", "slot": 0, "as": 3}]
+
+
 def random_junk_action(rnd: random.Random, players: list[str]):
     """Any action at all, mostly nonsense: used to probe refusals."""
     cards = rnd.sample(ALL_CARDS, rnd.randint(0, 4))
-    verb = rnd.randrange(12)
+    verb = rnd.randrange(13)
     return [
         lambda: Buy(cards=cards),
         lambda: Bid(count=rnd.randint(-1, 12)),
@@ -54,7 +59,17 @@ def random_junk_action(rnd: random.Random, players: list[str]):
         lambda: Done(),
         lambda: Compensate(take=rnd.choice(["money", "prestige", "gold"])),
         lambda: ReturnCard(card=rnd.choice(ALL_CARDS)),
+        lambda: rnd.choice(UNREADABLE),
     ][verb]()
+
+
+def check_refusal(result) -> None:
+    """A refusal is a registered code with exactly its parameters, all plain values and no sentence."""
+    assert type(result) is Refused and not hasattr(result, "reason")
+    assert result.code in PARAMS and set(result.params) == set(PARAMS[result.code]), (result.code, result.params)
+    for value in result.params.values():
+        assert value is None or type(value) in (int, str), (result.code, result.params)
+        assert not (isinstance(value, str) and " " in value), f"{result.code}: {value!r} reads like a sentence"
 
 
 def play_checked(players: int, seed: int) -> None:
@@ -72,17 +87,17 @@ def play_checked(players: int, seed: int) -> None:
         for _ in range(2):
             who = rnd.choice([*ids, "stranger"])
             junk = random_junk_action(rnd, ids)
-            legal = who in ids and is_legal(state, who, junk)
+            legal = who in ids and not isinstance(junk, dict) and is_legal(state, who, junk)
             result = apply(state, who, junk)
-            assert result.ok == legal, (who, junk, getattr(result, "reason", None))
+            assert result.ok == legal, (who, junk, getattr(result, "code", None))
             if not result.ok:
-                assert result.reason
+                check_refusal(result)
                 assert state.model_dump_json() == dump, "a refused action changed nothing"
 
         player = rnd.choice(to_act(state))
         action = concrete(rnd.choice(legal_actions(state, player)), rnd)
         result = apply(state, player, action)
-        assert result.ok, (player, action, getattr(result, "reason", None))
+        assert result.ok, (player, action, getattr(result, "code", None), getattr(result, "params", None))
         assert state.model_dump_json() == dump, "apply never mutates the state it was given"
         for event in result.events:
             assert event.to is None or event.to in ids

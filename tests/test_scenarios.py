@@ -53,6 +53,12 @@ def test_runner_reports_a_wrong_expectation_as_fail(tmp_path):
     assert why == "step 1: players.anna.money is 1500, expected 1499"
 
 
+def test_runner_names_the_refusal_of_a_step_expected_to_pass(tmp_path):
+    bad = _write(tmp_path, "bad", {"name": "low bid", "rulings": [], "setup": BASE,
+                                   "steps": [{"player": "anna", "do": "bid", "count": 2}]})
+    assert run_file(bad)[1] == 'step 1: anna bid {"count": 2} was refused: too_many_cards {"max": 1}'
+
+
 def test_runner_fails_an_accepted_action_marked_error(tmp_path):
     bad = _write(tmp_path, "bad", {"name": "legal pass", "rulings": [], "setup": BASE,
                                    "steps": [{"player": "anna", "do": "pass", "expect": "error"}]})

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 
 import pytest
+from conftest import ROOT
 
-from engine import GameSetupError, apply, legal_actions, new_game, to_act
+from engine import GameSetupError, Refused, apply, legal_actions, new_game, to_act
 from engine.components import ALL_CARDS, CARD_PRICE, JOKER
+from engine.refusals import PARAMS, Illegal
 
 
 @pytest.mark.parametrize("n, rounds", [(2, 4), (3, 5), (4, 6), (5, 7)])
@@ -90,7 +93,7 @@ def test_r4_purchase_is_secret_until_everyone_chose_then_unbought_cards_are_disc
     assert a.money == 1500 - CARD_PRICE[offered_a[0]] - CARD_PRICE[offered_a[1]]
     assert r.state.discard == offered_a[2:] + offered_b  # start player's first, each in dealing order
     public = [e for e in r.events if e.to is None and e.type == "purchase_made"]
-    assert [(e.data["player"], e.data["count"]) for e in public] == [("a", 2), ("b", 0)]
+    assert [(e.player, e.count) for e in public] == [("a", 2), ("b", 0)]
     assert r.state.phase == "auction" and to_act(r.state) == ["a"]
 
 
@@ -100,19 +103,63 @@ def test_r4_cannot_buy_more_than_money_allows():
     p.money = 300
     cards = sorted(p.offered, key=lambda c: CARD_PRICE[c])[:2]
     r = apply(state, "a", {"do": "buy", "cards": cards})
-    assert not r.ok and r.code == "cannot_afford" and "you have 300" in r.reason
+    assert not r.ok and r.code == "cannot_afford"
+    assert r.params == {"cost": sum(CARD_PRICE[c] for c in cards), "money": 300, "tile": None}
 
 
-def test_refusals_are_typed_and_polite():
+def test_refusals_are_codes_with_parameters():
     state, _ = new_game(["a", "b"], seed=4)
-    for player, action, code in [
-        ("zed", {"do": "buy", "cards": []}, "not_seated"),
-        ("a", {"do": "bid", "count": 2}, "wrong_moment"),
-        ("a", {"do": "fly"}, "unreadable"),
-        ("a", {"do": "buy", "cards": ["maria-99"]}, "not_offered"),
+    for player, action, code, params in [
+        ("zed", {"do": "buy", "cards": []}, "not_seated", {}),
+        ("a", {"do": "bid", "count": 2}, "wrong_moment", {"action": "bid", "phase": "initial_purchase"}),
+        ("a", {"do": "fly"}, "unreadable", {"field": "do", "problem": "union_tag_invalid"}),
+        ("a", {"count": 2}, "unreadable", {"field": "do", "problem": "union_tag_not_found"}),
+        ("a", {"do": "bid"}, "unreadable", {"field": "count", "problem": "missing"}),
+        ("a", {"do": "buy", "cards": [3]}, "unreadable", {"field": "cards.0", "problem": "string_type"}),
+        ("a", {"do": "buy", "cards": ["maria-99"]}, "not_offered", {"card": "maria-99"}),
     ]:
         r = apply(state, player, action)
-        assert not r.ok and r.code == code and r.reason.endswith(".")
+        assert not r.ok and (r.code, r.params) == (code, params)
+        assert not hasattr(r, "reason")
+
+
+def test_refusal_codes_and_parameters_are_checked_when_made():
+    with pytest.raises(ValueError):
+        Illegal("bid_too_low")  # its parameter `high` is missing
+    with pytest.raises(ValueError):
+        Illegal("bid_too_low", high=2, low=1)
+    with pytest.raises(ValueError):
+        Illegal("no_such_code")
+    with pytest.raises(ValueError):
+        Refused("not_your_turn", {})
+    assert Illegal("bid_too_low", high=2).params == {"high": 2}
+    assert Refused("game_over").params == {} and Refused("game_over").ok is False
+
+
+def _refusals_in_source() -> list[tuple[str, str, set[str]]]:
+    """(file, code, parameter names) of every Illegal(...) and Refused(...) written in engine/."""
+    found = []
+    for path in (ROOT / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("Illegal", "Refused") and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                continue
+            if node.func.id == "Illegal":
+                names = {k.arg for k in node.keywords if k.arg}
+                names |= {key.value for k in node.keywords if k.arg is None for key in k.value.keys}
+            else:
+                names = {key.value for key in node.args[1].keys} if len(node.args) > 1 else set()
+            found.append((path.name, node.args[0].value, names))
+    return found
+
+
+def test_every_refusal_written_in_the_engine_is_registered_with_its_parameters():
+    found = _refusals_in_source()
+    for name, code, params in found:
+        assert code in PARAMS, f"{name}: unregistered refusal {code}"
+        assert params == set(PARAMS[code]), f"{name}: {code} is given {sorted(params)}, registered {PARAMS[code]}"
+    assert {code for _, code, _ in found} == set(PARAMS), "a registered code the engine never produces"
 
 
 def test_legal_actions_are_empty_for_players_not_due():

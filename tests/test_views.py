@@ -58,7 +58,8 @@ def test_own_private_things_are_in_the_players_view():
     ada = state.players[0]
     assert view.you.money == 1500 and view.you.hand == ["joker", "joker"]
     assert view.you.offered == ada.offered and len(view.you.offered) == 7
-    assert view.you.legal_actions[0]["kind"] == "buy_choice"
+    assert view.you.legal_actions[0].kind == "buy_choice"
+    assert view.model_dump()["you"]["legal_actions"][0]["kind"] == "buy_choice"
     assert spectator_view(state).you is None
     dumped = spectator_view(state).model_dump_json()
     assert "money" not in dumped and "hand" not in dumped and "offered" not in dumped

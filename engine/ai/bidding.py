@@ -9,37 +9,27 @@ cannot be in anybody else's hand.
 
 from __future__ import annotations
 
-from ..components import CERTIFICATE_NOBLES, CERTIFICATE_VALUES, JOKER, MAXIMILIAN, card_rank
-from ..components import is_valid_for as _valid
+from ..actions import Bid, Call, LegalOption, Pass
+from ..components import ALL_CARDS, CERTIFICATES, JOKER, MAXIMILIAN, card_rank, is_valid_for
+from ..rules import suggest_reveal, valid_cards
 from ..views import View
 from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
 
-ALL_CERTIFICATES = [f"{n}-{v}" for n in CERTIFICATE_NOBLES for v in CERTIFICATE_VALUES]
-DEBT_CARDS = 80
 
-
-def valid_cards(hand: list[str], noble: str) -> list[str]:
-    return [c for c in hand if _valid(c, noble)]
+def _keep_order(w: Weights):
+    """Sort key: least worth keeping first."""
+    return lambda c: (card_worth(c, w), card_rank(c))
 
 
 def spend_order(cards: list[str], w: Weights = WEIGHTS) -> list[str]:
     """Cards from least to most worth keeping."""
-    return sorted(cards, key=lambda c: (card_worth(c, w), card_rank(c)))
+    return sorted(cards, key=_keep_order(w))
 
 
 def reveal_cards(valid: list[str], count: int, alone: bool, w: Weights = WEIGHTS) -> list[str]:
-    """R12/R13: alone, lay down the cheapest cards; in a showdown, the best card plus the cheapest fillers.
-
-    At least one card must be a certificate, so the lead card is one.
-    """
-    certs = sorted((c for c in valid if c != JOKER), key=card_rank)
-    if not certs:
-        return []
-    lead = spend_order(certs, w)[0] if alone else certs[-1]
-    rest = list(valid)
-    rest.remove(lead)
-    return [lead] + spend_order(rest, w)[: count - 1]
+    """R12/R13: alone, lay down the cards least worth keeping; in a showdown, the best card plus those fillers."""
+    return suggest_reveal(valid, count, alone, order_key=_keep_order(w))
 
 
 def _spent_worth(valid: list[str], count: int, alone: bool, hz: Horizon, w: Weights) -> float:
@@ -65,9 +55,9 @@ def _p_beaten(best: str | None, hand: list[str], noble: str, w: Weights) -> floa
         return 1.0
     mine = set(hand)
     rank = card_rank(best)
-    higher = sum(1 for c in ALL_CERTIFICATES
-                 if c not in mine and _valid(c, noble) and card_rank(c) > rank)
-    share = min(1.0, w.opp_hand / max(1, DEBT_CARDS - len(hand)))
+    higher = sum(1 for c in CERTIFICATES
+                 if c not in mine and is_valid_for(c, noble) and card_rank(c) > rank)
+    share = min(1.0, w.opp_hand / max(1, len(ALL_CARDS) - len(hand)))
     return 1.0 - (1.0 - share) ** higher
 
 
@@ -94,8 +84,8 @@ def bid_value(view: View, count: int, win: float, valid: list[str], beaten: floa
     return alone + showdown + lost
 
 
-def choose_bid(view: View, legal: list[dict], win: float, hz: Horizon, jitter: float,
-               w: Weights = WEIGHTS) -> dict:
+def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, jitter: float,
+               w: Weights = WEIGHTS) -> LegalOption:
     """Pass, call or raise: whatever has the highest expected value (passing is worth 0).
 
     `jitter` is a tiny per-decision nudge per card offered, so that copies of the player
@@ -105,12 +95,12 @@ def choose_bid(view: View, legal: list[dict], win: float, hz: Horizon, jitter: f
     valid = valid_cards(hand, view.noble)
     certs = [c for c in valid if c != JOKER]
     beaten = _p_beaten(max(certs, key=card_rank) if certs else None, hand, view.noble, w)
-    best, best_value = {"do": "pass"}, 0.0
+    best, best_value = Pass(), 0.0
     for option in legal:
-        if option["do"] == "call":
+        if isinstance(option, Call):
             count = view.auction.high
-        elif option["do"] == "bid":
-            count = option["count"]
+        elif isinstance(option, Bid):
+            count = option.count
         else:
             continue
         value = bid_value(view, count, win, valid, beaten, hz, w) + jitter * count

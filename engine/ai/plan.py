@@ -18,34 +18,31 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from ..components import (
+    BUILDINGS,
+    CATEGORY_ALTERNATIVES,
     CATEGORY_KINDS,
     DECLINED_PRIVILEGE_PRESTIGE,
     DRAW2,
     GUILDERS,
     GUILDERS_PRIVILEGE,
     MAX_LEVEL,
-    NOBILITY,
-    OFFICES,
     PRESTIGE_PRIVILEGE,
     PRIVILEGE_CARDS,
     PRIVILEGES_PER_CARD,
+    TILE_CATEGORY,
+    TILE_KINDS,
     TILE_MIN_LEVEL,
-    TRADE,
+    TRADE_ALTERNATIVE_MIN_LEVEL,
     TRADE_ALTERNATIVE_MONEY,
 )
+from ..rules import holds_tile, take_step, tile_cost
 from .situation import Board, Horizon, Me
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
-CHOICES: dict[str, tuple[str, ...]] = {
-    TRADE: ("step", "trade300"),
-    NOBILITY: ("step", "coat", "letter"),
-    OFFICES: ("step", "minter", "master_builder", "church", "cathedral"),
-}
-TILES = ("coat", "letter", "minter", "master_builder")
-BUILDINGS = ("church", "cathedral")
+# How a category privilege may be used: a step or one of its alternatives (R18).
+CHOICES: dict[str, tuple[str, ...]] = {kind: ("step", *alts) for kind, alts in CATEGORY_ALTERNATIVES.items()}
+TILES = tuple(t for t in TILE_KINDS if t not in BUILDINGS)
 BUILD_ORDER = 5
-_TILE_CATEGORY = {"coat": NOBILITY, "letter": NOBILITY, "minter": OFFICES, "master_builder": OFFICES,
-                  "church": OFFICES, "cathedral": OFFICES}
 
 
 def _order(kind: str, as_: str | None) -> int:
@@ -65,10 +62,6 @@ def _order(kind: str, as_: str | None) -> int:
     return 7  # draw 2: it changes only the hand
 
 
-def _held(me: Me, tile: str) -> bool:
-    return getattr(me, tile) not in (None, False)
-
-
 def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour: int) -> bool:
     """Cheap filter before simulating: drop choices that can never work on this card.
 
@@ -77,10 +70,10 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
     if as_ is None or as_ == "step":
         return as_ is None or me.level(kind) < MAX_LEVEL
     if as_ == "trade300":
-        return me.trade + same_colour >= 2
-    if _held(me, as_) or board.tops.get(as_) is None:
+        return me.trade + same_colour >= TRADE_ALTERNATIVE_MIN_LEVEL
+    if holds_tile(me, as_) or board.tops.get(as_) is None:
         return False
-    return me.level(_TILE_CATEGORY[as_]) + same_colour >= TILE_MIN_LEVEL[as_]
+    return me.level(TILE_CATEGORY[as_]) + same_colour >= TILE_MIN_LEVEL[as_]
 
 
 def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board):
@@ -125,11 +118,11 @@ def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | Non
             if not _climb(me, board, kind, supply):
                 return None
         elif as_ == "trade300":
-            if me.trade < 2:
+            if me.trade < TRADE_ALTERNATIVE_MIN_LEVEL:
                 return None
             me.money += TRADE_ALTERNATIVE_MONEY
         else:
-            if me.level(_TILE_CATEGORY[as_]) < TILE_MIN_LEVEL[as_] or not _acquire(me, board, as_):
+            if me.level(TILE_CATEGORY[as_]) < TILE_MIN_LEVEL[as_] or not _acquire(me, board, as_):
                 return None
     declined = PRIVILEGES_PER_CARD - len(used) - sum(1 for p in plan if p[1] is not None)
     if declined:
@@ -144,9 +137,7 @@ def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) ->
     step = level + 1
     tiles = supply.setdefault(category, list(board.supply[category]))
     if step in tiles:
-        tiles.remove(step)
-        if step == MAX_LEVEL:
-            tiles.append(MAX_LEVEL - 1)  # our own step-3 tile goes back
+        take_step(tiles, step)
     elif not any(levels[category] == step for levels in board.others.values()):
         return False  # nobody to take it from
     setattr(me, category, step)
@@ -155,12 +146,12 @@ def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) ->
 
 def _acquire(me: Me, board: Board, tile: str) -> bool:
     top = board.tops.get(tile)
-    if top is None or _held(me, tile):
+    if top is None or holds_tile(me, tile):
         return False
-    if tile in BUILDINGS:
-        if top > me.money:
-            return False
-        me.money -= top
+    cost = tile_cost(tile, top)
+    if cost > me.money:
+        return False
+    me.money -= cost
     setattr(me, tile, top)
     return True
 

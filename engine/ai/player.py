@@ -12,7 +12,22 @@ from __future__ import annotations
 import random
 import zlib
 
-from ..actions import ActionModel, Buy, Reveal, parse_action
+from ..actions import (
+    ActionModel,
+    Build,
+    Buy,
+    BuyChoice,
+    Compensate,
+    Discard,
+    Done,
+    LegalOption,
+    ReturnCard,
+    Reveal,
+    RevealChoice,
+    TakeCard,
+    Use,
+)
+from ..components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
 from ..views import View
 from . import bidding, cards, plan
 from .situation import board_from_view, horizon, me_from_view
@@ -30,16 +45,16 @@ class ComputerPlayer:
             raise ValueError("this view has no decision to take")
         legal = view.you.legal_actions
         first = legal[0]
-        if first.get("kind") == "buy_choice":
+        if isinstance(first, BuyChoice):
             return self._buy(view, first)
-        if first.get("kind") == "reveal_choice":
+        if isinstance(first, RevealChoice):
             return self._reveal(view, first)
         if view.phase == "auction":
-            return parse_action(self._auction(view, legal))
+            return self._auction(view, legal)
         if view.phase == "privilege":
-            return parse_action(self._privilege(view, legal))
+            return self._privilege(view, legal)
         if view.phase == "shortage":
-            return parse_action(_matching(legal, "return_card", card=cards.least_useful(view.you.hand, self.w)))
+            return _legal(legal, ReturnCard(card=cards.least_useful(view.you.hand, self.w)))
         raise ValueError(f"no decision known for phase {view.phase}")
 
     def _rng(self, view: View) -> random.Random:
@@ -49,7 +64,7 @@ class ComputerPlayer:
 
     # --- auctions
 
-    def _auction(self, view: View, legal: list[dict]) -> dict:
+    def _auction(self, view: View, legal: list[LegalOption]) -> ActionModel:
         if len(legal) == 1:
             return legal[0]
         hz = horizon(view)
@@ -63,61 +78,59 @@ class ComputerPlayer:
         jitter = self._rng(view).uniform(-0.05, 0.05)
         return bidding.choose_bid(view, legal, win, hz, jitter, self.w)
 
-    def _reveal(self, view: View, option: dict) -> Reveal:
+    def _reveal(self, view: View, option: RevealChoice) -> Reveal:
         alone = len(view.showdown.players) == 1
-        return Reveal(cards=bidding.reveal_cards(option["cards"], option["count"], alone, self.w))
+        return Reveal(cards=bidding.reveal_cards(option.cards, option.count, alone, self.w))
 
     # --- privileges
 
-    def _privilege(self, view: View, legal: list[dict]) -> dict:
+    def _privilege(self, view: View, legal: list[LegalOption]) -> ActionModel:
         t = view.privilege
         if t.awaiting == "compensation":
             return self._compensation(view)
         if t.awaiting == "discard":
-            return _matching(legal, "discard", card=cards.least_useful(view.you.hand, self.w))
+            return _legal(legal, Discard(card=cards.least_useful(view.you.hand, self.w)))
         hz = horizon(view)
         me, board = me_from_view(view), board_from_view(view)
         if t.awaiting == "take_card":
             _, card = plan.best_card(view.privilege_display, me, board, hz, self.w)
-            return _matching(legal, "take_card", card=card)
+            return _legal(legal, TakeCard(card=card))
         _, steps = plan.best_plan(t.card, t.used, t.built, me, board, hz, self.w)
         if not steps:
-            return {"do": "done"}
+            return Done()
         _, slot, as_ = steps[0]
         if slot is None:
-            return _matching(legal, "build", what=as_)
-        uses = [a for a in legal if a["do"] == "use" and a["slot"] == slot and a.get("as") == as_]
+            return _legal(legal, Build(what=as_))
+        uses = [a for a in legal if isinstance(a, Use) and a.slot == slot and a.as_ == as_]
         if not uses:
-            return {"do": "done"}  # the plan misread the table; stopping is always legal
+            return Done()  # the plan misread the table; stopping is always legal
         # A step out of the supply has one option; a step taken from a player, one per holder:
         # rob the one with the most prestige, who is the most dangerous.
-        return max(uses, key=lambda a: board.scores.get(a.get("from"), -1))
+        return max(uses, key=lambda a: board.scores.get(a.from_, -1))
 
-    def _compensation(self, view: View) -> dict:
-        """Robbed of a step: +1 prestige unless the limit swallows it or 100 guilders are worth more."""
+    def _compensation(self, view: View) -> Compensate:
+        """Robbed of a step: the prestige unless the limit swallows it or the guilders are worth more."""
         hz = horizon(view)
         me, board = me_from_view(view), board_from_view(view)
         richer = me.copy()
-        richer.money += 100
+        richer.money += COMPENSATION_MONEY
         prouder = me.copy()
-        gain_prestige(prouder, 1)
+        gain_prestige(prouder, COMPENSATION_PRESTIGE)
         if position_value(prouder, hz, board.tops, self.w) >= position_value(richer, hz, board.tops, self.w):
-            return {"do": "compensate", "take": "prestige"}
-        return {"do": "compensate", "take": "money"}
+            return Compensate(take="prestige")
+        return Compensate(take="money")
 
     # --- purchases
 
-    def _buy(self, view: View, option: dict) -> Buy:
+    def _buy(self, view: View, option: BuyChoice) -> Buy:
         hz = horizon(view)
         me, board = me_from_view(view), board_from_view(view)
-        chosen = cards.choose_purchase(option["offered"], option["prices"], option["budget"], me, hz, board.tops,
-                                       self.w)
+        chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, board.tops, self.w)
         return Buy(cards=chosen)
 
 
-def _matching(legal: list[dict], do: str, **fields) -> dict:
-    """The legal action with these fields (so a decision can only ever be a legal one)."""
-    for a in legal:
-        if a.get("do") == do and all(a.get(k) == v for k, v in fields.items()):
-            return a
-    raise ValueError(f"no legal {do} with {fields}")
+def _legal(legal: list[LegalOption], action: ActionModel) -> ActionModel:
+    """`action`, checked to be one of the legal options (so a decision can only ever be a legal one)."""
+    if action not in legal:
+        raise ValueError(f"{action!r} is not a legal option")
+    return action

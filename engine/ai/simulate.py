@@ -47,7 +47,7 @@ def play_game(players: int, seed: int, ai_seats: set[int], decision_times: list[
             action = concrete(rnd.choice(legal_actions(state, player)), rnd)
         result = apply(state, player, action)
         if not result.ok:
-            raise RuntimeError(f"game seed {seed}: {player} played an illegal {action}: {result.reason}")
+            raise RuntimeError(f"game seed {seed}: {player} played an illegal {action}: {result.code} {result.params}")
         state = result.state
     return state
 

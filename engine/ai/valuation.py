@@ -12,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..components import (
-    CARD_NOBLE,
     CARD_VALUE,
     CATHEDRAL_LIMIT,
     CHURCH_LIMIT,
     JOKER,
-    NOBILITY_PRESTIGE,
+    MAX_CERTIFICATE_VALUE,
     OFFICES_CARDS,
     TRADE_INCOME,
 )
+from ..rules import capped_score, free_cards, prestige_limit, round_prestige
 from .situation import Horizon, Me
 
 
@@ -63,26 +63,13 @@ class Weights:
 WEIGHTS = Weights()
 
 
-def prestige_limit(me: Me) -> int | None:
-    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
-    if me.church is None:
-        return CHURCH_LIMIT
-    if me.cathedral is None:
-        return CATHEDRAL_LIMIT
-    return None
-
-
 def gain_prestige(me: Me, amount: int) -> None:
     """Add prestige the way the engine does: points past the current limit are lost."""
-    limit = prestige_limit(me)
-    new = me.score + amount
-    if limit is not None and new > limit:
-        new = max(me.score, limit)
-    me.score = new
+    me.score = capped_score(me.score, amount, prestige_limit(me))
 
 
 def prestige_per_round(me: Me) -> int:
-    return NOBILITY_PRESTIGE[me.nobility] + (me.coat or 0) + (me.letter or 0)
+    return round_prestige(me.nobility, me.coat, me.letter)
 
 
 def _expected_overflow(score: float, raw: float, limit: int, auctions: int, chance: float) -> float:
@@ -130,7 +117,7 @@ def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> flo
             lost += _expected_overflow(me.score, raw - lost, CATHEDRAL_LIMIT, hz.auctions, chance)
         final = raw - lost
     cards = OFFICES_CARDS[me.offices] - OFFICES_CARDS[1]
-    free = (1 if me.offices == 4 else 0) + (1 if me.minter else 0)
+    free = free_cards(me.offices, me.minter)
     card_income = (w.offer_card * cards + w.free_card * free) * hz.purchases
     extra = me.extra_cards * w.card_base * card_time_factor(hz, w)
     return final + money_value(hz, w) * (me.money + income) + card_income + extra
@@ -148,8 +135,4 @@ def card_worth(card: str, w: Weights = WEIGHTS) -> float:
     """Points a card in hand is worth before the time factor: high certificates win showdowns."""
     if card == JOKER:
         return w.joker
-    return w.card_base + w.card_top * (CARD_VALUE[card] / 17) ** 2
-
-
-def card_noble(card: str) -> str | None:
-    return CARD_NOBLE.get(card)
+    return w.card_base + w.card_top * (CARD_VALUE[card] / MAX_CERTIFICATE_VALUE) ** 2

@@ -1,0 +1,72 @@
+"""Buying offered cards, all players at once and in secret: the initial purchase (R4) and the round-end one (R23).
+
+It ends in PurchaseResolved once everyone's choice is in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import events as ev
+from .actions import Buy, BuyChoice
+from .components import CARD_PRICE
+from .outcomes import PurchaseResolved
+from .refusals import Illegal
+from .rules import missing_card
+from .state import GameState, Purchase
+
+
+def start(state: GameState, kind: str, order: list[int], events: list) -> PurchaseResolved | None:
+    """Players choose among their `offered` cards; `order` is the dealing order, for the discard pile."""
+    state.phase = "initial_purchase" if kind == "initial" else "round_end_purchase"
+    state.purchase = Purchase(kind=kind, order=order)
+    if not to_act(state):
+        return _resolve(state, events)
+    return None
+
+
+def to_act(state: GameState) -> list[int]:
+    choices = state.purchase.choices
+    return [s for s, p in enumerate(state.players) if p.offered and s not in choices]
+
+
+def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResolved | None:
+    p = state.players[seat]
+    missing = missing_card(action.cards, p.offered)
+    if missing is not None:
+        raise Illegal("not_offered", card=missing)
+    cost = sum(CARD_PRICE[c] for c in action.cards)
+    if cost > p.money:
+        raise Illegal("cannot_afford", cost=cost, money=p.money, tile=None)
+    state.purchase.choices[seat] = list(action.cards)
+    events.append(ev.ChoiceRecorded(to=p.id, decision="buy", cards=list(action.cards)))
+    if to_act(state):
+        events.append(ev.ChoiceMade(player=p.id, decision="buy"))
+        return None
+    return _resolve(state, events)
+
+
+def _resolve(state: GameState, events: list) -> PurchaseResolved:
+    """All choices are in: pay, take, and discard the rest in dealing order (SCENARIOS convention 7)."""
+    pu = state.purchase
+    for seat in pu.order:
+        p = state.players[seat]
+        bought = pu.choices.get(seat, [])
+        paid = sum(CARD_PRICE[c] for c in bought)
+        p.money -= paid
+        p.hand.extend(bought)
+        left = Counter(bought)
+        for c in p.offered:
+            if left[c]:
+                left[c] -= 1
+            else:
+                state.discard.append(c)
+        p.offered = []
+        events.append(ev.PurchaseMade(player=p.id, count=len(bought), paid=paid))
+    state.purchase = None
+    return PurchaseResolved(pu.kind)
+
+
+def legal(state: GameState, seat: int) -> list:
+    p = state.players[seat]
+    return [BuyChoice(offered=p.offered[:], prices=[CARD_PRICE[c] for c in p.offered], budget=p.money)]

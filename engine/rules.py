@@ -1,0 +1,133 @@
+"""Pure rule helpers on plain values, or on any object with the attributes named.
+
+The engine's state-changing code and the computer player (engine/ai), which
+sees only views, both use these, so each rule is written once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from .components import (
+    BUILDINGS,
+    CARD_PRICE,
+    CATHEDRAL_LIMIT,
+    CHURCH_LIMIT,
+    JOKER,
+    MAX_LEVEL,
+    MINTER_FREE_CARDS,
+    NOBILITY_PRESTIGE,
+    OFFICES_FREE_CARDS_AT_4,
+    card_rank,
+    is_valid_for,
+)
+
+
+class Buildings(Protocol):
+    """A state.Tiles, or the computer player's own position: anything with these two attributes."""
+
+    church: int | None
+    cathedral: int | None
+
+
+def prestige_limit(holder: Buildings) -> int | None:
+    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
+    if holder.church is None:
+        return CHURCH_LIMIT
+    if holder.cathedral is None:
+        return CATHEDRAL_LIMIT
+    return None
+
+
+def capped_score(score: int, amount: int, limit: int | None) -> int:
+    """The score after gaining `amount`: points past `limit` are lost, a score above it never drops (R21)."""
+    new = score + amount
+    if limit is not None and new > limit:
+        new = max(score, limit)
+    return new
+
+
+def round_prestige(nobility: int, coat: int | None, letter: int | None) -> int:
+    """R22: prestige scored at a round end from the Nobility level and the coat of arms / letter tiles."""
+    return NOBILITY_PRESTIGE[nobility] + (coat or 0) + (letter or 0)
+
+
+def free_cards(offices: int, minter: bool) -> int:
+    """R23: cards dealt straight into the hand at a round end (Offices level 4, the Minter)."""
+    return (OFFICES_FREE_CARDS_AT_4 if offices == MAX_LEVEL else 0) + (MINTER_FREE_CARDS if minter else 0)
+
+
+def held_steps(level: int) -> list[int]:
+    """The step tiles a player at `level` holds (level 3: small + medium; level 4: small + large)."""
+    return ([2] if level >= 2 else []) + ([3] if level == 3 else []) + ([4] if level == 4 else [])
+
+
+def take_step(supply: list[int], step: int) -> None:
+    """Climb to `step` from a category's supply; whoever takes the step 4 puts their step 3 back (R20)."""
+    supply.remove(step)
+    if step == MAX_LEVEL:
+        supply.append(MAX_LEVEL - 1)
+        supply.sort()
+
+
+def holds_tile(holder: object, tile: str) -> bool:
+    """Whether `holder` (a state.Tiles, or the computer player's position) has a `tile`; nobody holds two."""
+    return getattr(holder, tile) not in (None, False)
+
+
+def tile_cost(tile: str, value: Any) -> int:
+    """Guilders paid for the top tile of a stack: buildings cost their value, other tiles are free (R18)."""
+    return value if tile in BUILDINGS else 0
+
+
+# --- debt cards
+
+
+def valid_cards(hand: Iterable[str], noble: str) -> list[str]:
+    return [c for c in hand if is_valid_for(c, noble)]
+
+
+def bid_capacity(hand: list[str], noble: str) -> int:
+    """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
+    valid = valid_cards(hand, noble)
+    if all(c == JOKER for c in valid):
+        return 0
+    return len(valid)
+
+
+def missing_card(part: Iterable[str], whole: Iterable[str]) -> str | None:
+    """The first card of `part` that `whole` does not hold (repeats counted), or None if it holds them all."""
+    left = Counter(whole)
+    for card in part:
+        if left[card] <= 0:
+            return card
+        left[card] -= 1
+    return None
+
+
+def filler_order(card: str) -> tuple:
+    """Cheapest first, the weaker of equal price first, jokers (valid for every noble) last."""
+    return (card == JOKER, CARD_PRICE[card], card_rank(card))
+
+
+def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str], Any] = filler_order) -> list[str]:
+    """`lead` and the first `count - 1` other cards of `valid` by `order_key`."""
+    rest = list(valid)
+    rest.remove(lead)
+    rest.sort(key=order_key)
+    return [lead, *rest[: count - 1]]
+
+
+def suggest_reveal(valid: list[str], count: int, alone: bool,
+                   order_key: Callable[[str], Any] = filler_order) -> list[str]:
+    """A sensible showdown reveal (R12/R13): the strongest certificate plus fillers; alone, the first by order_key.
+
+    The lead is a certificate, since at least one card laid down must be one; [] when there is none.
+    """
+    certs = [c for c in valid if c != JOKER]
+    if not certs:
+        return []
+    lead = min(certs, key=order_key) if alone else max(certs, key=card_rank)
+    return reveal_set(valid, count, lead, order_key)
