@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from discord_harness import FakeUser, Harness
 
-from bot.discord_app.client import AugsburgBot
 from bot.config import Settings
+from bot.discord_app.client import AugsburgBot
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 
