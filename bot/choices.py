@@ -1,5 +1,8 @@
 """A player's legal options as labelled choices, for buttons, menus, autocomplete and the terminal alike.
 
+Every chooser takes (words, legal options, the player's view, people), so a
+front-end can pick one by name for each typed command.
+
 Built from the player's own legal actions and view only, so they show nothing
 of anyone else. Values are action codes (codes.py), the same a button carries,
 or card names as a player would type them.
@@ -30,7 +33,7 @@ def bids(w: Words, options: list, view: View, people: People) -> list[tuple[str,
     return [(moves.action(w, o, view, people), o.count) for o in options if isinstance(o, Bid)]
 
 
-def privilege_cards(w: Words, options: list) -> list[tuple[str, str]]:
+def privilege_cards(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
     return [(names.privilege_card(w, o.card), o.card) for o in options if isinstance(o, TakeCard)]
 
 
@@ -42,13 +45,21 @@ def uses(w: Words, options: list, view: View, people: People) -> list[tuple[str,
     return labelled(w, options, view, people, Use)
 
 
-def cards_to_give(w: Words, options: list, kind: type[Discard] | type[ReturnCard]) -> list[tuple[str, str]]:
+def discards(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
+    return _cards_to_give(w, options, Discard)
+
+
+def returns(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
+    return _cards_to_give(w, options, ReturnCard)
+
+
+def _cards_to_give(w: Words, options: list, kind: type[Discard] | type[ReturnCard]) -> list[tuple[str, str]]:
     """One choice per distinct card of the hand, lowest first; the value is the card's typed name."""
     cards = sorted({o.card for o in options if isinstance(o, kind)}, key=card_rank)
     return [(names.card_with_price(w, c), names.card(w, c)) for c in cards]
 
 
-def reveals(w: Words, options: list) -> list[tuple[str, str]]:
+def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
     """The suggested lay-down first, then each certificate as the best card with the cheapest fillers."""
     choice = next((o for o in options if isinstance(o, RevealChoice)), None)
     if choice is None:
@@ -61,7 +72,7 @@ def reveals(w: Words, options: list) -> list[tuple[str, str]]:
     return [(names.cards(w, o), w.join(names.card(w, c) for c in o)) for o in offers if o]
 
 
-def purchases(w: Words, options: list) -> list[tuple[str, str]]:
+def purchases(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
     """Buying nothing, then affordable sets of offered cards, the larger sets first."""
     choice = next((o for o in options if isinstance(o, BuyChoice)), None)
     if choice is None:

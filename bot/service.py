@@ -112,14 +112,21 @@ class GameService:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))
 
+    async def _lobby(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
+        """The channel's table if it is still gathering players (call under the lock), else a refusal."""
+        record = await self.current(channel_id)
+        if record is None or record.id != game_id:
+            return refuse("table_closed")
+        if record.status != "lobby":
+            return refuse("already_started", record)
+        return record
+
     async def _change_seats(self, channel_id: int, game_id: int, change: Callable[[Table], list[Seat] | Notice]):
         """Change the seats of an open table; `change(table)` returns the new seats or a refusal."""
         async with self.lock(channel_id):
-            record = await self.current(channel_id)
-            if record is None or record.id != game_id:
-                return refuse("table_closed")
-            if record.status != "lobby":
-                return refuse("already_started", record)
+            record = await self._lobby(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
             seats = change(record.table)
             if isinstance(seats, Notice):
                 return Outcome(False, seats, record)
@@ -162,11 +169,9 @@ class GameService:
 
     async def start(self, channel_id: int, game_id: int, user: int | str, seed: int | None = None) -> Outcome:
         async with self.lock(channel_id):
-            record = await self.current(channel_id)
-            if record is None or record.id != game_id:
-                return refuse("table_closed")
-            if record.status != "lobby":
-                return refuse("already_started", record)
+            record = await self._lobby(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
             table = record.table
             if table.host != str(user):
                 return refuse("host_only_start", record)

@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import legal_actions, player_view
-from engine.actions import Discard, ReturnCard
 from storage import GameQuarantined, GameRecord
 
 from .. import choices
@@ -103,7 +102,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         options = legal_actions(record.state, player)
         if not options:
             return []
-        pairs = pick(options, player_view(record.state, player), people(record.table))
+        pairs = pick(ENGLISH, options, player_view(record.state, player), people(record.table))
         return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
@@ -113,7 +112,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @bid.autocomplete("count")
     async def _bid_counts(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.bids(ENGLISH, o, v, p))
+        return await self._complete(interaction, current, choices.bids)
 
     @app_commands.command(name="call", description="Offer as many cards as the highest bid")
     async def call(self, interaction: discord.Interaction) -> None:
@@ -130,7 +129,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @reveal.autocomplete("cards")
     async def _reveal_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.reveals(ENGLISH, o))
+        return await self._complete(interaction, current, choices.reveals)
 
     @app_commands.command(name="buy", description="Choose which offered cards to buy")
     @app_commands.describe(cards="The cards, separated by commas, or 'nothing'")
@@ -139,7 +138,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @buy.autocomplete("cards")
     async def _buy_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.purchases(ENGLISH, o))
+        return await self._complete(interaction, current, choices.purchases)
 
     @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
     @app_commands.describe(card="One of the privilege cards on display")
@@ -148,7 +147,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @privilege.autocomplete("card")
     async def _privilege_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.privilege_cards(ENGLISH, o))
+        return await self._complete(interaction, current, choices.privilege_cards)
 
     @app_commands.command(name="use", description="Use one privilege of your privilege card")
     @app_commands.describe(privilege="Which privilege, and how")
@@ -157,7 +156,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @use.autocomplete("privilege")
     async def _uses(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.uses(ENGLISH, o, v, p))
+        return await self._complete(interaction, current, choices.uses)
 
     @app_commands.command(name="build", description="Master Builder: build a Church or Cathedral in addition")
     @app_commands.describe(what="church or cathedral")
@@ -166,7 +165,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @build.autocomplete("what")
     async def _buildings(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.buildings(ENGLISH, o, v, p))
+        return await self._complete(interaction, current, choices.buildings)
 
     @app_commands.command(name="done", description="Finish with your privilege card")
     async def done(self, interaction: discord.Interaction) -> None:
@@ -179,7 +178,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @discard.autocomplete("card")
     async def _discards(self, interaction, current: str):
-        return await self._complete(interaction, current, lambda o, v, p: choices.cards_to_give(ENGLISH, o, Discard))
+        return await self._complete(interaction, current, choices.discards)
 
     @app_commands.command(name="return", description="Deck shortage: put a card from your hand under the deck")
     @app_commands.describe(card="A card from your hand")
@@ -188,8 +187,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @return_.autocomplete("card")
     async def _returns(self, interaction, current: str):
-        return await self._complete(interaction, current,
-                                    lambda o, v, p: choices.cards_to_give(ENGLISH, o, ReturnCard))
+        return await self._complete(interaction, current, choices.returns)
 
     @app_commands.command(name="compensate", description="Choose compensation for a step tile taken from you")
     @app_commands.describe(take="100 guilders or 1 prestige")

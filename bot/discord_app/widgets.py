@@ -27,95 +27,99 @@ async def _route(interaction: discord.Interaction, name: str, *args) -> None:
     await getattr(handlers, name)(interaction, *args)
 
 
+class _Routed:
+    """A durable item: rebuilt from its custom_id's named groups, and a click goes to one Handlers method."""
+
+    handler = ""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(**{k: int(v) if k == "game" else v for k, v in match.groupdict().items()})
+
+    def route(self, interaction: discord.Interaction) -> tuple:
+        """The arguments the handler gets after the interaction."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _route(interaction, self.handler, *self.route(interaction))
+
+
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai)"
+    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai)"
 ):
+    handler = "lobby_click"
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary}
 
-    def __init__(self, game_id: int, what: str, label: str = "…"):
-        button = discord.ui.Button(label=label, style=self.STYLES[what], custom_id=f"aug:lob:{game_id}:{what}")
-        super().__init__(button)
-        self.game_id, self.what = game_id, what
+    def __init__(self, game: int, what: str, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=self.STYLES[what], custom_id=f"aug:lob:{game}:{what}"))
+        self.game, self.what = game, what
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, "lobby_click", self.game_id, self.what)
+    def route(self, interaction):
+        return self.game, self.what
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
-    def __init__(self, game_id: int, label: str = "…"):
-        button = discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"aug:tbl:{game_id}:hand")
-        super().__init__(button)
-        self.game_id = game_id
+class TableButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
+    handler = "show_panel"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
+    def __init__(self, game: int, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"aug:tbl:{game}:hand"))
+        self.game = game
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, "show_panel", self.game_id)
+    def route(self, interaction):
+        return (self.game,)
 
 
 class ActButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"aug:do:(?P<game>\d+):(?P<key>[\w.]+):(?P<code>[\w.:\-]*)"
+    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    template=r"aug:do:(?P<game>\d+):(?P<key>[\w.]+):(?P<code>[\w.:\-]*)",
 ):
-    def __init__(self, game_id: int, key: str, code: str, label: str = "…",
+    handler = "act_click"
+
+    def __init__(self, game: int, key: str, code: str, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,
                  disabled: bool = False):
-        button = discord.ui.Button(label=label[:80], style=style, row=row, disabled=disabled,
-                                   custom_id=f"aug:do:{game_id}:{key}:{code}")
-        super().__init__(button)
-        self.game_id, self.key, self.code = game_id, key, code
+        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row, disabled=disabled,
+                                           custom_id=f"aug:do:{game}:{key}:{code}"))
+        self.game, self.key, self.code = game, key, code
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), match["key"], match["code"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, "act_click", self.game_id, self.key, self.code)
+    def route(self, interaction):
+        return self.game, self.key, self.code
 
 
 class ActSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"aug:sel:(?P<game>\d+):(?P<key>[\w.]+):(?P<kind>pick|rev|buy)"
+    _Routed, discord.ui.DynamicItem[discord.ui.Select],
+    template=r"aug:sel:(?P<game>\d+):(?P<key>[\w.]+):(?P<kind>pick|rev|buy)",
 ):
-    def __init__(self, game_id: int, key: str, kind: str, options: list[discord.SelectOption] | None = None,
+    handler = "act_select"
+
+    def __init__(self, game: int, key: str, kind: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "", min_values: int = 1, max_values: int = 1, row: int | None = None):
-        select = discord.ui.Select(
-            custom_id=f"aug:sel:{game_id}:{key}:{kind}",
+        super().__init__(discord.ui.Select(
+            custom_id=f"aug:sel:{game}:{key}:{kind}",
             options=options or [discord.SelectOption(label="…", value="0")],
             placeholder=placeholder[:150] or None,
             min_values=min_values,
             max_values=max_values,
             row=row,
-        )
-        super().__init__(select)
-        self.game_id, self.key, self.kind = game_id, key, kind
+        ))
+        self.game, self.key, self.kind = game, key, kind
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), match["key"], match["kind"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
-        await _route(interaction, "act_select", self.game_id, self.key, self.kind, values)
+    def route(self, interaction):
+        return self.game, self.key, self.kind, list(interaction.data.get("values", []))
 
 
-class CancelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+)"):
-    def __init__(self, game_id: int, label: str = "…"):
-        button = discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"aug:cancel:{game_id}")
-        super().__init__(button)
-        self.game_id = game_id
+class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+)"):
+    handler = "cancel_confirmed"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
+    def __init__(self, game: int, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"aug:cancel:{game}"))
+        self.game = game
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, "cancel_confirmed", self.game_id)
+    def route(self, interaction):
+        return (self.game,)
 
 
 DYNAMIC_ITEMS = (LobbyButton, TableButton, ActButton, ActSelect, CancelButton)
