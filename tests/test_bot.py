@@ -255,6 +255,25 @@ async def test_computer_players_fill_seats_and_play_on_their_own(harness):
     assert game(h) is None
     everything = "\n".join(message_text(m) for m in h.channel_messages.values())
     assert "final standings" in everything and "<@ai" not in everything
+    assert not re.search(r"\bai\d\b", everything), "a computer's internal id reached a public message"
     assert "Computer 1" in h.message(table).embeds[0]["fields"][1]["name"] + everything
     h.assert_all_answered()
     h.assert_no_errors()
+
+
+async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(harness):
+    h = harness
+    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Start game")
+    cog = h.bot.get_cog("Augsburg")
+    cog.computers.delay = 60  # a computer is due (the initial purchase): its task waits
+    cog.computers.schedule(h.channel_id)
+    task = cog.computers._tasks[h.channel_id]
+    await h.bot.unload_extension("bot.discord_app.extension")
+    assert task.cancelled() or task.done()
+    stranded = await h.click(ADA, table, label="My hand & actions")
+    assert stranded.response.ephemeral and "restarting" in stranded.response.content
+    await h.bot.load_extension("bot.discord_app.extension")
+    reopened = await h.click(ADA, table, label="My hand & actions")
+    assert "Your money" in reopened.response.content

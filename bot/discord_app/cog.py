@@ -42,8 +42,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self._restored = await self.service.restore()
 
     async def cog_unload(self) -> None:
-        self.computers.close()
-        self.presenter.close()
+        await self.computers.close()
+        await self.presenter.close()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

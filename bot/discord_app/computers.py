@@ -27,10 +27,13 @@ class ComputerRunner:
         if task is None or task.done():
             self._tasks[channel_id] = asyncio.get_running_loop().create_task(self._play(channel_id))
 
-    def close(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
+    async def close(self) -> None:
+        """Cancel what is pending and wait until it has stopped."""
+        tasks = list(self._tasks.values())
         self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _play(self, channel_id: int) -> None:
         try:

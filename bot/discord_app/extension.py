@@ -1,7 +1,9 @@
 """The /augsburg extension: `await bot.load_extension("bot.discord_app.extension")`.
 
 `setup` adds the cog and the durable buttons (DynamicItems route clicks on any
-old message to the cog); `teardown` removes the buttons again.
+old message to the cog); `teardown` removes the cog (discord.py only removes by
+itself cogs defined in the extension's own module), which stops the cog's tasks.
+The buttons stay registered, so a click during a reload gets a polite answer.
 """
 
 from __future__ import annotations
@@ -19,4 +21,6 @@ async def setup(bot) -> None:
 
 
 async def teardown(bot) -> None:
-    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.remove_cog(Augsburg.__cog_name__)
+    # remove_cog looks the group up by the cog's name ("Augsburg"), not the group's ("augsburg").
+    bot.tree.remove_command(Augsburg.__cog_group_name__)

@@ -33,10 +33,13 @@ class Presenter:
         self.w = ENGLISH  # the table's language
         self._redraws: dict[int, asyncio.Task] = {}
 
-    def close(self) -> None:
-        for task in self._redraws.values():
-            task.cancel()
+    async def close(self) -> None:
+        """Cancel what is pending and wait until it has stopped."""
+        tasks = list(self._redraws.values())
         self._redraws.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
