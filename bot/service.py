@@ -163,7 +163,7 @@ class GameService:
                 return Notice("table_full", {"most": MAX_PLAYERS})
             taken = {s.id for s in table.seats}
             number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in taken)
-            return [*table.seats, Seat(id=f"ai{number}", name=f"Computer {number}", kind="computer")]
+            return [*table.seats, Seat(id=f"ai{number}", kind="computer", number=number)]
 
         return await self._change_seats(channel_id, game_id, change)
 

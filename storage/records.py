@@ -23,9 +23,10 @@ class _Record(BaseModel):
 
 
 class Seat(_Record):
-    id: str  # the engine's player id: a Discord user id, or a computer's own id
-    name: str  # what others read: a display name, or "Computer 2"
+    id: str  # the engine's player id: a Discord user id, or a computer's own id ("ai2")
+    name: str = ""  # a human's display name; a computer is named by the wording, from its number
     kind: SeatKind = "human"
+    number: int | None = None  # a computer's number at this table
 
 
 class Table(_Record):
@@ -59,10 +60,6 @@ class Table(_Record):
 
     def seat(self, player: str) -> Seat | None:
         return next((s for s in self.seats if s.id == player), None)
-
-    def name(self, player: str) -> str:
-        seat = self.seat(player)
-        return seat.name if seat is not None else player
 
     def is_computer(self, player: str) -> bool:
         seat = self.seat(player)

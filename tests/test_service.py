@@ -9,6 +9,7 @@ import pytest
 
 from bot import codes
 from bot.service import GameService, decision_key
+from bot.wording import ENGLISH, names
 from engine import legal_actions, to_act
 from engine.actions import BuyChoice, RevealChoice
 from engine.randomplay import concrete
@@ -66,7 +67,8 @@ async def test_computer_seats_are_typed_and_named(service):
     for _ in range(2):
         table = (await service.add_computer(CHANNEL, table.id, 11)).record
     assert [s.kind for s in table.table.seats] == ["human", "computer", "computer"]
-    assert [s.name for s in table.table.seats][1:] == ["Computer 1", "Computer 2"]
+    assert [s.number for s in table.table.seats] == [None, 1, 2]
+    assert [names.seat(ENGLISH, s) for s in table.table.seats] == ["Host", "Computer 1", "Computer 2"]
     record = (await service.start(CHANNEL, table.id, 11, seed=5)).record
     assert record.table.seed == 5 and record.table.humans() == ["11"]
 

@@ -168,10 +168,10 @@ async def test_active_games_finish_and_history(store):
 async def test_lobby_then_start(store):
     host = Seat(id="h", name="Hilde")
     lobby = await store.open_lobby(1, 77, Table(host="h", seats=(host,)))
-    assert lobby.state is None and lobby.status == "lobby" and lobby.table.name("h") == "Hilde"
+    assert lobby.state is None and lobby.status == "lobby" and lobby.table.seat("h").name == "Hilde"
     with pytest.raises(ChannelBusy):
         await store.open_lobby(1, 77, Table(host="x", seats=(Seat(id="x", name="X"),)))
-    robot = Seat(id="c1", name="Computer 1", kind="computer")
+    robot = Seat(id="c1", kind="computer", number=1)
     lobby = await store.update_lobby(lobby.id, lobby.version, lobby.table.with_seats([host, robot]))
     with pytest.raises(VersionConflict):
         await store.update_lobby(lobby.id, lobby.version - 1, lobby.table.with_seats([]))
@@ -192,7 +192,7 @@ async def test_tables_written_before_typed_records_are_read(store):
         db.execute("UPDATE games SET setup = ?, ui = ? WHERE id = ?",
                    (json.dumps(old), json.dumps({"table": 9, "log": ["Ada passes."]}), record.id))
     loaded = await store.load_channel(5)
-    assert loaded.table.players == ["11", "ai1"] and loaded.table.name("11") == "Ada"
+    assert loaded.table.players == ["11", "ai1"] and loaded.table.seat("11").name == "Ada"
     assert loaded.table.is_computer("ai1") and loaded.messages == TableMessages(table=9)
 
 

@@ -102,7 +102,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         options = legal_actions(record.state, player)
         if not options:
             return []
-        pairs = pick(ENGLISH, options, player_view(record.state, player), people(record.table))
+        pairs = pick(ENGLISH, options, player_view(record.state, player), people(ENGLISH, record.table))
         return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")

@@ -8,7 +8,7 @@ from engine import View
 from storage import GameRecord
 
 from ..service import MAX_PLAYERS
-from ..wording import Words, log, phases
+from ..wording import Words, log, names, phases
 from ..wording import table as words
 from .people import people
 
@@ -18,14 +18,15 @@ LOG_LINES = 8
 
 def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
     table = record.table
-    seats = "\n".join(words.seat_line(w, i, s.name, s.id == table.host) for i, s in enumerate(table.seats, start=1))
+    seats = "\n".join(words.seat_line(w, i, names.seat(w, s), s.id == table.host)
+                      for i, s in enumerate(table.seats, start=1))
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)
     return embed
 
 
 def table_embed(w: Words, record: GameRecord, view: View) -> discord.Embed:
-    who = people(record.table)
+    who = people(w, record.table)
     embed = discord.Embed(title=words.round_title(w, view), colour=COLOUR, description=phases.status(w, view, who))
     for p in view.players:
         embed.add_field(name=words.player_heading(w, p, view, who)[:256],

@@ -62,7 +62,7 @@ class Handlers:
         self.w = ENGLISH  # the reader's language
 
     def notice(self, notice: Notice, record: GameRecord | None = None) -> str:
-        who = people(record.table) if record is not None else UNNAMED
+        who = people(self.w, record.table) if record is not None else UNNAMED
         return notices.notice(self.w, notice.code, notice.params, who)
 
     async def moved(self, outcome: Outcome, table_drawn: bool = False) -> None:
@@ -252,7 +252,7 @@ class Handlers:
             return
         if outcome.ok:
             note = notices.done(self.w, words_log.lines(self.w, [e for e in outcome.events if e.to == player],
-                                                        people(record.table), player))
+                                                        people(self.w, record.table), player))
         else:
             note = notices.warning(self.w, self.notice(outcome.notice, record))
         if record.status == "finished":

@@ -29,7 +29,7 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = "", selection:
     """(content, view) of a player's private panel."""
     player = str(user_id)
     view = player_view(record.state, player)
-    who = people(record.table)
+    who = people(w, record.table)
     lines = [note] if note else []
     lines += [phases.status(w, view, who), "", words.hand(w, view)]
     buttons = discord.ui.View(timeout=None)

@@ -6,16 +6,18 @@ import discord
 
 from storage import Table
 
-from ..wording import People
+from ..wording import People, Words
+from ..wording.table import people_at
 
 
 def mention(player: str) -> str:
     return f"<@{player}>"
 
 
-def people(table: Table) -> People:
-    """Players by their display name; whoever must act is addressed by a mention, computers by name."""
-    return People(name=table.name, call=lambda p: table.name(p) if table.is_computer(p) else mention(p))
+def people(w: Words, table: Table) -> People:
+    """Players by their seat names; whoever must act is addressed by a mention (computers by name)."""
+    named = people_at(w, table)
+    return people_at(w, table, call=lambda p: named.name(p) if table.is_computer(p) else mention(p))
 
 
 def notify(players: list[str]) -> discord.AllowedMentions:

@@ -98,12 +98,13 @@ class Presenter:
         over = next((e for e in events if e.type == "game_over"), None)
         if over is not None:
             winners = [p for p in over.winners if not record.table.is_computer(p)]
-            await channel.send(words.standings(self.w, over, people(record.table)), allowed_mentions=notify(winners))
+            standings = words.standings(self.w, over, people(self.w, record.table))
+            await channel.send(standings, allowed_mentions=notify(winners))
             return
         fresh = [p for p in to_act(record.state) if p not in before and not record.table.is_computer(p)]
         if not fresh:
             return
-        status = phases.status(self.w, spectator_view(record.state), people(record.table))
+        status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table))
         text = notices.your_move(self.w, " ".join(mention(p) for p in fresh), status)
         message = await channel.send(text[:2000], view=table_view(self.w, record.id), allowed_mentions=notify(fresh))
         before, _ = await self.service.set_messages(record, ping=message.id)

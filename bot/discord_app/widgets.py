@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from ..wording import ENGLISH, Words, notices
+from ..wording import table as words
 
 MAX_OPTIONS = 25
 
@@ -133,9 +134,9 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
 
 
 def lobby_view(w: Words, game_id: int) -> discord.ui.View:
-    labels = {"join": w._("Join"), "leave": w._("Leave"), "ai": w._("Add computer player"), "start": w._("Start game")}
+    labels = words.lobby_buttons(w)
     return view_of(*(LobbyButton(game_id, what, label) for what, label in labels.items()))
 
 
 def table_view(w: Words, game_id: int) -> discord.ui.View:
-    return view_of(TableButton(game_id, w._("My hand & actions")))
+    return view_of(TableButton(game_id, words.hand_button(w)))

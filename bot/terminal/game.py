@@ -17,6 +17,7 @@ from storage import GameQuarantined, Seat, Store
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, People, Words, log, notices, phases
 from ..wording import terminal as words
+from ..wording.table import people_at
 from .screen import Terminal
 
 GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
@@ -42,12 +43,12 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
     if record is None:
         if resume:
             term.say(words.nothing_to_resume(w))
-        started = await _start(service, Seat(id=YOU, name=words.your_name(w, name)), opponents, seed)
+        started = await _start(service, Seat(id=YOU, name=name), opponents, seed)
         record = started.record
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people = People(name=record.table.name)
+    people = _people(w, record.table)
     while record.status == "active":
         if YOU in to_act(record.state):
             view = player_view(record.state, YOU)
@@ -80,9 +81,14 @@ async def _start(service: GameService, you: Seat, opponents: int, seed: int | No
     return await service.start(CHANNEL, record.id, YOU, seed=seed)
 
 
+def _people(w: Words, table) -> People:
+    """Names at the table, yours marked as you."""
+    seated = people_at(w, table)
+    return People(name=lambda p: words.your_name(w, seated.name(p)) if p == YOU else seated.name(p))
+
+
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
-    people = People(name=outcome.record.table.name)
-    for line in log.lines(term.w, outcome.events, people, player):
+    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player):
         term.say(f"  · {line}")
 
 

@@ -78,6 +78,13 @@ def cards(w: Words, card_ids: list[str]) -> str:
     return w.join(card(w, c) for c in card_ids) if card_ids else w._("nothing")
 
 
+def seat(w: Words, seat) -> str:
+    """A seat's name: a human's display name; a computer's from its number."""
+    if seat.kind == "computer" and seat.number is not None:
+        return w._("Computer {number}", number=seat.number)
+    return seat.name
+
+
 def card_from_name(text: str) -> str:
     """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card).
 

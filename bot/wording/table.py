@@ -16,6 +16,24 @@ from . import names
 from .words import People, Words
 
 
+def people_at(w: Words, table, call=None) -> People:
+    """The players of a `storage.Table` by their seat names; `call` addresses whoever must act."""
+
+    def name(player: str) -> str:
+        seat = table.seat(player)
+        return names.seat(w, seat) if seat is not None else player
+
+    return People(name=name, call=call)
+
+
+def lobby_buttons(w: Words) -> dict[str, str]:
+    return {"join": w._("Join"), "leave": w._("Leave"), "ai": w._("Add computer player"), "start": w._("Start game")}
+
+
+def hand_button(w: Words) -> str:
+    return w._("My hand & actions")
+
+
 def lobby_title(w: Words) -> str:
     return w._("Augsburg 1520 — a new table")
 
