@@ -114,7 +114,7 @@ class Harness(FakeDiscord):
 
     async def close(self) -> None:
         """Close the bot and the server, cancel leftover tasks, restore discord.py's globals; then fail if
-        the bot sent a body Discord would refuse (400) that the test did not clear from ``problems``."""
+        the bot sent a body Discord would refuse (50035, 50006) that the test left in ``problems``."""
         try:
             await self.detach()
             await super().close()
@@ -128,7 +128,7 @@ class Harness(FakeDiscord):
             if self._base is not None:
                 Route.BASE, self._base = self._base, None
             logging.getLogger().removeHandler(self._capture)
-        refused = [p for p in self.problems if " -> 400 " in p]
+        refused = [p for p in self.problems if " -> 400 50035 " in p or " -> 400 50006 " in p]
         if refused:
             raise AssertionError("Discord would refuse what the bot sent:\n" + "\n".join(refused))
 

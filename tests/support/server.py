@@ -9,6 +9,7 @@ discord.py's ``Route.BASE`` here, so both doors meet the same routes and validat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 from collections.abc import Callable
@@ -134,11 +135,12 @@ class FakeDiscord(DiscordModel, Actions):
         self._changed = asyncio.Event()
 
     async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition") -> Any:
-        """Wait until ``predicate()`` is truthy (checked after every request) and return it."""
+        """Wait until ``predicate()`` is truthy (checked after every request, and every 50 ms) and return it."""
         try:
             async with asyncio.timeout(timeout):
                 while not (found := predicate()):
-                    await self._changed.wait()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), 0.05)
         except TimeoutError:
             recent = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-6:]]
             raise TimeoutError(
