@@ -81,6 +81,8 @@ class Harness(FakeDiscord):
         return harness
 
     async def start(self) -> None:
+        if Route.BASE.startswith("http://127.0.0.1"):
+            raise HarnessError("discord.py already points at a loopback fake: one Harness at a time")
         await super().start()
         self._initial_tasks = set(asyncio.all_tasks())
         self._base, Route.BASE = Route.BASE, self.api_base

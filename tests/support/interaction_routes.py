@@ -15,7 +15,7 @@ from typing import Any
 from .errors import DiscordError, invalid_form
 from .model import TOKEN_LIFETIME
 from .records import CALLBACK_KINDS, Interaction, RecordedRequest, StoredMessage
-from .routes import route, truthy
+from .routes import checked, route, truthy
 from .validation import EPHEMERAL, check_autocomplete, check_message
 
 # Which callback types may answer which interaction types (command, component, autocomplete, modal).
@@ -100,8 +100,7 @@ def _callback_answer(interaction: Interaction, kind: int, msg: StoredMessage | N
 @route("POST", WEBHOOK)
 def followup(fake: Any, req: RecordedRequest) -> dict | None:
     interaction = _by_token(fake, req)
-    body = req.json or {}
-    check_message(body, creating=True, files=len(req.files))
+    body = checked(req, creating=True)
     if interaction.loading:
         msg = fake.edit_message(fake.messages[interaction.original_id], {**body, "flags": None})
         interaction.loading = False
@@ -134,13 +133,9 @@ def get_webhook_message(fake: Any, req: RecordedRequest) -> dict:
 @route("PATCH", WEBHOOK + "/messages/{message_id}")
 def edit_webhook_message(fake: Any, req: RecordedRequest) -> dict:
     interaction, msg = _webhook_message(fake, req)
-    body = req.json or {}
-    check_message(body, creating=False, files=len(req.files))
+    body = checked(req, creating=False)
     fake.edit_message(msg, body)
-    if msg.id == interaction.original_id:
-        interaction.loading = False
-    kind = "edit_original" if req.route.endswith("@original") else "followup_edit"
-    fake.record(kind, msg, body, **_common(interaction))
+    _changed(fake, req, interaction, msg, body, "edit_original", "followup_edit")
     return msg.data
 
 
@@ -149,7 +144,13 @@ def edit_webhook_message(fake: Any, req: RecordedRequest) -> dict:
 def delete_webhook_message(fake: Any, req: RecordedRequest) -> None:
     interaction, msg = _webhook_message(fake, req)
     fake.delete_message(msg)
+    _changed(fake, req, interaction, msg, None, "delete_original", "followup_delete")
+
+
+def _changed(
+    fake: Any, req: RecordedRequest, interaction: Interaction, msg: StoredMessage, body: Any, *kinds: str
+) -> None:
+    """Record an edit or delete through the webhook; either one ends a "thinking" original."""
     if msg.id == interaction.original_id:
         interaction.loading = False
-    kind = "delete_original" if req.route.endswith("@original") else "followup_delete"
-    fake.record(kind, msg, None, **_common(interaction))
+    fake.record(kinds[0] if req.route.endswith("@original") else kinds[1], msg, body, **_common(interaction))

@@ -88,10 +88,7 @@ class DiscordModel:
         return user
 
     def user(self, user_id: int) -> FakeUser:
-        try:
-            return self.users[int(user_id)]
-        except KeyError:
-            raise HarnessError(f"unknown user {user_id}; add it with users=[...]") from None
+        return _known(self.users, user_id, "user (add it with users=[...])")
 
     # ------------------------------------------------------------------ messages
 
@@ -188,10 +185,7 @@ class DiscordModel:
         }
 
     def message(self, message_id: int) -> StoredMessage:
-        try:
-            return self.messages[int(message_id)]
-        except KeyError:
-            raise HarnessError(f"unknown message {message_id}") from None
+        return _known(self.messages, message_id, "message")
 
     def find_message(
         self, custom_id: str | None = None, *, label: str | None = None, user_id: int | None = None
@@ -268,13 +262,17 @@ class DiscordModel:
 
     def fail_next(
         self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
-        *, retry_after: float = 0.05,
+        *, retry_after: float = 0.05, times: int = 1,
     ) -> None:  # fmt: skip
-        """Make the next request to this route fail (a 429 carries ``retry_after`` and is retried by discord.py)."""
+        """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
+        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
         handlers = self.overrides.setdefault((method.upper(), route), [])
+        left = [times]
 
         def fail(_: RecordedRequest) -> Any:
-            handlers.remove(fail)
+            left[0] -= 1
+            if not left[0]:
+                handlers.remove(fail)
             raise self.http_error(status, code, message, retry_after=retry_after)
 
         handlers.append(fail)
@@ -282,3 +280,10 @@ class DiscordModel:
     @staticmethod
     def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
         return DiscordError(status, code, message or "injected failure", retry_after=retry_after)
+
+
+def _known(table: dict, key: Any, what: str) -> Any:
+    try:
+        return table[int(key)]
+    except KeyError:
+        raise HarnessError(f"unknown {what}: {key}") from None

@@ -42,6 +42,13 @@ def truthy(value: str | None) -> bool:
     return str(value).lower() in ("1", "true")
 
 
+def checked(req: RecordedRequest, *, creating: bool) -> dict:
+    """The message body of a create or edit request, once Discord's limits accept it."""
+    body = req.json or {}
+    check_message(body, creating=creating, files=len(req.files))
+    return body
+
+
 # ------------------------------------------------------------------ login and gateway discovery
 
 
@@ -117,21 +124,22 @@ def get_guild(fake: Any, req: RecordedRequest) -> dict:
     return payloads.guild(fake, full=False)
 
 
+def _user(fake: Any, req: RecordedRequest, code: int, message: str) -> Any:
+    user = {fake.bot_user.id: fake.bot_user, **fake.users}.get(int(req.params["user_id"]))
+    if user is None:
+        raise DiscordError(404, code, message)
+    return user
+
+
 @route("GET", "/guilds/{guild_id}/members/{user_id}")
 def get_member(fake: Any, req: RecordedRequest) -> dict:
     _guild(fake, req)
-    user = {fake.bot_user.id: fake.bot_user, **fake.users}.get(int(req.params["user_id"]))
-    if user is None:
-        raise DiscordError(404, 10007, "Unknown Member")
-    return user.member_payload()
+    return _user(fake, req, 10007, "Unknown Member").member_payload()
 
 
 @route("GET", "/users/{user_id}")
 def get_user(fake: Any, req: RecordedRequest) -> dict:
-    user = {fake.bot_user.id: fake.bot_user, **fake.users}.get(int(req.params["user_id"]))
-    if user is None:
-        raise DiscordError(404, 10013, "Unknown User")
-    return user.user_payload()
+    return _user(fake, req, 10013, "Unknown User").user_payload()
 
 
 # ------------------------------------------------------------------ the channel and its messages
@@ -160,8 +168,7 @@ def get_channel(fake: Any, req: RecordedRequest) -> dict:
 @route("POST", "/channels/{channel_id}/messages")
 def send_message(fake: Any, req: RecordedRequest) -> dict:
     _channel(fake, req)
-    body = req.json or {}
-    check_message(body, creating=True, files=len(req.files))
+    body = checked(req, creating=True)
     msg = fake.new_message(body)
     fake.record("channel_message", msg, body)
     return msg.data
@@ -175,8 +182,7 @@ def get_message(fake: Any, req: RecordedRequest) -> dict:
 @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
 def edit_message(fake: Any, req: RecordedRequest) -> dict:
     msg = _channel_message(fake, req)
-    body = req.json or {}
-    check_message(body, creating=False, files=len(req.files))
+    body = checked(req, creating=False)
     fake.record("message_edit", fake.edit_message(msg, body), body)
     return msg.data
 
