@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from discord_harness import FakeUser, Harness
+from support.fake_discord import FakeUser, Harness
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot

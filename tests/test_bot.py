@@ -7,7 +7,7 @@ import re
 
 import pytest
 from bot_support import ADA, BEN, CLEO, STRANGER, game, make_bot, open_and_start
-from discord_harness import FakeUser, Harness
+from support.fake_discord import FakeUser, Harness
 
 from bot.wording import ENGLISH, names
 from engine import to_act

@@ -1,4 +1,4 @@
-"""End to end: `python -m bot` as a subprocess against a small fake Discord on 127.0.0.1 (issue 4)."""
+"""End to end: `python -m bot` as a subprocess against the fake Discord's loopback server and gateway (issue 4)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ import os
 import sys
 
 from conftest import ROOT
-from fake_discord import FakeDiscord, stop_process
+from support.fake_discord import FakeDiscord, FakeUser, stop_process
 
 GUILD_ID, CHANNEL_ID = 710_000_000_000_000_001, 710_000_000_000_000_002
 ALICE, BOB = 710_000_000_000_000_101, 710_000_000_000_000_102
 
 
-async def test_the_bot_connects_registers_and_answers_new_and_join(tmp_path):
+async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_path):
     log = tmp_path / "bot.log"
-    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[ALICE, BOB], token="e2e-token") as fake:
+    users = [FakeUser(ALICE, "Alice"), FakeUser(BOB, "Bob")]
+    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
         env = {
             **os.environ,
             **fake.env(),
@@ -32,25 +33,22 @@ async def test_the_bot_connects_registers_and_answers_new_and_join(tmp_path):
         try:
             identify = await fake.wait_for_ready(timeout=30)
             assert identify["token"] == "e2e-token"
-            commands = await fake.wait_for_commands(guild_id=GUILD_ID, timeout=30)
-            augsburg = next(c for c in commands if c["name"] == "augsburg")
+            assert fake.gateway.connections[0].get("compress") in ("zlib-stream", "zstd-stream")
+            (augsburg,) = [c for c in fake.commands[GUILD_ID] if c["name"] == "augsburg"]
             assert {o["name"] for o in augsburg["options"]} >= {"new", "hand", "status", "rules", "cancel"}
 
-            new = await fake.wait_for_callback(
-                await fake.send_interaction(fake.slash(ALICE, "augsburg", "new")), timeout=10
-            )
-            assert new.callback_type == 4
-            lobby = new.message
-            assert "new table" in lobby["embeds"][0]["title"]
-            join_id = next(c for c in new.custom_ids if c.endswith(":join"))
-
-            joined = await fake.wait_for_callback(
-                await fake.send_interaction(fake.click(BOB, lobby, join_id)), timeout=10
-            )
-            assert joined.callback_type == 7  # the lobby message is updated in place
-            seats = joined.message["embeds"][0]["fields"][0]["value"]
+            new = await fake.slash(ALICE, "augsburg new")
+            assert new.response.kind == "response" and "new table" in new.response.embeds[0]["title"]
+            table = new.response.message_id
+            joined = await fake.click(BOB, table, label="Join")
+            assert joined.response.kind == "update"  # the lobby message is updated in place
+            seats = joined.response.embeds[0]["fields"][0]["value"]
             assert "1." in seats and "2." in seats
-            assert fake.problems == []
+            started = await fake.click(ALICE, table, label="Start game")
+            assert "round 1 of" in started.response.embeds[0]["title"]
+            panel = await fake.click(BOB, table, label="My hand & actions")
+            assert panel.response.ephemeral and "Your money" in panel.response.content
+            assert fake.problems == [] and fake.unknown_requests == []
         except BaseException:
             print(log.read_text(errors="replace")[-4000:])
             raise

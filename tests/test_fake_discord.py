@@ -1,313 +1,245 @@
-"""End-to-end checks that an unmodified discord.py 2.7.1 client works against tests/fake_discord.py."""
+"""The fake Discord (tests/support) through its two doors, with the toy bot of support/toy_bot.py."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import inspect
-import io
-import os
-import sys
-import textwrap
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import discord
 import pytest
 import yarl
-from discord import app_commands
-from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
-from fake_discord import FakeDiscord, stop_process
+from support.fake_discord import (
+    DEFAULT,
+    EPHEMERAL,
+    TOKEN_LIFETIME,
+    FakeDiscord,
+    FakeUser,
+    Harness,
+    HarnessError,
+    SettleTimeout,
+)
+from support.toy_bot import COLORS, EagerBot, ToyBot
 
-GUILD_ID = 900000000000000001
-CHANNEL_ID = 900000000000000002
-ALICE = 900000000000000011
-BOB = 900000000000000012
-
-
-def configure_discord_endpoints(
-    api_base: str | None, gateway_url: str | None, client: discord.Client | None = None
-) -> None:
-    """Point discord.py at another Discord (e.g. the test fake). Call before ``client.start()``.
-
-    The bot calls this with ``os.environ.get("DISCORD_API_BASE")`` and ``os.environ.get("DISCORD_GATEWAY_URL")``;
-    ``None``/empty leaves the real Discord defaults untouched.
-
-    * REST: every request (HTTPClient and the interaction/webhook adapter) builds its URL from ``Route.BASE``,
-      so it must include the version, e.g. ``http://127.0.0.1:PORT/api/v10``.
-    * Gateway: discord.py 2.7.1's ``Client.connect`` never asks ``GET /gateway``; it connects to
-      ``DiscordWebSocket.DEFAULT_GATEWAY`` (and later to READY's ``resume_gateway_url``).
-      ``AutoShardedClient`` without ``shard_count`` does use ``GET /gateway/bot``; with ``client`` given that
-      answer's URL is pinned to ``gateway_url`` as well.
-    """
-    if api_base:
-        Route.BASE = api_base.rstrip("/")
-    if gateway_url:
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-        if client is not None:
-            get_bot_gateway = client.http.get_bot_gateway
-
-            async def pinned_bot_gateway():  # type: ignore[no-untyped-def]
-                shards, _url, session_start_limit = await get_bot_gateway()
-                return shards, gateway_url, session_start_limit
-
-            client.http.get_bot_gateway = pinned_bot_gateway  # type: ignore[method-assign]
-
-
-# ---------------------------------------------------------------------------- a minimal bot
-
-
-class JoinView(discord.ui.View):
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
-
-    @discord.ui.button(label="Join", custom_id="augsburg:join", style=discord.ButtonStyle.primary)
-    async def join(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        await interaction.response.edit_message(content=f"Players: {interaction.user.mention}", view=self)
-        await interaction.followup.send("You joined.", ephemeral=True)
-        await interaction.channel.send(f"{interaction.user.display_name} joined the game")
-
-
-class MiniBot(commands.Bot):
-    def __init__(self, guild_id: int, slow_seconds: float = 0.0) -> None:
-        super().__init__(
-            command_prefix="!", intents=discord.Intents.default(), help_command=None, guild_ready_timeout=0.05
-        )
-        self.guild = discord.Object(guild_id)
-        self.slow_seconds = slow_seconds
-        group = app_commands.Group(name="augsburg", description="Play Augsburg 1520")
-
-        @group.command(name="new", description="Start a new game in this channel")
-        async def new(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message("New game of Augsburg 1520! Press Join.", view=JoinView())
-
-        @group.command(name="board", description="Show the board")
-        @app_commands.describe(round="Which round")
-        async def board(interaction: discord.Interaction, round: int = 1) -> None:
-            await interaction.response.defer(thinking=True)
-            png = discord.File(io.BytesIO(b"\x89PNG fake board"), filename="board.png")
-            await interaction.edit_original_response(content=f"Board, round {round}", attachments=[png])
-
-        @group.command(name="slow", description="Answers too late")
-        async def slow(interaction: discord.Interaction) -> None:
-            await asyncio.sleep(self.slow_seconds)
-            await interaction.response.send_message("finally")
-
-        self.tree.add_command(group, guild=self.guild)
-
-    async def setup_hook(self) -> None:
-        # Persistent: routed by custom_id, so a click that arrives before the bot has stored the message's
-        # view (possible on a loaded machine) still finds it.
-        self.add_view(JoinView())
-        await self.tree.sync(guild=self.guild)
-
-
-# ---------------------------------------------------------------------------- fixtures
+ALICE, BOB = 101, 102
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+SEND = "/channels/{channel_id}/messages"
 
 
 @pytest.fixture
-def restore_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """configure_discord_endpoints() patches class attributes; put them back after the test."""
-    monkeypatch.setattr(Route, "BASE", Route.BASE)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", DiscordWebSocket.DEFAULT_GATEWAY)
+async def h():
+    harness = await Harness.create(ToyBot(), users=[FakeUser(ALICE, "alice"), FakeUser(BOB, "bob")])
+    yield harness
+    await harness.close()
 
 
-@pytest.fixture
-async def fake(restore_endpoints: None) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[ALICE, BOB]) as fake:
-        configure_discord_endpoints(fake.api_base, fake.gateway_url)
-        yield fake
-        assert not fake.unknown_requests, fake.unknown_requests
+async def test_login_setup_hook_and_sync_go_over_http_to_the_fake(h: Harness) -> None:
+    bot = h.bot
+    assert bot.user.id == h.bot_user.id == bot.application_id and bot.is_ready()
+    assert h.channel_id in {c.id for c in bot.get_guild(h.guild_id).channels}
+    assert Route.BASE == h.api_base and all(r.authorization == f"Bot fake-token-{h.key}" for r in h.requests)
+    (sync,) = h.requests_to("PUT", "/applications/{application_id}/commands")
+    (toy,) = sync.json
+    assert toy["name"] == "toy" and {o["name"] for o in toy["options"]} >= {"count", "color", "admin"}
 
 
-@contextlib.asynccontextmanager
-async def running(bot: discord.Client, token: str = "fake-token") -> AsyncIterator[asyncio.Task[None]]:
-    task = asyncio.create_task(bot.start(token))
+async def test_slash_click_and_the_channel_model(h: Harness) -> None:
+    r = await h.slash(ALICE, "toy count", start=3)
+    assert r.response.kind == "response" and not r.response.ephemeral and r.response.content == "count=3"
+    assert r.custom_ids() == ["toy:btn:3"] and r.labels() == ["Bump 3"]
+    assert h.bot.seen == [("count", "int", "Member")]
+    board = r.response.message_id
+    msg = h.channel_messages[board]
+    assert msg.data["interaction_metadata"]["user"]["id"] == str(ALICE)
+    assert any(m.id == board for m in h.bot.cached_messages)  # MESSAGE_CREATE: default intents get it
+
+    bumped = await h.click(BOB, board, "toy:btn:3")
+    assert bumped.response.kind == "update" and bumped.response.message_id == board
+    assert h.message(board).custom_ids() == ["toy:btn:4"]
+    with pytest.raises(HarnessError, match="no component"):
+        await h.click(BOB, board, "toy:btn:3")  # gone from the message: no user can click it
+    again = await h.click(ALICE, bumped, label="Bump 4")
+    assert again.response.content == "count=5"
+    h.assert_all_answered()
+    h.assert_no_errors()
+
+
+async def test_autocomplete_and_an_ephemeral_select(h: Harness) -> None:
+    assert await h.autocomplete(ALICE, "toy color", "name", "re") == [
+        {"name": "red", "value": "red"},
+        {"name": "rebeccapurple", "value": "rebeccapurple"},
+    ]
+    out = (await h.slash(ALICE, "toy color", name="blue")).response
+    assert out.ephemeral and out.payload["flags"] & EPHEMERAL
+    assert [o["value"] for o in out.select_options("toy:pick")] == COLORS
+    assert out.message_id in h.ephemeral_messages(ALICE) and out.message_id not in h.channel_messages
+    with pytest.raises(HarnessError, match="ephemeral"):
+        await h.select(BOB, out.message_id, "toy:pick", ["red"])
+    with pytest.raises(HarnessError, match="not among options"):
+        await h.select(ALICE, out.message_id, "toy:pick", ["purple"])
+    picked = await h.select(ALICE, out.message_id, "toy:pick", ["green"])
+    assert picked.response.content == "you picked green (on ephemeral=True)"
+    # an ephemeral message is not reachable through channel routes, as on Discord
+    with pytest.raises(discord.NotFound):
+        await h.bot.http.get_message(h.channel_id, out.message_id)
+    assert h.problems == ["GET /channels/{channel_id}/messages/{message_id} -> 404 10008 Unknown Message"]
+
+
+async def test_thinking_defer_followups_and_webhook_edits(h: Harness) -> None:
+    r = await h.slash(BOB, "toy slow")
+    defer, first, second = r.outputs
+    assert [o.kind for o in r.outputs] == ["defer", "followup", "followup"]
+    assert first.message_id == defer.message_id and first.content == "done thinking"
+    assert second.message_id != first.message_id and "Extra" in r.text and not r.still_thinking
+    private = await h.slash(BOB, "toy slow", private=True)
+    defer, first, second = private.outputs
+    assert first.ephemeral and first.message_id == defer.message_id and not second.ephemeral
+    note = await h.slash(ALICE, "toy note")
+    kinds = ["response", "edit_original", "followup", "followup_edit", "followup_delete"]
+    assert [o.kind for o in note.outputs] == kinds and note.outputs[1].content == "noted (edited)"
+    h.assert_all_answered()
+
+
+async def test_client_side_checks_of_options(h: Harness) -> None:
+    r = await h.slash(ALICE, "toy admin reset", confirm=False, reason="why not")
+    assert r.response.content == "reset confirm=False reason='why not'"
+    cases = [
+        ("toy count", {}, "required option 'start'"),
+        ("toy count", {"start": "3"}, "integer"),
+        ("toy count", {"start": 5000}, "outside"),
+        ("toy count", {"start": 1, "nope": 2}, "unknown option"),
+        ("toy nope", {}, "no subcommand"),
+        ("toy admin", {}, "is a group"),
+    ]
+    for command, options, error in cases:
+        with pytest.raises(HarnessError, match=error):
+            await h.slash(ALICE, command, **options)
+    assert len(h.requests_to("POST", CALLBACK)) == 1
+
+
+async def test_unanswered_failed_and_stuck_handlers_are_reported(h: Harness) -> None:
+    assert (await h.slash(ALICE, "toy ignore")).unanswered
+    with pytest.raises(AssertionError, match="never answered"):
+        h.assert_all_answered()
+    boom = await h.slash(ALICE, "toy boom")
+    assert boom.unanswered and any("kaboom" in e for e in boom.errors)
+    with pytest.raises(AssertionError, match="kaboom"):
+        h.assert_no_errors()
+    hang = await h.slash(ALICE, "toy hang", settle=False)
+    with pytest.raises(SettleTimeout, match="hang"):
+        await h.settle(timeout=0.2)
+    assert hang.response.content == "hanging"
+
+
+async def test_three_seconds_to_answer_on_the_fakes_clock(h: Harness) -> None:
+    r = await h.slash(ALICE, "toy late", settle=False)
+    h.advance(3.1)
+    h.bot.gate.set()
+    await h.settle()
+    assert r.unanswered and any("10062" in e for e in r.errors)
+    assert h.problems == [f"POST {CALLBACK} -> 404 10062 Unknown interaction"]
+
+
+async def test_a_token_takes_followups_for_fifteen_minutes_only(h: Harness) -> None:
+    r = await h.slash(ALICE, "toy wait", settle=False)
+    await h.wait_until(lambda: r.response, what="the defer")
+    h.advance(TOKEN_LIFETIME + 1)
+    h.bot.gate.set()
+    await h.settle()
+    assert r.still_thinking and any("50027" in e and "Invalid Webhook Token" in e for e in r.errors)
+    assert h.problems == ["POST /webhooks/{webhook_id}/{webhook_token} -> 401 50027 Invalid Webhook Token"]
+
+
+async def test_a_second_answer_gets_40060_and_guild_commands_work() -> None:
+    guild_id = 777_000_000_000_000_001
+    h = await Harness.create(EagerBot(guild_id=guild_id), guild_id=guild_id, users=[ALICE])
     try:
-        yield task
+        assert h.requests_to("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+        r = await h.slash(ALICE, "toy say", text="hello")
+        assert r.interaction_id and len([o for o in r.outputs if o.kind == "response"]) == 1
+        assert any("40060" in e for e in r.errors)
+        assert h.problems == [f"POST {CALLBACK} -> 400 40060 Interaction has already been acknowledged."]
     finally:
-        await bot.close()
-        await asyncio.wait_for(task, 5)
+        await h.close()
 
 
-# ---------------------------------------------------------------------------- tests
+async def test_channel_posts_deletes_and_a_restart(h: Harness) -> None:
+    counter = (await h.slash(ALICE, "toy count", start=7)).response.message_id
+    r = await h.slash(ALICE, "toy post")
+    post, ack = r.outputs
+    assert [o.kind for o in r.outputs] == ["channel_message", "response"] and ack.content == f"posted {post.message_id}"
+    first = h.bot
+    await h.restart(ToyBot(instance=2))
+    assert first.is_closed() and h.bot is not first
+    assert (await h.click(BOB, counter, "toy:btn:7")).response.content == "count=8"  # DynamicItem: rebuilt
+    assert h.bot.seen == [("bump", 7, BOB, 2)]
+    assert (await h.click(BOB, post.message_id, "toy:delete")).unanswered  # a plain View died with the bot
+    await h.restart(ToyBot(instance=3))
+    deleted = (await h.slash(ALICE, "toy post")).outputs[0].message_id
+    await h.restart(ToyBot(instance=4))
+    h.message(deleted).deleted = True  # a user deleted it
+    with pytest.raises(discord.NotFound):
+        await h.bot.http.delete_message(h.channel_id, deleted)
+    h.problems.clear()
 
 
-async def test_slash_command_and_button_click_in_process(fake: FakeDiscord) -> None:
-    bot = MiniBot(GUILD_ID)
-    async with running(bot):
-        identify = await fake.wait_for_ready()
-        assert identify["token"] == "fake-token"
-        query = fake.gateway_connections[0]
-        assert (query["v"], query["encoding"]) == ("10", "json")
-        assert query.get("compress") in ("zlib-stream", "zstd-stream")  # zlib-stream on this Python
-
-        commands_json = await fake.wait_for_commands(guild_id=GUILD_ID)
-        assert [c["name"] for c in commands_json] == ["augsburg"]
-        assert {o["name"]: o["type"] for o in commands_json[0]["options"]} == {"new": 1, "board": 1, "slow": 1}
-        assert commands_json[0]["guild_id"] == str(GUILD_ID)
-
-        await asyncio.wait_for(bot.wait_until_ready(), 5)
-        guild = bot.get_guild(GUILD_ID)
-        assert guild is not None and guild.get_channel(CHANNEL_ID) is not None
-        assert guild.member_count == 3 and guild.me is not None  # members are cached only with the members intent
-        assert bot.application_id == int(fake.application_id)
-
-        # /augsburg new -> message with a Join button
-        rec = await fake.wait_for_callback(await fake.send_interaction(fake.slash(ALICE, "augsburg", "new")))
-        assert rec.callback_type == 4
-        assert rec.message["content"] == "New game of Augsburg 1520! Press Join."
-        assert rec.custom_ids == ["augsburg:join"]
-        assert rec.message["type"] == 20 and not rec.ephemeral
-        game_message_id = rec.message["id"]
-
-        # Bob clicks Join -> message edited in place, ephemeral followup, channel announcement
-        click = await fake.wait_for_callback(await fake.send_interaction(fake.click(BOB, rec.message, "augsburg:join")))
-        assert click.callback_type == 7
-        assert click.message["id"] == game_message_id
-        assert click.message["content"] == f"Players: <@{BOB}>"
-        assert fake.messages[game_message_id]["edited_timestamp"] is not None
-        await fake.wait_until(lambda: click.channel_messages, what="channel announcement")
-        assert [m["content"] for m in click.followups] == ["You joined."]
-        assert click.followups[0]["flags"] & 64
-        assert [m["content"] for m in click.channel_messages] == ["Player 2 joined the game"]
-        assert [m["content"] for m in fake.channel_messages(CHANNEL_ID)] == [
-            f"Players: <@{BOB}>",
-            "Player 2 joined the game",
-        ]
-    assert fake.problems == []
+async def test_injected_failures_meet_discord_pys_real_http_client(h: Harness) -> None:
+    h.fail_next("POST", SEND, status=403, code=50013, message="Missing Permissions")
+    r = await h.slash(ALICE, "toy post")
+    assert r.unanswered and any("Missing Permissions" in e for e in r.errors)
+    h.fail_next("POST", SEND, status=429, retry_after=0.01)  # discord.py waits and retries by itself
+    assert not (await h.slash(ALICE, "toy post")).unanswered
+    assert [r.status for r in h.requests_to("POST", SEND)] == [403, 429, 200]
+    seen = []
+    h.on_route("POST", SEND, lambda req: seen.append(req.json["content"]) or DEFAULT)
+    await h.slash(ALICE, "toy post")
+    assert seen == ["a plain post"] and h.problems == []  # injected failures are not refusals
 
 
-async def test_defer_edit_original_with_file_and_channel_rest(fake: FakeDiscord) -> None:
-    bot = MiniBot(GUILD_ID)
-    async with running(bot):
-        await fake.wait_for_ready()
-        await fake.wait_for_commands()
-
-        iid = await fake.send_interaction(fake.slash(ALICE, "augsburg", "board", options={"round": 3}))
-        rec = await fake.wait_for_callback(iid)
-        assert rec.callback_type == 5  # deferred, "thinking"
-        await fake.wait_for_request("PATCH", r"/webhooks/\d+/[^/]+/messages/@original")
-        assert rec.message["content"] == "Board, round 3"
-        assert [a["filename"] for a in rec.message["attachments"]] == ["board.png"]
-        assert fake.attachments[rec.message["attachments"][0]["id"]].data == b"\x89PNG fake board"
-
-        # plain channel REST: send (multipart), fetch, edit, delete
-        await asyncio.wait_for(bot.wait_until_ready(), 5)
-        channel = bot.get_channel(CHANNEL_ID)
-        sent = await channel.send("hello", file=discord.File(io.BytesIO(b"x"), filename="x.txt"))
-        assert (await channel.fetch_message(sent.id)).attachments[0].filename == "x.txt"
-        edited = await sent.edit(content="edited")
-        assert edited.content == "edited" == fake.messages[str(sent.id)]["content"]
-        await sent.delete()
-        assert str(sent.id) in fake.deleted_messages and str(sent.id) not in fake.messages
-
-        # unknown routes answer 404 JSON at once (and are recorded) instead of hanging
-        with pytest.raises(discord.NotFound):
-            await bot.http.request(
-                Route("GET", "/applications/{app}/role-connections/metadata", app=fake.application_id)
-            )
-        assert [r.path for r in fake.unknown_requests] == [
-            f"/applications/{fake.application_id}/role-connections/metadata"
-        ]
-        fake.unknown_requests.clear()
+async def test_close_fails_when_discord_would_refuse_what_the_bot_sent() -> None:
+    h = await Harness.create(ToyBot(), users=[ALICE])
+    r = await h.slash(ALICE, "toy say", text="x" * 2001)
+    assert r.unanswered and any("In data.content: Must be 2000 or fewer in length" in e for e in r.errors)
+    with pytest.raises(AssertionError, match="Discord would refuse what the bot sent"):
+        await h.close()
+    assert Route.BASE == "https://discord.com/api/v10"
 
 
-async def test_late_or_double_acknowledgement_is_rejected(restore_endpoints: None) -> None:
-    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[ALICE], ack_deadline=0.2) as fake:
-        configure_discord_endpoints(fake.api_base, fake.gateway_url)
-        bot = MiniBot(GUILD_ID, slow_seconds=0.4)
-        errors: list[Exception] = []
-
-        async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-            errors.append(error)
-
-        bot.tree.on_error = on_error  # type: ignore[method-assign]
-        async with running(bot):
-            await fake.wait_for_ready()
-            await fake.wait_for_commands()
-            iid = await fake.send_interaction(fake.slash(ALICE, "augsburg", "slow"))
-            await fake.wait_until(lambda: errors, timeout=3, what="command error")
-            assert fake.interactions[iid].callback is None
-            assert isinstance(errors[0].__cause__, discord.NotFound) and errors[0].__cause__.code == 10062
-
-            # a second callback for an answered interaction -> 400 / 40060, as on Discord
-            rec = await fake.wait_for_callback(await fake.send_interaction(fake.slash(ALICE, "augsburg", "new")))
-            url = f"{fake.api_base}/interactions/{rec.id}/{rec.token}/callback"
-            async with aiohttp.ClientSession() as http, http.post(url, json={"type": 6}) as resp:
-                assert resp.status == 400 and (await resp.json())["code"] == 40060
+# ------------------------------------------------------------------ the door for another process
 
 
-async def test_reconnect_resumes_session(fake: FakeDiscord) -> None:
-    bot = MiniBot(GUILD_ID)
-    resumed = asyncio.Event()
+async def test_gateway_door_identify_interactions_message_events_and_resume(monkeypatch) -> None:
+    async with FakeDiscord(users=[ALICE, BOB], token="sekrit") as fake:
+        monkeypatch.setattr(Route, "BASE", fake.api_base)
+        monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+        async with ToyBot() as stranger:
+            with pytest.raises(discord.LoginFailure):
+                await stranger.login("wrong")
+        bot = ToyBot()
+        resumed = asyncio.Event()
 
-    async def on_resumed() -> None:
-        resumed.set()
+        async def on_resumed() -> None:
+            resumed.set()
 
-    bot.add_listener(on_resumed)
-    async with running(bot):
-        await fake.wait_for_ready()
-        await fake.wait_for_commands()
-        await fake.reconnect()  # op 7: discord.py reconnects to resume_gateway_url and RESUMEs
-        await fake.wait_for_resume()
-        await asyncio.wait_for(resumed.wait(), 5)
-        assert fake.ready_count == 1 and len(fake.gateway_connections) == 2
-        assert any(p.get("op") == 6 for p in fake.gateway_received)
-        rec = await fake.wait_for_callback(await fake.send_interaction(fake.slash(BOB, "augsburg", "new")))
-        assert rec.callback_type == 4
-
-
-SUBPROCESS_MAIN = """
-async def main() -> None:
-    discord.utils.setup_logging()  # to stderr -> mini_bot.log, printed if the test fails
-    bot = MiniBot(int(os.environ["TEST_GUILD_ID"]))
-    configure_discord_endpoints(os.environ.get("DISCORD_API_BASE"), os.environ.get("DISCORD_GATEWAY_URL"), bot)
-    async with bot:
-        await bot.start(os.environ["DISCORD_TOKEN"])
-
-
-asyncio.run(main())
-"""
-
-
-async def test_client_in_subprocess(tmp_path: Path) -> None:
-    # the script is the helper + bot from this file, verbatim, plus a main() reading the env vars
-    header = (
-        "import asyncio, io, os\n\nimport discord\nimport yarl\nfrom discord import app_commands\n"
-        "from discord.ext import commands\nfrom discord.gateway import DiscordWebSocket\n"
-        "from discord.http import Route\n\n"
-    )
-    parts = [inspect.getsource(obj) for obj in (configure_discord_endpoints, JoinView, MiniBot)]
-    script = tmp_path / "mini_bot.py"
-    script.write_text(header + "\n\n".join(parts) + textwrap.dedent(SUBPROCESS_MAIN))
-    log = tmp_path / "mini_bot.log"
-
-    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[ALICE, BOB], token="sekrit") as fake:
-        env = {**os.environ, **fake.env(), "TEST_GUILD_ID": str(GUILD_ID), "PYTHONUNBUFFERED": "1"}
-        with log.open("wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(script), env=env, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
+        bot.add_listener(on_resumed)
+        task = asyncio.create_task(bot.start("sekrit"))
         try:
-            identify = await fake.wait_for_ready(timeout=20)
-            assert identify["token"] == "sekrit"
-            assert all(r.authorization in (None, "Bot sekrit") for r in fake.requests)
-            assert [c["name"] for c in await fake.wait_for_commands(guild_id=GUILD_ID)] == ["augsburg"]
-
-            rec = await fake.wait_for_callback(await fake.send_interaction(fake.slash(ALICE, "augsburg", "new")))
-            assert rec.custom_ids == ["augsburg:join"]
-            click = await fake.wait_for_callback(
-                await fake.send_interaction(fake.click(BOB, rec.message, "augsburg:join"))
-            )
-            assert click.callback_type == 7 and click.message["content"] == f"Players: <@{BOB}>"
-            await fake.wait_for_message(lambda m: m["content"] == "Player 2 joined the game")
-            assert fake.problems == [] and fake.unknown_requests == []
-        except BaseException:
-            print(log.read_text(errors="replace")[-4000:])
-            raise
+            assert (await fake.wait_for_ready())["token"] == "sekrit"
+            assert fake.gateway.connections[0].get("compress") in ("zlib-stream", "zstd-stream")
+            r = await fake.slash(ALICE, "toy count", start=1)
+            clicked = await fake.click(BOB, r.response.message_id, "toy:btn:1")
+            assert clicked.response.content == "count=2"
+            await fake.wait_until(lambda: discord.utils.get(bot.cached_messages, id=r.response.message_id))
+            await fake.gateway.reconnect()  # op 7: discord.py reconnects and RESUMEs
+            await asyncio.wait_for(resumed.wait(), 10)
+            assert fake.gateway.ready_count == 1 and fake.gateway.resume_count == 1
+            assert (await fake.slash(BOB, "toy say", text="still here")).response.content == "still here"
+            with pytest.raises(discord.NotFound):
+                await bot.http.request(Route("GET", "/applications/{a}/role-connections/metadata", a=1))
+            assert [r.path for r in fake.unknown_requests] == ["/applications/1/role-connections/metadata"]
+            async with aiohttp.ClientSession() as http, http.get(f"{fake.api_base}/users/@me") as resp:
+                assert resp.status == 401
         finally:
-            await stop_process(proc, 5)
+            await bot.close()
+            await asyncio.wait_for(task, 5)

@@ -1,0 +1,28 @@
+"""The one fake Discord, for tests to import: ``from support.fake_discord import Harness, FakeUser``."""
+
+from .errors import DiscordError, HarnessError, SettleTimeout
+from .harness import Harness
+from .model import DEFAULT, TOKEN_LIFETIME
+from .payloads import FakeUser
+from .processes import stop_process
+from .records import Output, RecordedRequest, StoredMessage
+from .results import Result
+from .server import FakeDiscord
+from .validation import EPHEMERAL
+
+__all__ = [
+    "DEFAULT",
+    "EPHEMERAL",
+    "TOKEN_LIFETIME",
+    "DiscordError",
+    "FakeDiscord",
+    "FakeUser",
+    "Harness",
+    "HarnessError",
+    "Output",
+    "RecordedRequest",
+    "Result",
+    "SettleTimeout",
+    "StoredMessage",
+    "stop_process",
+]

@@ -1,0 +1,289 @@
+"""One model of Discord for one guild and one text channel: what exists, who sees what, and on what clock.
+
+Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
+``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
+intents whether Discord would deliver them.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+from . import payloads
+from .errors import DiscordError, HarnessError
+from .payloads import FakeUser, now_iso
+from .records import Interaction, Output, RecordedRequest, StoredMessage
+from .validation import EPHEMERAL, LOADING
+
+TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
+GUILD_MESSAGES = 1 << 9  # the intent without which Discord sends a bot no MESSAGE_* events
+MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
+_keys = itertools.count(1)
+
+Listener = Callable[[str, dict], None]
+RouteHandler = Callable[[RecordedRequest], Any]
+
+
+class DEFAULT:
+    """Returned by an ``on_route`` handler to let the fake's own route answer."""
+
+
+class DiscordModel:
+    def __init__(
+        self,
+        *,
+        guild_id: int = 900_000_000_000_000_001,
+        channel_id: int = 900_000_000_000_000_002,
+        users: Iterable[FakeUser | int] = (),
+        application_id: int = 900_000_000_000_000_100,
+        bot_name: str = "augsburg-bot",
+        response_deadline: float | None = 3.0,
+        locale: str = "en-US",
+    ) -> None:
+        self.key = next(_keys)
+        self.guild_id, self.channel_id = guild_id, channel_id
+        self.application_id = application_id  # the bot user's id too, as on Discord
+        self.bot_user = FakeUser(application_id, bot_name, bot=True)
+        self.users: dict[int, FakeUser] = {}
+        for user in users:
+            self.add_user(user)
+        self.response_deadline = response_deadline
+        self.locale = locale
+        self.clock_offset = 0.0
+        self.messages: dict[int, StoredMessage] = {}  # every message ever created
+        self.interactions: dict[str, Interaction] = {}  # by token
+        self.commands: dict[int | None, list[dict]] = {}  # scope (guild id, None = global) -> synced commands
+        self.requests: list[RecordedRequest] = []
+        self.problems: list[str] = []  # every 4xx the fake answered by Discord's rules (not injected ones)
+        self.outputs: list[Output] = []
+        self.errors: list[str] = []  # filled by a door: errors the bot logged
+        self.listeners: list[Listener] = []
+        self.overrides: dict[tuple[str, str], list[RouteHandler]] = {}
+        self._last_id = 0
+
+    # ------------------------------------------------------------------ time, ids, users
+
+    def now(self) -> float:
+        """The fake's clock (monotonic seconds); :meth:`advance` moves it, e.g. past a token's 15 minutes."""
+        return time.monotonic() + self.clock_offset
+
+    def advance(self, seconds: float) -> None:
+        self.clock_offset += seconds
+
+    def next_id(self) -> int:
+        """A fresh, increasing snowflake for "now" (so discord.py's created_at is sensible)."""
+        self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(datetime.now(UTC)))
+        return self._last_id
+
+    def add_user(self, user: FakeUser | int) -> FakeUser:
+        user = user if isinstance(user, FakeUser) else FakeUser(int(user))
+        self.users[user.id] = user
+        return user
+
+    def user(self, user_id: int) -> FakeUser:
+        return _known(self.users, user_id, "user (add it with users=[...])")
+
+    # ------------------------------------------------------------------ messages
+
+    def new_message(
+        self, body: dict, *, ephemeral: bool = False, owner: FakeUser | None = None,
+        interaction: Interaction | None = None, loading: bool = False,
+    ) -> StoredMessage:  # fmt: skip
+        mid = self.next_id()
+        flags = int(body.get("flags") or 0) & ~EPHEMERAL | (EPHEMERAL if ephemeral else 0) | (LOADING if loading else 0)
+        data: dict[str, Any] = {
+            "id": str(mid),
+            "channel_id": str(self.channel_id),
+            "guild_id": str(self.guild_id),
+            "author": self.bot_user.user_payload(),
+            "content": body.get("content") or "",
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": bool(body.get("tts")),
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": copy.deepcopy(body.get("embeds") or []),
+            "components": copy.deepcopy(body.get("components") or []),
+            "pinned": False,
+            "type": 0,
+            "flags": flags,
+        }
+        if interaction is not None:
+            data["webhook_id"] = data["application_id"] = str(self.application_id)
+            data["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.user_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if interaction.type == 2:
+                data["type"] = 20  # CHAT_INPUT_COMMAND
+        msg = StoredMessage(mid, self.channel_id, data, ephemeral, owner.id if ephemeral and owner else None)
+        msg.interaction_id = None if interaction is None else interaction.id
+        self.messages[mid] = msg
+        if not ephemeral:
+            self.emit("MESSAGE_CREATE", data)
+        return msg
+
+    def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
+        """Apply a PATCH body (only the keys present); ephemerality never changes, "thinking" ends."""
+        was_loading = msg.loading
+        for key in MESSAGE_KEYS:
+            if key in body:
+                value = copy.deepcopy(body[key])
+                msg.data[key] = value if value is not None else ("" if key == "content" else [])
+        flags = int(msg.data["flags"])
+        if body.get("flags") is not None:
+            flags = int(body["flags"]) & ~(EPHEMERAL | LOADING) | flags & EPHEMERAL
+        msg.data["flags"] = flags & ~LOADING
+        if not was_loading:
+            msg.data["edited_timestamp"] = now_iso()
+        if not msg.ephemeral:
+            self.emit("MESSAGE_UPDATE", msg.data)
+        return msg
+
+    def delete_message(self, msg: StoredMessage) -> None:
+        msg.deleted = True
+        if not msg.ephemeral:
+            self.emit(
+                "MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(self.guild_id)}
+            )
+
+    def emit(self, event: str, data: dict) -> None:
+        for listener in list(self.listeners):
+            listener(event, copy.deepcopy(data))
+
+    def record(self, kind: str, msg: StoredMessage | None, payload: Any, **extra: Any) -> Output:
+        out = Output(kind=kind, payload=copy.deepcopy(payload) if isinstance(payload, dict) else {}, **extra)
+        if msg is not None:
+            out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
+            out.content = msg.content
+            out.embeds, out.components = copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)
+        self.outputs.append(out)
+        return out
+
+    # ------------------------------------------------------------------ what users see
+
+    @property
+    def channel_messages(self) -> dict[int, StoredMessage]:
+        """Live public messages in the channel, oldest first (id -> message)."""
+        return {i: m for i, m in sorted(self.messages.items()) if not m.ephemeral and not m.deleted}
+
+    def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
+        """Live ephemeral messages only ``user_id`` can see, oldest first."""
+        return {
+            i: m for i, m in sorted(self.messages.items()) if m.ephemeral and m.owner_id == user_id and not m.deleted
+        }
+
+    def message(self, message_id: int) -> StoredMessage:
+        return _known(self.messages, message_id, "message")
+
+    def find_message(
+        self, custom_id: str | None = None, *, label: str | None = None, user_id: int | None = None
+    ) -> StoredMessage:
+        """The newest live message (visible to ``user_id`` if given) with a matching component;
+        ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
+        if user_id is None:
+            pool = {i: m for i, m in self.messages.items() if not m.deleted}
+        else:
+            pool = {**self.channel_messages, **self.ephemeral_messages(user_id)}
+        for msg in sorted(pool.values(), key=lambda m: m.id, reverse=True):
+            if msg.has(custom_id, label=label, prefix=True):
+                return msg
+        raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
+
+    def register_interaction(self, payload: dict) -> Interaction:
+        """Discord's side of an INTERACTION_CREATE about to be sent: the token starts its clocks now."""
+        message = payload.get("message")
+        interaction = Interaction(
+            id=int(payload["id"]),
+            token=payload["token"],
+            type=int(payload["type"]),
+            user=self.user(int(payload["member"]["user"]["id"])),
+            channel_id=int(payload["channel_id"]),
+            created_at=self.now(),
+            payload=copy.deepcopy(payload),
+            message_id=int(message["id"]) if message else None,
+        )
+        self.interactions[interaction.token] = interaction
+        return interaction
+
+    def interaction_payload(self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None) -> dict:
+        return payloads.interaction(self, self.next_id(), self.user(user_id), itype, data, message and message.data)
+
+    # ------------------------------------------------------------------ checks a test makes
+
+    def requests_to(self, method: str, route: str) -> list[RecordedRequest]:
+        """Recorded requests for one route template, e.g. ``("POST", "/channels/{channel_id}/messages")``."""
+        return [r for r in self.requests if r.method == method.upper() and r.route == route]
+
+    def in_flight(self) -> set[int]:
+        """Interactions a door is still waiting on (not yet judged unanswered)."""
+        return set()
+
+    @property
+    def unanswered(self) -> list[Interaction]:
+        busy = self.in_flight()
+        return [i for i in self.interactions.values() if i.callback is None and i.id not in busy]
+
+    def assert_all_answered(self, *, allow_thinking: bool = False) -> None:
+        """Fail if any interaction got "This interaction failed" (or, by default, is stuck "thinking")."""
+        problems = [f"interaction {i.id} (type {i.type}, user {i.user.id}) was never answered" for i in self.unanswered]
+        if not allow_thinking:
+            problems += [
+                f"interaction {i.id} deferred with thinking, never filled"
+                for i in self.interactions.values()
+                if i.loading
+            ]
+        if problems:
+            raise AssertionError("\n".join(problems + [f"errors: {e}" for e in self.errors]))
+
+    def assert_no_errors(self) -> None:
+        """Fail if the bot logged an error or Discord (the fake) refused one of its requests."""
+        if self.errors or self.problems:
+            found = [f"refused: {p}" for p in self.problems] + self.errors
+            raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
+
+    # ------------------------------------------------------------------ injected failures
+
+    def on_route(self, method: str, route: str, handler: RouteHandler) -> None:
+        """Answer a route (discord.py template) with ``handler(request)``: it returns the JSON body, raises
+        :meth:`http_error`, or returns ``DEFAULT`` to let the fake answer."""
+        self.overrides.setdefault((method.upper(), route), []).append(handler)
+
+    def fail_next(
+        self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
+        *, retry_after: float = 0.05, times: int = 1,
+    ) -> None:  # fmt: skip
+        """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
+        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
+        handlers = self.overrides.setdefault((method.upper(), route), [])
+        left = [times]
+
+        def fail(_: RecordedRequest) -> Any:
+            left[0] -= 1
+            if not left[0]:
+                handlers.remove(fail)
+            raise self.http_error(status, code, message, retry_after=retry_after)
+
+        handlers.append(fail)
+
+    @staticmethod
+    def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
+        return DiscordError(status, code, message or "injected failure", retry_after=retry_after)
+
+
+def _known(table: dict, key: Any, what: str) -> Any:
+    try:
+        return table[int(key)]
+    except KeyError:
+        raise HarnessError(f"unknown {what}: {key}") from None

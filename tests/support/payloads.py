@@ -1,0 +1,203 @@
+"""JSON shapes Discord sends: users, members, the guild and its channel, the application, READY, interactions.
+
+discord.py parses every one of these itself (GUILD_CREATE, INTERACTION_CREATE, message objects), so they
+carry the fields its parsers read; nothing here decides behaviour.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+ALL_PERMISSIONS = str(discord.Permissions.all().value)
+# GATEWAY_PRESENCE_LIMITED | GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED
+APPLICATION_FLAGS = (1 << 13) | (1 << 15) | (1 << 19)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class FakeUser:
+    """A guild member who can click things. ``permissions`` overrides the default member permissions."""
+
+    id: int
+    name: str = ""
+    admin: bool = False
+    permissions: int | None = None
+    bot: bool = False
+
+    def __post_init__(self) -> None:
+        self.name = self.name or f"user{self.id}"
+
+    def resolved_permissions(self) -> int:
+        if self.permissions is not None:
+            return self.permissions
+        if self.admin:
+            return discord.Permissions.all().value
+        return (
+            discord.Permissions.text() | discord.Permissions(view_channel=True, use_application_commands=True)
+        ).value
+
+    def user_payload(self) -> dict:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": None if self.bot else self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    def member_payload(self, *, with_permissions: bool = False) -> dict:
+        payload = {
+            "user": self.user_payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            payload["permissions"] = str(self.resolved_permissions())
+        return payload
+
+
+def channel(fake: Any) -> dict:
+    return {
+        "id": str(fake.channel_id),
+        "type": 0,
+        "guild_id": str(fake.guild_id),
+        "name": "augsburg",
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "topic": None,
+        "rate_limit_per_user": 0,
+        "last_message_id": None,
+        "flags": 0,
+    }
+
+
+def everyone_role(fake: Any) -> dict:
+    perms = discord.Permissions.text() | discord.Permissions(view_channel=True, use_application_commands=True)
+    return {
+        "id": str(fake.guild_id),
+        "name": "@everyone",
+        "permissions": str(perms.value),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def guild(fake: Any, *, full: bool = True) -> dict:
+    """GUILD_CREATE's guild (``full``) or the REST guild object (no members, channels, ...)."""
+    members = [u.member_payload() for u in [fake.bot_user, *fake.users.values()]]
+    payload = {
+        "id": str(fake.guild_id),
+        "name": "Fake Guild",
+        "icon": None,
+        "owner_id": str(next(iter(fake.users), fake.bot_user.id)),
+        "roles": [everyone_role(fake)],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "preferred_locale": fake.locale,
+        "premium_tier": 0,
+        "system_channel_id": str(fake.channel_id),
+        "system_channel_flags": 0,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+    }
+    if full:  # member_count == len(members): discord.py sees the guild as chunked
+        payload.update(
+            channels=[channel(fake)],
+            threads=[],
+            members=members,
+            member_count=len(members),
+            voice_states=[],
+            presences=[],
+            joined_at=now_iso(),
+            large=False,
+            unavailable=False,
+        )
+    return payload
+
+
+def application(fake: Any) -> dict:
+    return {
+        "id": str(fake.application_id),
+        "name": fake.bot_user.name,
+        "description": "",
+        "icon": None,
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "verify_key": "0" * 64,
+        "owner": next(iter(fake.users.values()), fake.bot_user).user_payload(),
+        "flags": APPLICATION_FLAGS,
+        "bot": fake.bot_user.user_payload(),
+    }
+
+
+def ready(fake: Any, session_id: str, shard: list[int], owns_guild: bool) -> dict:
+    return {
+        "v": 10,
+        "user": {**fake.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+        "guilds": [{"id": str(fake.guild_id), "unavailable": True}] if owns_guild else [],
+        "session_id": session_id,
+        "session_type": "normal",
+        "resume_gateway_url": fake.gateway_url,
+        "shard": shard,
+        "application": {"id": str(fake.application_id), "flags": APPLICATION_FLAGS},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+        "guild_join_requests": [],
+        "user_settings": {},
+    }
+
+
+def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None) -> dict:
+    """INTERACTION_CREATE's ``d`` for a guild text channel."""
+    payload: dict[str, Any] = {
+        "id": str(iid),
+        "application_id": str(fake.application_id),
+        "type": itype,
+        "token": f"fake-token-{fake.key}-{iid}",
+        "version": 1,
+        "guild_id": str(fake.guild_id),
+        "guild": {"id": str(fake.guild_id), "locale": fake.locale, "features": []},
+        "channel_id": str(fake.channel_id),
+        "channel": channel(fake),
+        "member": user.member_payload(with_permissions=True),
+        "app_permissions": str(discord.Permissions.all_channel().value),
+        "locale": fake.locale,
+        "guild_locale": fake.locale,
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(fake.guild_id)},
+        "context": 0,
+        "attachment_size_limit": 10 * 1024 * 1024,
+        "data": data,
+    }
+    if message is not None:
+        payload["message"] = copy.deepcopy(message)
+    return payload

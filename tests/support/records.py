@@ -1,0 +1,154 @@
+"""What the fake remembers: messages as users see them, interactions and their tokens, requests, outputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .payloads import FakeUser
+from .validation import BUTTON, LOADING, SELECTS, walk
+
+# Callback types (InteractionResponseType) by the name a test reads in ``Output.kind``.
+CALLBACK_KINDS = {1: "pong", 4: "response", 5: "defer", 6: "defer_update", 7: "update", 8: "autocomplete", 9: "modal"}
+
+
+class ComponentQueries:
+    """Questions about ``components`` (raw component dicts, as sent to Discord)."""
+
+    components: list[dict]
+
+    def all_components(self) -> list[dict]:
+        return [comp for _, comp in walk(self.components)]
+
+    def custom_ids(self) -> list[str]:
+        """Custom ids of every interactive component (buttons, selects), in display order."""
+        return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
+
+    def buttons(self) -> list[dict]:
+        return [c for c in self.all_components() if c.get("type") == BUTTON]
+
+    def labels(self) -> list[str]:
+        return [b.get("label") or "" for b in self.buttons()]
+
+    def selects(self) -> list[dict]:
+        return [c for c in self.all_components() if c.get("type") in SELECTS]
+
+    def component(self, custom_id: str | None = None, *, label: str | None = None) -> dict | None:
+        """The component with this exact custom_id (or, with ``label=``, the button with that label)."""
+        return next((c for c in self.all_components() if matches(c, custom_id, label)), None)
+
+    def select_options(self, custom_id: str | None = None) -> list[dict]:
+        selects = [s for s in self.selects() if custom_id is None or s.get("custom_id") == custom_id]
+        return list(selects[0].get("options", [])) if selects else []
+
+    def has(self, custom_id: str | None = None, *, label: str | None = None, prefix: bool = False) -> bool:
+        """Whether a component matches; with ``prefix``, a custom_id ending in ':' matches as a prefix."""
+        return any(matches(c, custom_id, label, prefix=prefix) for c in self.all_components())
+
+
+def matches(comp: dict, custom_id: str | None, label: str | None, *, prefix: bool = False) -> bool:
+    cid = comp.get("custom_id") or ""
+    if custom_id is not None and (
+        cid == custom_id or (prefix and custom_id.endswith(":") and cid.startswith(custom_id))
+    ):
+        return True
+    return label is not None and comp.get("type") == BUTTON and comp.get("label") == label
+
+
+@dataclass
+class StoredMessage(ComponentQueries):
+    """The fake's current view of one message (``data`` is the full Discord message JSON).
+
+    A test may set ``deleted = True`` to play a user deleting it: routes then answer 404 for it.
+    """
+
+    id: int
+    channel_id: int
+    data: dict
+    ephemeral: bool = False
+    owner_id: int | None = None  # who can see it, for ephemeral messages
+    interaction_id: int | None = None
+    deleted: bool = False
+
+    @property
+    def content(self) -> str:
+        return self.data.get("content") or ""
+
+    @property
+    def embeds(self) -> list[dict]:
+        return self.data.get("embeds") or []
+
+    @property
+    def components(self) -> list[dict]:  # type: ignore[override]
+        return self.data.get("components") or []
+
+    @property
+    def loading(self) -> bool:
+        """True while this is an unfilled "Bot is thinking..." message."""
+        return bool(int(self.data.get("flags") or 0) & LOADING)
+
+
+@dataclass
+class Interaction:
+    """Discord's side of one interaction token: when it was created and how it was answered."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    created_at: float  # on the fake's clock
+    payload: dict
+    message_id: int | None = None  # the message a component sits on
+    callback: dict | None = None  # the accepted callback body
+    original_id: int | None = None  # the message @original names
+    loading: bool = False  # deferred with "thinking" and not filled yet
+
+    @property
+    def callback_type(self) -> int | None:
+        return None if self.callback is None else int(self.callback["type"])
+
+
+@dataclass
+class RecordedRequest:
+    """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one."""
+
+    method: str
+    route: str
+    path: str
+    params: dict[str, str]
+    query: dict[str, str]
+    json: Any
+    files: list[str]
+    authorization: str | None
+    status: int = 0
+    response: Any = None
+    error: str | None = None
+
+
+@dataclass
+class Output(ComponentQueries):
+    """One user-visible effect (a response, an edit, a followup, a channel message, ...).
+
+    ``content``/``embeds``/``components`` are the affected message *after* the operation; ``payload`` is
+    exactly what the bot sent.
+    """
+
+    kind: str
+    message_id: int | None = None
+    ephemeral: bool = False
+    content: str | None = None
+    embeds: list[dict] = field(default_factory=list)
+    components: list[dict] = field(default_factory=list)
+    payload: dict = field(default_factory=dict)
+    channel_id: int | None = None
+    user_id: int | None = None  # the interacting user, for interaction outputs
+    interaction_id: int | None = None
+    choices: list[dict] | None = None  # autocomplete
+    modal: dict | None = None
+
+    def __repr__(self) -> str:
+        bits = [self.kind, f"id={self.message_id}"] + (["ephemeral"] if self.ephemeral else [])
+        if self.content:
+            bits.append(repr(self.content[:60]))
+        return f"<Output {' '.join(bits)} custom_ids={self.custom_ids()}>"

@@ -1,0 +1,186 @@
+"""The fake Discord as a loopback server: REST under ``/api/v10`` and the gateway at ``/gateway``.
+
+Every request is recorded, answered by a test's override (``fail_next``/``on_route``) or by the route
+table, and every 4xx the fake gives by Discord's rules lands in ``problems``. A bot in another process
+is pointed here with :meth:`FakeDiscord.env`; the in-process :class:`~support.harness.Harness` points
+discord.py's ``Route.BASE`` here, so both doors meet the same routes and validation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from .actions import Actions
+from .errors import DiscordError
+from .gateway import Gateway
+from .interaction_routes import callback  # noqa: F401  (registers the interaction routes)
+from .model import DEFAULT, DiscordModel
+from .records import RecordedRequest
+from .results import Result
+from .routes import compile_routes
+
+API_PREFIX = "/api/v10"
+UNAUTHENTICATED = ("/interactions/", "/webhooks/")  # the interaction token is the credential there
+
+
+class FakeDiscord(DiscordModel, Actions):
+    """Use as ``async with FakeDiscord(users=[...], token=...) as fake``; see the package docstring."""
+
+    def __init__(self, *, token: str | None = None, heartbeat_interval_ms: int = 41250, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.token = token  # None: any token is accepted
+        self.unknown_requests: list[RecordedRequest] = []
+        self.port = 0
+        self.gateway = Gateway(self, heartbeat_interval_ms)
+        self._routes = compile_routes()
+        self._runner: web.AppRunner | None = None
+        self._changed = asyncio.Event()
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        self._changed = asyncio.Event()  # bound to the running loop
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.port = self._runner.addresses[0][1]
+
+    async def close(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_base(self) -> str:
+        """Value for discord.py's ``Route.BASE`` / the bot's DISCORD_API_BASE."""
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self, token: str = "fake-token") -> dict[str, str]:
+        """Environment for a bot subprocess: DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL."""
+        return {
+            "DISCORD_TOKEN": self.token or token,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+        }
+
+    # ------------------------------------------------------------------ HTTP
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        path = request.path.removeprefix(API_PREFIX)
+        body, files = await _read_body(request)
+        template, params, handler = path, {}, None
+        for method, route, pattern, found in self._routes:
+            match = pattern.fullmatch(path)
+            if method == request.method and match:
+                template, params, handler = route, match.groupdict(), found
+                break
+        auth = request.headers.get("Authorization")
+        req = RecordedRequest(request.method, template, path, params, dict(request.query), body, files, auth)
+        self.requests.append(req)
+        try:
+            if self.token is not None and not path.startswith(UNAUTHENTICATED) and auth != f"Bot {self.token}":
+                raise DiscordError(401, 0, "401: Unauthorized")
+            result = await self._answer(req, handler)
+            req.status, req.response = (204 if result is None else 200), result
+            response = web.Response(status=204) if result is None else _json(result)
+        except DiscordError as exc:
+            req.status, req.error = exc.status, exc.describe()
+            if not exc.injected:
+                self.problems.append(f"{req.method} {template} -> {exc.describe()}")
+            headers = {"Via": "1.1 fake", "Retry-After": str(exc.retry_after)} if exc.status == 429 else None
+            response = _json(exc.body(), exc.status, headers)
+        self.notify()
+        return response
+
+    async def _answer(self, req: RecordedRequest, handler: Callable | None) -> Any:
+        for override in list(self.overrides.get((req.method, req.route), ())):
+            try:
+                result = override(req)
+                result = await result if inspect.isawaitable(result) else result
+            except DiscordError as exc:
+                exc.injected = True
+                raise
+            if result is not DEFAULT:
+                return result
+        if handler is None:
+            self.unknown_requests.append(req)
+            raise DiscordError(404, 0, f"404: Not Found (the fake has no route {req.method} {req.path})")
+        return handler(self, req)
+
+    # ------------------------------------------------------------------ the door for another process
+
+    def notify(self) -> None:
+        """Wake :meth:`wait_until` (after every request and gateway message)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition") -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every request, and every 50 ms) and return it."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not (found := predicate()):
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), 0.05)
+        except TimeoutError:
+            recent = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-6:]]
+            raise TimeoutError(
+                f"no {what} after {timeout}s; recent requests {recent}; problems {self.problems}"
+            ) from None
+        return found
+
+    async def wait_for_ready(self, *, timeout: float = 30.0) -> dict:
+        """Wait for a bot to IDENTIFY and sync its commands; return the IDENTIFY payload."""
+        await self.wait_until(lambda: self.gateway.ready_count and self.commands, timeout=timeout, what="READY + sync")
+        return list(self.gateway.sessions.values())[-1].identify
+
+    async def send_interaction(self, payload: dict, *, action: str = "raw", settle: bool = True) -> Result:
+        """Dispatch INTERACTION_CREATE over the gateway; with ``settle``, wait until it is answered."""
+        await self.wait_until(self.gateway.live, what="a connected gateway session")
+        result = Result(self, action, self.register_interaction(payload))
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        if settle:
+            await self.wait_until(lambda: not result.unanswered, what=f"an answer to {action}")
+        return result
+
+
+def _json(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
+    # discord.py decodes only a Content-Type of exactly "application/json" (no charset)
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
+    """The JSON body, or multipart's ``payload_json`` plus the uploaded file names."""
+    if not request.can_read_body:
+        return None, []
+    if not request.content_type.startswith("multipart/"):
+        raw = await request.read()
+        return (json.loads(raw) if raw else None), []
+    body, files = None, []
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        raw = await part.read()  # type: ignore[union-attr]
+        if part.name == "payload_json":
+            body = json.loads(raw)
+        else:
+            files.append(part.filename or part.name or "file")
+    return body, files

@@ -1,0 +1,150 @@
+"""A small discord.py bot that exercises what the fake models, for the fake's own tests.
+
+``/toy``: ``count start`` (public message with a persistent DynamicItem button), ``color name``
+(autocomplete; ephemeral reply with a select), ``slow [private]`` (thinking defer, two followups),
+``post`` (channel message with a plain View), ``note`` (edits of @original and of a followup),
+``say text`` (sends ``text`` as it is), ``late``/``wait`` (answer or follow up once ``bot.gate`` opens),
+``ignore``/``boom``/``hang`` (misbehave) and ``admin reset confirm [reason]`` (a nested group).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+COLORS = ["red", "green", "blue", "rebeccapurple"]
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"toy:btn:(?P<n>[0-9]+)"):
+    """The count lives in the custom_id, so the button survives restarts."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Bump {n}", custom_id=f"toy:btn:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> CounterButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.seen.append(("bump", self.n, interaction.user.id, interaction.client.instance))
+        await interaction.response.edit_message(content=f"count={self.n + 1}", view=counter_view(self.n + 1))
+
+
+def counter_view(n: int) -> discord.ui.View:
+    return discord.ui.View(timeout=None).add_item(CounterButton(n))
+
+
+class PickView(discord.ui.View):
+    @discord.ui.select(custom_id="toy:pick", options=[discord.SelectOption(label=c.title(), value=c) for c in COLORS])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        on = interaction.message.flags.ephemeral
+        await interaction.response.send_message(f"you picked {select.values[0]} (on ephemeral={on})", ephemeral=True)
+
+
+class PostView(discord.ui.View):
+    """Not persistent: it dies with the bot."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Delete", custom_id="toy:delete")
+    async def delete(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.message.delete()
+
+
+def toy_group() -> app_commands.Group:
+    toy = app_commands.Group(name="toy", description="Toy commands")
+    admin = app_commands.Group(name="admin", description="Admin commands", parent=toy)
+
+    async def color_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c) for c in COLORS if c.startswith(current)]
+
+    @toy.command(description="Start a counter")
+    async def count(interaction: discord.Interaction, start: app_commands.Range[int, 0, 1000]) -> None:
+        interaction.client.seen.append(("count", type(start).__name__, type(interaction.user).__name__))
+        await interaction.response.send_message(f"count={start}", view=counter_view(start))
+
+    @toy.command(description="Pick a color")
+    @app_commands.autocomplete(name=color_names)
+    async def color(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"color {name}", ephemeral=True, view=PickView())
+
+    @toy.command(description="Think, then answer")
+    async def slow(interaction: discord.Interaction, private: bool = False) -> None:
+        await interaction.response.defer(ephemeral=private, thinking=True)
+        await interaction.followup.send("done thinking")  # fills the thinking message
+        await interaction.followup.send("and one more", embed=discord.Embed(title="Extra", description="x"))
+
+    @toy.command(description="Post in the channel")
+    async def post(interaction: discord.Interaction) -> None:
+        msg = await interaction.channel.send("a plain post", view=PostView())
+        await interaction.response.send_message(f"posted {msg.id}", ephemeral=True)
+
+    @toy.command(description="Edit the response and a followup")
+    async def note(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("noted")
+        original = await interaction.original_response()
+        await original.edit(content=original.content + " (edited)")
+        extra = await interaction.followup.send("temporary", wait=True)
+        await extra.edit(content="edited temporary")
+        await extra.delete()
+
+    @toy.command(description="Say exactly this")
+    async def say(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message(text)
+
+    @toy.command(description="Answer once the gate opens")
+    async def late(interaction: discord.Interaction) -> None:
+        await interaction.client.gate.wait()
+        await interaction.response.send_message("too late?")
+
+    @toy.command(description="Defer, follow up once the gate opens")
+    async def wait(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.client.gate.wait()
+        await interaction.followup.send("finally")
+
+    @toy.command(description="Never answers")
+    async def ignore(interaction: discord.Interaction) -> None:
+        return None
+
+    @toy.command(description="Raises")
+    async def boom(interaction: discord.Interaction) -> None:
+        raise RuntimeError("kaboom")
+
+    @toy.command(description="Answers, then never finishes")
+    async def hang(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("hanging")
+        await asyncio.Event().wait()
+
+    @admin.command(description="Reset everything")
+    async def reset(interaction: discord.Interaction, confirm: bool, reason: str | None = None) -> None:
+        await interaction.response.send_message(f"reset confirm={confirm!r} reason={reason!r}", ephemeral=True)
+
+    return toy
+
+
+class ToyBot(commands.Bot):
+    def __init__(self, instance: int = 1, guild_id: int | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.instance, self.guild_id = instance, guild_id
+        self.seen: list[tuple] = []
+        self.gate = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        guild = discord.Object(self.guild_id) if self.guild_id else None
+        self.tree.add_command(toy_group(), guild=guild)
+        self.add_dynamic_items(CounterButton)
+        await self.tree.sync(guild=guild)
+
+
+class EagerBot(ToyBot):
+    """Its on_interaction answers too, racing the command: Discord accepts only the first answer."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("me too!")

@@ -1,0 +1,158 @@
+"""Discord's documented limits in the fake (tests/support/validation.py): each accepted at the limit and
+refused one step past it with 400 / 50035 naming the field."""
+
+from __future__ import annotations
+
+import pytest
+from support.errors import DiscordError
+from support.validation import check_autocomplete, check_commands, check_message
+
+
+def x(n: int) -> str:
+    return "x" * n
+
+
+def button(custom_id: str | None = "b", **more) -> dict:
+    return {"type": 2, "style": 1, "label": "ok", **({} if custom_id is None else {"custom_id": custom_id}), **more}
+
+
+def select(n: int = 3, **more) -> dict:
+    return {"type": 3, "custom_id": "s", "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)], **more}
+
+
+def rows(*rows: list[dict]) -> dict:
+    return {"components": [{"type": 1, "components": items} for items in rows]}
+
+
+def embed(**fields) -> dict:
+    return {"embeds": [fields]}
+
+
+def fields(n: int = 1, name: str = "n", value: str = "v") -> dict:
+    return embed(fields=[{"name": name, "value": value}] * n)
+
+
+def option(**changes) -> dict:
+    """A select whose first option has ``changes``."""
+    body = select(2)
+    body["options"][0].update(changes)
+    return rows([body])
+
+
+def defaults(n: int) -> dict:
+    """A one-value select with ``n`` options selected by default."""
+    body = select(2)
+    for chosen in body["options"][:n]:
+        chosen["default"] = True
+    return rows([body])
+
+
+def mentions(**allowed) -> dict:
+    return {"content": "hi", "allowed_mentions": allowed}
+
+
+def text_option(name: str, **more) -> dict:
+    return {"name": name, "description": "d", "type": 3, **more}
+
+
+def command(name: str = "cmd", description: str = "d", options: list | None = None) -> list[dict]:
+    return [{"name": name, "description": description, "type": 1, "options": options or []}]
+
+
+def choices(n: int = 1, name: str = "c", value: str = "v") -> list[dict]:
+    return [{"name": f"{name}{i}" if n > 1 else name, "value": value} for i in range(n)]
+
+
+def with_choices(**kw) -> list[dict]:
+    return command(options=[text_option("o", choices=choices(**kw))])
+
+
+# (what, body for n, n accepted, n refused, the field the refusal names)
+MESSAGES = [
+    ("content", lambda n: {"content": x(n)}, 2000, 2001, "content"),
+    ("embeds", lambda n: {"embeds": [{"title": "t"}] * n}, 10, 11, "embeds"),
+    ("title", lambda n: embed(title=x(n)), 256, 257, "embeds.0.title"),
+    ("description", lambda n: embed(description=x(n)), 4096, 4097, "embeds.0.description"),
+    ("fields", lambda n: fields(n), 25, 26, "embeds.0.fields"),
+    ("field name", lambda n: fields(name=x(n)), 256, 257, "embeds.0.fields.0.name"),
+    ("empty field name", lambda n: fields(name=x(n)), 1, 0, "embeds.0.fields.0.name"),
+    ("field value", lambda n: fields(value=x(n)), 1024, 1025, "embeds.0.fields.0.value"),
+    ("missing field value", lambda n: embed(fields=[{"name": "n", **({"value": "v"} if n else {})}]), 1, 0, "value"),
+    ("footer", lambda n: embed(footer={"text": x(n)}), 2048, 2049, "embeds.0.footer.text"),
+    ("author", lambda n: embed(author={"name": x(n)}), 256, 257, "embeds.0.author.name"),
+    ("embed total", lambda n: {"embeds": [{"description": x(3000)}, {"description": x(n)}]}, 3000, 3001, "6000"),
+    ("rows", lambda n: rows(*[[button(f"b{i}")] for i in range(n)]), 5, 6, "components"),
+    ("empty row", lambda n: rows([button()] * n), 1, 0, "components.0.components"),
+    ("buttons", lambda n: rows([button(f"b{i}") for i in range(n)]), 5, 6, "components.0.components"),
+    ("select alone", lambda n: rows([select()] + [button()] * n), 0, 1, "components.0.components"),
+    ("label", lambda n: rows([button(label=x(n))]), 80, 81, "components.0.components.0.label"),
+    ("no custom_id", lambda n: rows([button(None, style=5 if n else 1, url="https://a.b")]), 1, 0, "0.custom_id"),
+    ("custom_id", lambda n: rows([button(x(n))]), 100, 101, "components.0.components.0.custom_id"),
+    ("empty custom_id", lambda n: rows([button(x(n))]), 1, 0, "components.0.components.0.custom_id"),
+    ("same custom_id", lambda n: rows([button("a"), button("a" if n else "b")]), 0, 1, "components.1.custom_id"),
+    ("options", lambda n: rows([select(n, max_values=min(n, 25))]), 25, 26, "components.0.components.0.options"),
+    ("no options", lambda n: rows([select(n)]), 1, 0, "components.0.components.0.options"),
+    ("option label", lambda n: option(label=x(n)), 100, 101, "options.0.label"),
+    ("empty option label", lambda n: option(label=x(n)), 1, 0, "options.0.label"),
+    ("option value", lambda n: option(value=x(n)), 100, 101, "options.0.value"),
+    ("option description", lambda n: option(description=x(n)), 100, 101, "options.0.description"),
+    ("same value", lambda n: option(value="v1" if n else "v0"), 0, 1, "options.1.value"),
+    ("placeholder", lambda n: rows([select(placeholder=x(n))]), 150, 151, "placeholder"),
+    ("min over max", lambda n: rows([select(min_values=n, max_values=2)]), 2, 3, "min_values"),
+    ("max_values", lambda n: rows([select(25, max_values=n)]), 25, 26, "max_values"),
+    ("max over options", lambda n: rows([select(3, max_values=n)]), 3, 4, "max_values"),
+    ("defaults", defaults, 1, 2, "options"),
+    ("parse and ids", lambda n: mentions(parse=["users"], users=["1"] * n), 0, 1, "allowed_mentions.parse"),
+    ("mention ids", lambda n: mentions(users=[str(i) for i in range(n)]), 100, 101, "allowed_mentions.users"),
+]
+
+COMMANDS = [
+    ("name case", lambda n: command("Name" if n else "name"), 0, 1, "0.name"),
+    ("name length", lambda n: command(x(n)), 32, 33, "0.name"),
+    ("name characters", lambda n: command("a b" if n else "a-b_c"), 0, 1, "0.name"),
+    ("description", lambda n: command(description=x(n)), 100, 101, "0.description"),
+    ("no description", lambda n: command(description=x(n)), 1, 0, "0.description"),
+    ("options", lambda n: command(options=[text_option(f"o{i}") for i in range(n)]), 25, 26, "0.options"),
+    ("option name", lambda n: command(options=[text_option("Bad" if n else "ok")]), 0, 1, "0.options.0.name"),
+    ("choices", lambda n: with_choices(n=n), 25, 26, "0.options.0.choices"),
+    ("choice name", lambda n: with_choices(name=x(n)), 100, 101, "choices.0.name"),
+    ("choice value", lambda n: with_choices(value=x(n)), 100, 101, "choices.0.value"),
+]
+
+AUTOCOMPLETE = [
+    ("choices", lambda n: {"choices": choices(n)}, 25, 26, "data.choices"),
+    ("name", lambda n: {"choices": choices(name=x(n))}, 100, 101, "data.choices.0.name"),
+    ("empty name", lambda n: {"choices": choices(name=x(n))}, 1, 0, "data.choices.0.name"),
+    ("value", lambda n: {"choices": choices(value=x(n))}, 100, 101, "data.choices.0.value"),
+]
+
+CASES = [
+    *[(lambda body: check_message(body, creating=True), *case) for case in MESSAGES],
+    *[(check_commands, *case) for case in COMMANDS],
+    *[(check_autocomplete, *case) for case in AUTOCOMPLETE],
+]
+
+
+@pytest.mark.parametrize(("check", "what", "body", "ok", "bad", "path"), CASES, ids=[c[1] for c in CASES])
+def test_each_limit_is_accepted_and_refused_one_step_past_it(check, what, body, ok, bad, path) -> None:
+    check(body(ok))
+    with pytest.raises(DiscordError) as refused:
+        check(body(bad))
+    assert (refused.value.status, refused.value.code, refused.value.message) == (400, 50035, "Invalid Form Body")
+    assert path in refused.value.describe(), refused.value.describe()
+
+
+def test_an_empty_message_is_refused_on_create_only() -> None:
+    with pytest.raises(DiscordError) as refused:
+        check_message({"content": ""}, creating=True)
+    assert refused.value.code == 50006
+    check_message({"content": ""}, creating=False)
+    check_message({}, creating=True, files=1)
+
+
+def test_a_callbacks_fields_are_named_under_data_in_discords_nested_form() -> None:
+    with pytest.raises(DiscordError) as refused:
+        check_message({"content": x(2001), "embeds": [{"title": x(257)}]}, creating=True, prefix="data")
+    errors = refused.value.body()["errors"]["data"]
+    assert errors["content"]["_errors"][0]["message"] == "Must be 2000 or fewer in length (got 2001)."
+    assert errors["embeds"]["0"]["title"]["_errors"][0]["message"] == "Must be 256 or fewer in length (got 257)."
