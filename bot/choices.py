@@ -60,7 +60,11 @@ def _cards_to_give(w: Words, options: list, kind: type[Discard] | type[ReturnCar
 
 
 def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
-    """The suggested lay-down first, then each certificate as the best card with the cheapest fillers."""
+    """The suggested lay-down first, then each certificate as the best card with the cheapest fillers.
+
+    Values name positions in the player's hand, like a purchase's: card names would not fit
+    Discord's 100 characters once ten cards are laid down.
+    """
     choice = next((o for o in options if isinstance(o, RevealChoice)), None)
     if choice is None:
         return []
@@ -69,7 +73,15 @@ def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[s
         offer = reveal_set(choice.cards, choice.count, best)
         if len(offer) == choice.count and sorted(offer) not in [sorted(o) for o in offers]:
             offers.append(offer)
-    return [(names.cards(w, o), w.join(names.card(w, c) for c in o)) for o in offers if o]
+    return [(names.cards(w, o), codes.encode_positions("rev", positions(view.you.hand, o))) for o in offers if o]
+
+
+def positions(hand: list[str], cards: list[str]) -> list[int]:
+    """Where `cards` sit in `hand` (each card at a different position)."""
+    taken: list[int] = []
+    for c in cards:
+        taken.append(next(i for i, h in enumerate(hand) if h == c and i not in taken))
+    return taken
 
 
 def purchases(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:

@@ -125,7 +125,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="reveal", description="Lay down your cards for the showdown")
     @app_commands.describe(cards="The cards, separated by commas (e.g. Maria 15, Joker)")
     async def reveal(self, interaction: discord.Interaction, cards: str) -> None:
-        await self.handlers.typed(interaction, f"rev:{cards}")
+        await self.handlers.typed(interaction, cards if cards.startswith("rev:") else f"rev:{cards}")
 
     @reveal.autocomplete("cards")
     async def _reveal_cards(self, interaction, current: str):

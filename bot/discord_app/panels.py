@@ -15,6 +15,7 @@ from engine.components import CARD_PRICE, card_rank
 from storage import GameRecord
 
 from .. import codes
+from ..choices import positions
 from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
@@ -127,11 +128,4 @@ class Decision:
                     GREEN if affordable else discord.ButtonStyle.secondary, row=1, disabled=not affordable)
         return moves.buy_prompt(w, total, choice.budget)
 
-
-def positions(hand: list[str], cards: list[str]) -> list[int]:
-    """Where `cards` sit in `hand` (each card at a different position)."""
-    taken: list[int] = []
-    for c in cards:
-        taken.append(next(i for i, h in enumerate(hand) if h == c and i not in taken))
-    return taken
 
