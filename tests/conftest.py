@@ -6,4 +6,4 @@ SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
 
-pytest_plugins = ["bot_support"]  # the `harness` fixture for the bot tests
+pytest_plugins = ["support.bot_support"]  # the `harness` fixture for the bot tests

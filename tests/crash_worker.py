@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from storage_helpers import new_stored_game  # noqa: E402
+from support.storage_helpers import new_stored_game  # noqa: E402
 
 from engine import apply  # noqa: E402
 from engine.randomplay import random_action  # noqa: E402

@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from bot_support import ADA, BEN, CLEO, STRANGER, game, make_bot, open_and_start
+from support.bot_support import ADA, BEN, CLEO, STRANGER, game, make_bot, open_and_start
 from support.fake_discord import FakeUser, Harness
 
 from bot.wording import ENGLISH, names

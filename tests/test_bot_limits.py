@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from bot_support import ADA, BEN, game, open_and_start, service
+from support.bot_support import ADA, BEN, game, open_and_start, service
 
 from engine.components import CARD_NOBLE, NOBLES
 from engine.state import Showdown

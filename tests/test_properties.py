@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import check_invariants
+from support.invariants import check_invariants
 
 from engine import Refused, apply, is_legal, legal_actions, new_game, to_act
 from engine.actions import (

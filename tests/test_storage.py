@@ -9,7 +9,7 @@ import random
 import sqlite3
 
 import pytest
-from storage_helpers import new_stored_game, play_random, table_of
+from support.storage_helpers import new_stored_game, play_random, table_of
 
 from engine import apply, new_game, replay
 from engine.randomplay import random_action

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from bot_support import ADA, BEN, STRANGER, game, open_and_start
+from support.bot_support import ADA, BEN, STRANGER, game, open_and_start
 
 from bot.wording import ENGLISH, names
 from engine import to_act

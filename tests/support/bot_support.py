@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from support.fake_discord import FakeUser, Harness
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
+from support.fake_discord import FakeUser, Harness
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 
