@@ -269,7 +269,7 @@ async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(h
     cog = h.bot.get_cog("Augsburg")
     cog.computers.delay = 60  # a computer is due (the initial purchase): its task waits
     cog.computers.schedule(h.channel_id)
-    task = cog.computers._tasks[h.channel_id]
+    task = cog.computers.tasks.get(h.channel_id)
     await h.bot.unload_extension("bot.discord_app.extension")
     assert task.cancelled() or task.done()
     stranded = await h.click(ADA, table, label="My hand & actions")

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..service import GameService, Outcome
+from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
 
@@ -20,20 +21,13 @@ class ComputerRunner:
         self.service = service
         self.on_move = on_move
         self.delay = delay
-        self._tasks: dict[int, asyncio.Task] = {}
+        self.tasks = ChannelTasks()
 
     def schedule(self, channel_id: int) -> None:
-        task = self._tasks.get(channel_id)
-        if task is None or task.done():
-            self._tasks[channel_id] = asyncio.get_running_loop().create_task(self._play(channel_id))
+        self.tasks.start(channel_id, lambda: self._play(channel_id))
 
     async def close(self) -> None:
-        """Cancel what is pending and wait until it has stopped."""
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.tasks.close()
 
     async def _play(self, channel_id: int) -> None:
         try:
@@ -47,10 +41,5 @@ class ComputerRunner:
                 elif outcome.notice.code not in ("stale_decision", "raced"):
                     log.error("a computer in channel %s was refused: %s", channel_id, outcome.notice)
                     return
-        except asyncio.CancelledError:
-            raise
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
-        finally:
-            if self._tasks.get(channel_id) is asyncio.current_task():
-                del self._tasks[channel_id]

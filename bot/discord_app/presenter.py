@@ -20,6 +20,7 @@ from ..wording import ENGLISH, notices, phases
 from ..wording import table as words
 from .embeds import lobby_embed, table_embed
 from .people import NOBODY, mention, notify, people
+from .tasks import ChannelTasks
 from .widgets import lobby_view, table_view
 
 log = logging.getLogger(__name__)
@@ -31,15 +32,10 @@ class Presenter:
         self.service = service
         self.table_delay = table_delay
         self.w = ENGLISH  # the table's language
-        self._redraws: dict[int, asyncio.Task] = {}
+        self._redraws = ChannelTasks()
 
     async def close(self) -> None:
-        """Cancel what is pending and wait until it has stopped."""
-        tasks = list(self._redraws.values())
-        self._redraws.clear()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._redraws.close()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -55,13 +51,11 @@ class Presenter:
 
     def refresh(self, channel_id: int) -> None:
         """Redraw the table soon; a burst of moves becomes one edit."""
-        task = self._redraws.get(channel_id)
-        if task is None or task.done():
-            self._redraws[channel_id] = asyncio.get_running_loop().create_task(self._redraw_later(channel_id))
+        self._redraws.start(channel_id, lambda: self._redraw_later(channel_id))
 
     async def _redraw_later(self, channel_id: int) -> None:
         await asyncio.sleep(self.table_delay)
-        self._redraws.pop(channel_id, None)
+        self._redraws.release(channel_id)  # a move from now on is drawn by a redraw of its own
         record = self.service.cached(channel_id)
         try:
             if record is not None:
