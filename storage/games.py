@@ -20,7 +20,7 @@ from .records import GameRecord, Table, TableMessages
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 
-_META = "id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"
+_META = "id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"  # no snapshot
 
 
 def sha(text: str) -> str:
@@ -62,7 +62,7 @@ class GamesMixin:
 
     async def update_lobby(self, game_id: int, expected_version: int, table: Table) -> GameRecord:
         sets = {"setup": table.model_dump_json(), "updated_at": time.time()}
-        return await self._write(game_id, expected_version, "lobby", sets, None)
+        return await self._write(game_id, expected_version, "lobby", sets, None, table=table)
 
     async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState,
                          messages: TableMessages | None = None) -> GameRecord:
@@ -72,7 +72,7 @@ class GamesMixin:
                 "snapshot_sha256": sha(snapshot), "updated_at": time.time()}
         if messages is not None:
             sets["ui"] = messages.model_dump_json()
-        return await self._write(game_id, expected_version, "lobby", sets, state)
+        return await self._write(game_id, expected_version, "lobby", sets, state, table=table, messages=messages)
 
     async def commit_action(
         self,
@@ -105,7 +105,7 @@ class GamesMixin:
             if over:
                 await self._record_results(db, game_id, state, now)
 
-        return await self._write(game_id, expected_version, "active", sets, state, also)
+        return await self._write(game_id, expected_version, "active", sets, state, also, messages=messages)
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished") -> GameRecord:
         """Close an open game ('finished' or 'cancelled'); it stays, with its log, as history.
@@ -125,7 +125,8 @@ class GamesMixin:
                 await self._record_results(db, game_id, record.state, now)
 
         sets = {"status": status, "finished_at": now, "updated_at": now}
-        return await self._write(game_id, expected_version, record.status, sets, record.state, also)
+        return await self._write(game_id, expected_version, record.status, sets, record.state, also,
+                                 table=record.table, messages=record.messages)
 
     async def set_messages(self, game_id: int, messages: TableMessages) -> None:
         """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict."""
@@ -137,8 +138,12 @@ class GamesMixin:
 
         await self._transaction(work)
 
-    async def _write(self, game_id, expected_version, status, sets: dict, state, also=None) -> GameRecord:
-        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(db)`."""
+    async def _write(self, game_id, expected_version, status, sets: dict, state, also=None, *,
+                     table: Table | None = None, messages: TableMessages | None = None) -> GameRecord:
+        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(db)`.
+
+        The record returned is read back, except the table and messages the caller already has.
+        """
 
         async def work(db):
             assignments = ", ".join(f"{column} = ?" for column in sets)
@@ -153,7 +158,7 @@ class GamesMixin:
             return await self._fetchone(f"SELECT {_META} FROM games WHERE id = ?", (game_id,))
 
         row = await self._transaction(work)
-        return record_from(row, Table.model_validate_json(row["setup"]), state)
+        return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
 
     async def _explain_miss(self, game_id: int, expected_version: int, wanted: str):
         row = await self._fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
@@ -204,7 +209,7 @@ class GamesMixin:
 SELECT_GAME = "SELECT *, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) AS logged FROM games"
 
 
-def record_from(row, table: Table, state: GameState | None) -> GameRecord:
+def record_from(row, table: Table, state: GameState | None, messages: TableMessages | None = None) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -216,7 +221,7 @@ def record_from(row, table: Table, state: GameState | None) -> GameRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
-        messages=read_messages(row["ui"]),
+        messages=messages if messages is not None else read_messages(row["ui"]),
     )
 
 
