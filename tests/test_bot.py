@@ -277,3 +277,20 @@ async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(h
     await h.bot.load_extension("bot.discord_app.extension")
     reopened = await h.click(ADA, table, label="My hand & actions")
     assert "Your money" in reopened.response.content
+
+
+async def test_the_one_guard_explains_each_case(harness):
+    h = harness
+    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    early = await h.slash(ADA, "augsburg hand")
+    assert early.response.ephemeral and "not started yet" in early.response.content
+    await h.click(BEN, table, label="Join")
+    await h.click(ADA, table, label="Start game")
+    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    ask = await h.slash(ADA, "augsburg cancel")
+    await h.click(ADA, ask.response.message_id, label="Yes, cancel the game")
+    old = await h.click(ADA, panel.message_id, label="Buy nothing")
+    assert old.response.ephemeral and "no longer work" in old.response.content
+    nothing = await h.slash(BEN, "augsburg status")
+    assert nothing.response.ephemeral and "no game in this channel" in nothing.response.content
+    h.assert_all_answered()

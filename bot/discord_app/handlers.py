@@ -81,10 +81,10 @@ class Handlers:
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
             return None
-        if record is None:
+        if game_id is not None and (record is None or record.id != game_id):
+            code = "game_gone"  # a button of a game that has ended
+        elif record is None:
             code = "no_game"
-        elif game_id is not None and record.id != game_id:
-            code = "game_gone"
         elif active and record.status != "active":
             code = "not_started"
         elif seated and str(interaction.user.id) not in record.table.players:
