@@ -1,8 +1,21 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite)."""
 
 from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, VersionConflict, WrongStatus
-from .records import Deadline, GameRecord, Seat, Table, TableMessages
+from .records import (
+           LOG,
+           Deadline,
+           DeadlinePlan,
+           GameRecord,
+           LogEntry,
+           LoggedMove,
+           Ping,
+           Seat,
+           Table,
+           TableEvent,
+           TableMessages,
+)
 from .store import Store
 
-__all__ = ["ChannelBusy", "Deadline", "GameNotFound", "GameQuarantined", "GameRecord", "Seat", "StorageError",
-           "Store", "Table", "TableMessages", "VersionConflict", "WrongStatus"]
+__all__ = ["LOG", "ChannelBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
+           "LogEntry", "LoggedMove", "Ping", "Seat", "StorageError", "Store", "Table", "TableEvent", "TableMessages",
+           "VersionConflict", "WrongStatus"]

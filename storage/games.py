@@ -13,10 +13,10 @@ import json
 import time
 from typing import Any
 
-from engine import GameState
+from engine import EVENTS, GameState
 
 from .errors import ChannelBusy, GameNotFound, GameQuarantined, VersionConflict, WrongStatus
-from .records import GameRecord, Table, TableMessages
+from .records import ENTRY, Actor, DeadlinePlan, GameRecord, Table, TableMessages
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 
@@ -64,15 +64,22 @@ class GamesMixin:
         sets = {"setup": table.model_dump_json(), "updated_at": time.time()}
         return await self._write(game_id, expected_version, "lobby", sets, None, table=table)
 
-    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState,
-                         messages: TableMessages | None = None) -> GameRecord:
-        """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player)."""
+    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState, *,
+                         log: list = (), deadlines: DeadlinePlan | None = None) -> GameRecord:
+        """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player).
+
+        `log`: what the deal told (the events of new_game), kept before the first move.
+        """
+        now = time.time()
         snapshot = state.model_dump_json()
         sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
-                "snapshot_sha256": sha(snapshot), "updated_at": time.time()}
-        if messages is not None:
-            sets["ui"] = messages.model_dump_json()
-        return await self._write(game_id, expected_version, "lobby", sets, state, table=table, messages=messages)
+                "snapshot_sha256": sha(snapshot), "updated_at": now}
+
+        async def also(db):
+            await self._log(db, game_id, 0, log, now)
+            await self._plan(db, game_id, deadlines)
+
+        return await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
 
     async def commit_action(
         self,
@@ -81,9 +88,15 @@ class GamesMixin:
         player: str,
         action: dict,
         state: GameState,
-        messages: TableMessages | None = None,
+        *,
+        events: list = (),
+        actor: Actor = "player",
+        table: Table | None = None,
+        log: list = (),
+        deadlines: DeadlinePlan | None = None,
     ) -> GameRecord:
-        """Append `action` to the log and store the `state` it produced (and `messages`), atomically.
+        """Append `action` (with who made it and the `events` it produced) to the log and store the `state`
+        it produced, a changed `table`, table events (`log`) and the game's deadlines, all atomically.
 
         If `state` ends the game, the game is finished in the same transaction, with its results.
         Raises VersionConflict (nothing written) if the game moved past `expected_version`.
@@ -91,42 +104,64 @@ class GamesMixin:
         now = time.time()
         snapshot = state.model_dump_json()
         sets: dict[str, Any] = {"snapshot": snapshot, "snapshot_sha256": sha(snapshot), "updated_at": now}
-        if messages is not None:
-            sets["ui"] = messages.model_dump_json()
+        if table is not None:
+            sets["setup"] = table.model_dump_json()
         over = state.phase == "game_over"
         if over:
             sets |= {"status": "finished", "finished_at": now}
 
         async def also(db):
             await db.execute(
-                "INSERT INTO actions (game_id, move, version, player, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, state.moves, expected_version + 1, player, json.dumps(action), now),
+                "INSERT INTO actions (game_id, move, version, player, action, at, actor, events)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, state.moves, expected_version + 1, player, json.dumps(action), now, actor,
+                 EVENTS.dump_json(list(events)).decode()),
             )
+            await self._log(db, game_id, state.moves, log, now)
+            await self._plan(db, game_id, DeadlinePlan() if over else deadlines)
             if over:
                 await self._record_results(db, game_id, state, now)
 
-        return await self._write(game_id, expected_version, "active", sets, state, also, messages=messages)
+        return await self._write(game_id, expected_version, "active", sets, state, also, table=table)
 
-    async def finish_game(self, game_id: int, expected_version: int, status: str = "finished") -> GameRecord:
-        """Close an open game ('finished' or 'cancelled'); it stays, with its log, as history.
+    async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
+                           deadlines: DeadlinePlan | None = None) -> GameRecord:
+        """A change of seats during play (leaving, a stand-in, coming back), with its table events."""
+        record = await self.load_game(game_id)
+        now = time.time()
+        moves = record.state.moves if record.state is not None else 0
 
-        A game finished at its end records each player's result for statistics.
+        async def also(db):
+            await self._log(db, game_id, moves, log, now)
+            await self._plan(db, game_id, deadlines)
+
+        sets = {"setup": table.model_dump_json(), "updated_at": now}
+        return await self._write(game_id, expected_version, "active", sets, record.state, also, table=table,
+                                 messages=record.messages)
+
+    async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
+                          table: Table | None = None, log: list = ()) -> GameRecord:
+        """Close an open game ('finished', 'cancelled', or 'abandoned' by all its players); it stays, with
+        its log, as history, and its deadlines go. Only a game finished at its end records results.
         """
-        if status not in ("finished", "cancelled"):
+        if status not in ("finished", "cancelled", "abandoned"):
             raise ValueError(status)
         record = await self.load_game(game_id)
         if not record.open:
             raise WrongStatus(game_id, record.status, "open")
         now = time.time()
         ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
+        table = table or record.table
 
         async def also(db):
+            await self._log(db, game_id, record.state.moves if record.state else 0, log, now)
+            await self._plan(db, game_id, DeadlinePlan())
             if ended:
                 await self._record_results(db, game_id, record.state, now)
 
-        sets = {"status": status, "finished_at": now, "updated_at": now}
+        sets = {"status": status, "finished_at": now, "updated_at": now, "setup": table.model_dump_json()}
         return await self._write(game_id, expected_version, record.status, sets, record.state, also,
-                                 table=record.table, messages=record.messages)
+                                 table=table, messages=record.messages)
 
     async def set_messages(self, game_id: int, messages: TableMessages) -> None:
         """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict."""
@@ -159,6 +194,32 @@ class GamesMixin:
 
         row = await self._transaction(work)
         return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
+
+    async def _log(self, db, game_id: int, move: int, entries: list, now: float) -> None:
+        """Table events (or the deal's events) that follow `move` in the game's log."""
+        for entry in entries:
+            await db.execute(
+                "INSERT INTO table_log (game_id, seq, move, at, entry) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1"
+                " FROM table_log WHERE game_id = ?), ?, ?, ?)",
+                (game_id, game_id, move, now, ENTRY.dump_json(entry).decode()),
+            )
+
+    async def _plan(self, db, game_id: int, plan: DeadlinePlan | None) -> None:
+        """Make the game's deadlines what `plan` says (None: leave them as they are)."""
+        if plan is None:
+            return
+        keep = sorted(plan.keep)
+        await db.execute(
+            f"DELETE FROM deadlines WHERE game_id = ? AND player NOT IN ({', '.join('?' * len(keep))})",
+            (game_id, *keep),
+        )
+        for d in plan.new:
+            await db.execute(
+                "INSERT INTO deadlines (game_id, player, kind, due_at, payload) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
+                " payload = excluded.payload",
+                (game_id, d.player, d.kind, d.due_at, json.dumps(d.payload)),
+            )
 
     async def _explain_miss(self, game_id: int, expected_version: int, wanted: str):
         row = await self._fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))

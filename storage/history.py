@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine import parse_action
+from engine import EVENTS, parse_action
 
 from .errors import GameNotFound
-from .games import read_messages
+from .games import SELECT_GAME, read_messages
+from .records import ENTRY, GameRecord, LoggedMove
 
 
 class HistoryMixin:
@@ -24,6 +25,39 @@ class HistoryMixin:
             out.append((row["player"], parse_action(json.loads(row["action"]))))
         return out
 
+    async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:
+        """The moves after move `after` with their events, and the table events from `after` on, in order."""
+        actions = await self._fetchall(
+            "SELECT move, player, actor, events, at FROM actions WHERE game_id = ? AND move > ? ORDER BY move",
+            (game_id, after),
+        )
+        extra = await self._fetchall(
+            "SELECT move, entry, at FROM table_log WHERE game_id = ? AND move >= ? ORDER BY seq", (game_id, after)
+        )
+        moves = {a["move"]: LoggedMove(a["move"], a["player"], a["actor"], EVENTS.validate_json(a["events"]), a["at"])
+                 for a in actions}
+        for row in extra:
+            logged = moves.get(row["move"])
+            if logged is None:  # what followed move `after` itself (or, at 0, the deal)
+                logged = moves[row["move"]] = LoggedMove(row["move"], None, "player", [], row["at"])
+            logged.entries.append(ENTRY.validate_json(row["entry"]))
+        return [moves[m] for m in sorted(moves)]
+
+    async def last_decision(self, game_id: int, player: str) -> int:
+        """The move at which `player` last decided for themselves (0: not yet)."""
+        row = await self._fetchone(
+            "SELECT COALESCE(MAX(move), 0) AS move FROM actions WHERE game_id = ? AND player = ? AND actor = 'player'",
+            (game_id, player),
+        )
+        return row["move"]
+
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, open or ended (not a quarantined one)."""
+        row = await self._fetchone(
+            f"{SELECT_GAME} WHERE channel_id = ? AND status != 'quarantined' ORDER BY id DESC LIMIT 1", (channel_id,)
+        )
+        return await self._verified(row) if row else None
+
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
         rows = await self._fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))
         return [(row["kind"], row["detail"]) for row in rows]
@@ -34,7 +68,7 @@ class HistoryMixin:
         if row is None:
             raise GameNotFound(game_id)
         actions = await self._fetchall(
-            "SELECT move, version, player, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
+            "SELECT move, version, player, actor, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
         return {
             "game_id": game_id,
@@ -47,7 +81,7 @@ class HistoryMixin:
             "updated_at": row["updated_at"],
             "finished_at": row["finished_at"],
             "actions": [
-                {"move": a["move"], "version": a["version"], "player": a["player"],
+                {"move": a["move"], "version": a["version"], "player": a["player"], "actor": a["actor"],
                  "action": _json_or_text(a["action"]), "at": a["at"]}
                 for a in actions
             ],

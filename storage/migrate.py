@@ -40,8 +40,14 @@ async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
     target = LATEST if target is None else target
     if current > LATEST:
         raise RuntimeError(f"the database is at schema {current}, newer than this code knows ({LATEST})")
-    for number, sql in migrations():
-        if current < number <= target:
+    steps = [(n, sql) for n, sql in migrations() if current < n <= target]
+    if not steps:
+        return current
+    # A migration may rebuild a table (SQLite's way to change a constraint); with foreign keys on,
+    # dropping the old table would cascade-delete its children. They are checked again afterwards.
+    await db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for number, sql in steps:
             await db.executescript(
                 "BEGIN IMMEDIATE;\n"
                 f"{sql}\n"
@@ -50,4 +56,10 @@ async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
                 "COMMIT;"
             )
             current = number
+            async with db.execute("PRAGMA foreign_key_check") as cur:
+                broken = await cur.fetchall()
+            if broken:
+                raise RuntimeError(f"migration {number} left {len(broken)} rows with a broken reference")
+    finally:
+        await db.execute("PRAGMA foreign_keys = ON")
     return current

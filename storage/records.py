@@ -8,14 +8,14 @@ read and write them, never raw JSON. Both are stored as JSON columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from engine import Event, GameState
 
 SeatKind = Literal["human", "computer"]
-LOG_EVENTS = 40  # recent public events kept for the table's log; the wording picks the lines
+Actor = Literal["player", "clock", "stand_in"]  # who made a move: the seat itself, the turn clock, a stand-in
 
 
 class _Record(BaseModel):
@@ -27,6 +27,16 @@ class Seat(_Record):
     name: str = ""  # a human's display name; a computer is named by the wording, from its number
     kind: SeatKind = "human"
     number: int | None = None  # a computer's number at this table
+    # The turn clock (humans only): timeouts in all and in a row; the computer stands in until the
+    # owner comes back, or for the rest of the game once they have left.
+    missed: int = 0
+    streak: int = 0
+    stand_in: bool = False
+    left: bool = False
+
+    @property
+    def computer_plays(self) -> bool:
+        return self.kind == "computer" or self.stand_in or self.left
 
 
 class Table(_Record):
@@ -36,6 +46,7 @@ class Table(_Record):
     seats: tuple[Seat, ...]  # in seating order once the game has started
     seed: int | None = None  # set when the game starts
     start_player: str | None = None  # None: the engine drew the start player from the seed
+    turn_seconds: int | None = None  # time for each decision; None: no clock
 
     @model_validator(mode="before")
     @classmethod
@@ -65,34 +76,55 @@ class Table(_Record):
         seat = self.seat(player)
         return seat is not None and seat.kind == "computer"
 
+    def computer_plays(self, player: str) -> bool:
+        """A computer decides for this seat now: a computer's seat, or a human's stood in for."""
+        seat = self.seat(player)
+        return seat is not None and seat.computer_plays
+
     def humans(self) -> list[str]:
         return [s.id for s in self.seats if s.kind == "human"]
+
+    def present(self) -> list[str]:
+        """The humans still in the game (not left)."""
+        return [s.id for s in self.seats if s.kind == "human" and not s.left]
 
     def with_seats(self, seats: list[Seat]) -> Table:
         return self.model_copy(update={"seats": tuple(seats)})
 
+    def with_seat(self, player: str, **changes) -> Table:
+        return self.with_seats([s.model_copy(update=changes) if s.id == player else s for s in self.seats])
 
-class TableMessages(_Record):
+
+class TableEvent(_Record):
+    """Something that happened at the table outside the rules: a seat's clock, stand-in, leaving."""
+
+    type: Literal["table"] = "table"
+    what: Literal["timed_out", "stand_in", "returned", "left", "replaced", "abandoned", "host"]
+    player: str
+    by: str | None = None  # who did it, when it was not the player (a replacement)
+    to: None = None  # always public
+
+
+# One entry of a game's log: an engine event or a table event.
+LogEntry = Annotated[Union[*get_args(get_args(Event)[0]), TableEvent], Field(discriminator="type")]  # noqa: UP007
+LOG: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
+ENTRY: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
+
+
+class Ping(_Record):
+    """A "your move" message and the players it named who have not acted yet."""
+
+    message: int
+    waiting: tuple[str, ...]
+
+
+class TableMessages(BaseModel):
     """The bot's bookkeeping of a game's messages: never game state, written without a version bump."""
 
+    model_config = ConfigDict(extra="ignore", frozen=True)  # older rows held more (a log, one ping id)
+
     table: int | None = None  # the lobby message, which becomes the table
-    ping: int | None = None  # the latest "your move" message
-    log: tuple[Event, ...] = Field(default=())  # the latest public events, oldest first
-
-    @field_validator("log", mode="before")
-    @classmethod
-    def _drop_old_sentences(cls, value: Any) -> Any:
-        """Schema-1 rows kept English sentences here; they cannot be re-worded, so they are dropped."""
-        if isinstance(value, (list, tuple)):
-            return [e for e in value if not isinstance(e, str)]
-        return value
-
-    def logged(self, events: list[Event]) -> TableMessages:
-        """With the public ones of `events` appended (the latest LOG_EVENTS kept)."""
-        public = [e for e in events if e.to is None]
-        if not public:
-            return self
-        return self.model_copy(update={"log": (*self.log, *public)[-LOG_EVENTS:]})
+    pings: tuple[Ping, ...] = ()  # "your move" messages whose players have not all acted yet
 
 
 @dataclass(frozen=True)
@@ -118,6 +150,27 @@ class GameRecord:
 class Deadline:
     game_id: int
     player: str
-    kind: str
+    kind: str  # reminder | timeout
     due_at: float
     payload: dict[str, Any]
+    channel_id: int = 0
+
+
+@dataclass(frozen=True)
+class DeadlinePlan:
+    """The deadlines of a game after a write: rows of players in `keep` stay as they are, `new` replace
+    the rows of their (game, player, kind), and every other row of the game goes."""
+
+    keep: frozenset[str] = frozenset()
+    new: tuple[Deadline, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    """One stored move with what it caused, and the table events that followed it."""
+
+    move: int
+    player: str | None  # None for what came before the first move (the deal)
+    actor: Actor
+    entries: list  # LogEntry, in order
+    at: float

@@ -1,4 +1,4 @@
-"""Deadlines (re-armed by the bot at start-up: the durable-timer pattern) and per-server settings."""
+"""Deadlines (re-armed by the bot at start-up: the durable-timer pattern), per-player and per-server settings."""
 
 from __future__ import annotations
 
@@ -32,13 +32,63 @@ class TimersMixin:
 
         return await self._transaction(work)
 
-    async def deadlines(self, due_before: float | None = None) -> list[Deadline]:
-        sql = "SELECT game_id, player, kind, due_at, payload FROM deadlines"
-        params: tuple = ()
+    async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]:
+        """Deadlines (of open games), the earliest first; `due_before`: only those due by then."""
+        sql = ("SELECT d.game_id, d.player, d.kind, d.due_at, d.payload, g.channel_id FROM deadlines d"
+               " JOIN games g ON g.id = d.game_id WHERE g.status IN ('lobby', 'active')")
+        params: list = []
         if due_before is not None:
-            sql, params = sql + " WHERE due_at <= ?", (due_before,)
-        rows = await self._fetchall(sql + " ORDER BY due_at", params)
+            sql, params = sql + " AND d.due_at <= ?", [due_before]
+        sql += " ORDER BY d.due_at"
+        if limit is not None:
+            sql, params = sql + " LIMIT ?", [*params, limit]
+        rows = await self._fetchall(sql, params)
+        return [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"]), r["channel_id"])
+                for r in rows]
+
+    async def deadlines_of(self, game_id: int) -> list[Deadline]:
+        rows = await self._fetchall(
+            "SELECT game_id, player, kind, due_at, payload FROM deadlines WHERE game_id = ? ORDER BY due_at", (game_id,)
+        )
         return [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"])) for r in rows]
+
+    async def drop_deadline(self, deadline: Deadline) -> bool:
+        """Remove a deadline that has been dealt with, unless it was re-armed meanwhile (a later due time)."""
+
+        async def work(db):
+            cur = await db.execute(
+                "DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
+                (deadline.game_id, deadline.player, deadline.kind, deadline.due_at),
+            )
+            return cur.rowcount == 1
+
+        return await self._transaction(work)
+
+    async def postpone_deadline(self, deadline: Deadline, until: float) -> bool:
+        """Move a deadline to `until`, unless it was re-armed meanwhile."""
+
+        async def work(db):
+            cur = await db.execute(
+                "UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
+                (until, deadline.game_id, deadline.player, deadline.kind, deadline.due_at),
+            )
+            return cur.rowcount == 1
+
+        return await self._transaction(work)
+
+    async def player_settings(self, user_id: str) -> dict:
+        row = await self._fetchone("SELECT settings FROM player_settings WHERE user_id = ?", (user_id,))
+        return json.loads(row["settings"]) if row else {}
+
+    async def set_player_settings(self, user_id: str, settings: dict) -> None:
+        async def work(db):
+            await db.execute(
+                "INSERT INTO player_settings (user_id, settings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
+                (user_id, json.dumps(settings), time.time()),
+            )
+
+        await self._transaction(work)
 
     async def guild_settings(self, guild_id: int) -> dict:
         row = await self._fetchone("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))

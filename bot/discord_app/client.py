@@ -10,6 +10,7 @@ from discord.ext import commands
 from storage import Store
 
 from ..config import Settings
+from ..scheduler import Clock
 from ..wording import ENGLISH, notices
 
 log = logging.getLogger(__name__)
@@ -24,10 +25,11 @@ def intents() -> discord.Intents:
 
 
 class AugsburgBot(commands.Bot):
-    def __init__(self, settings: Settings, store: Store | None = None):
+    def __init__(self, settings: Settings, store: Store | None = None, clock: Clock | None = None):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None)
         self.settings = settings
         self.store = store
+        self.clock = clock  # None: the system's; tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:

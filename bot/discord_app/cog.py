@@ -14,11 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import legal_actions, player_view
-from storage import GameQuarantined, GameRecord
+from storage import Deadline, GameQuarantined, GameRecord
 
 from .. import choices
+from ..scheduler import Scheduler
 from ..service import GameService
-from ..wording import ENGLISH, names, rules
+from ..wording import ENGLISH, clock, names, rules
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .people import people
@@ -35,15 +36,33 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self.presenter = Presenter(bot, service, table_delay)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
+        self.scheduler = Scheduler(service.store, service.clock, self.fire)
+        service.on_deadlines = self.scheduler.wake
         self._restored: tuple[list[GameRecord], list[GameQuarantined]] = ([], [])
         super().__init__()
 
     async def cog_load(self) -> None:
         self._restored = await self.service.restore()
+        self.scheduler.start()
 
     async def cog_unload(self) -> None:
+        await self.scheduler.stop()
         await self.computers.close()
         await self.presenter.close()
+
+    async def fire(self, deadline: Deadline) -> None:
+        """A deadline is due: a reminder goes out, or the computer decides for a player out of time."""
+        if deadline.kind == "timeout":
+            outcome = await self.service.expire(deadline)
+            if outcome is not None and not outcome.ok:
+                raise RuntimeError(f"the clock's move was refused: {outcome.notice}")  # tried again later
+            if outcome is not None:
+                await self.handlers.moved(outcome)
+            return
+        record = await self.service.remind(deadline)
+        if record is not None:
+            await self.presenter.remind(deadline, record)
+            await self.service.reminded(deadline)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -90,6 +109,42 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="help", description="What you can do right now, and the commands for it")
     async def help(self, interaction: discord.Interaction) -> None:
         await self.handlers.show_help(interaction)
+
+    @app_commands.command(name="log", description="Everything that happened in this game (only you see it)")
+    @app_commands.describe(round="Only this round")
+    async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
+        await self.handlers.show_log(interaction, round)
+
+    # --- seats during a game, and notifications
+
+    @app_commands.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.handlers.leave_request(interaction)
+
+    @app_commands.command(name="replace", description="Host: let the computer play a seat whose time ran out")
+    @app_commands.describe(player="Whose seat")
+    async def replace(self, interaction: discord.Interaction, player: str) -> None:
+        await self.handlers.replace_request(interaction, player)
+
+    @replace.autocomplete("player")
+    async def _replaceable(self, interaction, current: str):
+        record = self.service.cached(interaction.channel_id)
+        if record is None or record.status != "active":
+            return []
+        who = people(ENGLISH, record.table)
+        pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
+        return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
+
+    @app_commands.command(name="back", description="Take your seat back from the computer")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await self.handlers.back(interaction)
+
+    @app_commands.command(name="notify", description="How to tell you it is your move")
+    @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing")
+    @app_commands.choices(how=[app_commands.Choice(name=clock.notify_choice(ENGLISH, h), value=h)
+                               for h in ("channel", "dm", "none")])
+    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
+        await self.handlers.set_notify(interaction, how.value)
 
     # --- every decision also as a typed command (the same action codes as the buttons)
 

@@ -1,4 +1,4 @@
-"""Embeds of the public lobby and table. The table is drawn from `spectator_view` only (R28)."""
+"""Embeds of the public lobby, the table and the final standings; drawn from public views only (R28)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from engine import View
 from storage import GameRecord
 
 from ..service import MAX_PLAYERS
-from ..wording import Words, log, names, phases
+from ..wording import Words, clock, end, names, phases
 from ..wording import table as words
 from .people import people
 
 COLOUR = discord.Colour.from_rgb(156, 102, 31)
-LOG_LINES = 8
 
 
 def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
@@ -22,20 +21,39 @@ def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
                       for i, s in enumerate(table.seats, start=1))
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)
+    embed.add_field(name=clock.clock_heading(w), value=clock.per_decision(w, table.turn_seconds), inline=False)
     return embed
 
 
-def table_embed(w: Words, record: GameRecord, view: View) -> discord.Embed:
+def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due: dict[str, float]) -> discord.Embed:
+    """`latest`: the last lines of the log; `due`: when each player on the clock runs out of time."""
     who = people(w, record.table)
-    embed = discord.Embed(title=words.round_title(w, view), colour=COLOUR, description=phases.status(w, view, who))
+    status = end.ended(w, record.status) if record.status in ("cancelled", "abandoned") else phases.status(w, view, who)
+    embed = discord.Embed(title=words.round_title(w, view), colour=COLOUR, description=status)
     for p in view.players:
-        embed.add_field(name=words.player_heading(w, p, view, who)[:256],
+        note = clock.seat_note(w, record.table.seat(p.id))
+        embed.add_field(name=(words.player_heading(w, p, view, who) + note)[:256],
                         value=f"{words.levels(w, p)}\n{words.tiles(w, p)}", inline=False)
     display = "\n".join(words.display(w, view)) or words.no_display(w)
     embed.add_field(name=words.display_heading(w), value=display, inline=False)
     supply = f"{words.deck_and_discard(w, view)}\n{words.next_tiles(w, view)}"
     embed.add_field(name=words.supply_heading(w), value=supply, inline=False)
-    lines = log.lines(w, record.messages.log, who)[-LOG_LINES:]
-    if lines:
-        embed.add_field(name=words.log_heading(w), value="\n".join(lines)[-1024:], inline=False)
+    if record.status == "active":
+        timing = [clock.per_decision(w, record.table.turn_seconds)]
+        timing += [clock.due_by(w, who.name(p), at) for p, at in sorted(due.items(), key=lambda kv: kv[1])]
+        embed.add_field(name=clock.clock_heading(w), value=" · ".join(timing)[:1024], inline=False)
+    if latest:
+        embed.add_field(name=words.log_heading(w), value="\n".join(latest)[-1024:], inline=False)
+    return embed
+
+
+def standings_embed(w: Words, record: GameRecord, view: View, over, prestige: dict[str, dict[str, int]]):
+    """Each player's score broken down, in the order of the standings."""
+    who = people(w, record.table)
+    embed = discord.Embed(colour=COLOUR)
+    public = {p.id: p for p in view.players}
+    money = {p.id: p.money for p in record.state.players}
+    for player, points in end.ranked(over):
+        value = end.breakdown(w, public[player], prestige.get(player, {}), money[player])
+        embed.add_field(name=f"{who.name(player)} — {points}"[:256], value=value[:1024], inline=False)
     return embed

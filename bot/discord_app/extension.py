@@ -8,14 +8,16 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 
 from __future__ import annotations
 
-from ..service import GameService
+from ..scheduler import SystemClock
+from ..service import GameService, Timing
 from .cog import Augsburg
 from .widgets import DYNAMIC_ITEMS
 
 
 async def setup(bot) -> None:
     settings = bot.settings
-    service = GameService(bot.store)
+    timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds)
+    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import discord
 
-from ..wording import ENGLISH, Words, notices
+from ..turns import TURN_CHOICES
+from ..wording import ENGLISH, Words, clock, notices
 from ..wording import table as words
 
 MAX_OPTIONS = 25
@@ -46,11 +47,13 @@ class _Routed:
 
 
 class LobbyButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai)"
+    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai|rmai)",
 ):
     handler = "lobby_click"
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary}
+              "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary,
+              "rmai": discord.ButtonStyle.secondary}
 
     def __init__(self, game: int, what: str, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=self.STYLES[what], custom_id=f"aug:lob:{game}:{what}"))
@@ -58,6 +61,20 @@ class LobbyButton(
 
     def route(self, interaction):
         return self.game, self.what
+
+
+class LobbyClock(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):time"):
+    """The host's choice of time per decision ("0": no limit)."""
+
+    handler = "lobby_clock"
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
+        super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:time", placeholder=placeholder or None,
+                                           options=options or [discord.SelectOption(label="…", value="0")], row=1))
+        self.game = game
+
+    def route(self, interaction):
+        return self.game, list(interaction.data.get("values", []))
 
 
 class TableButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
@@ -123,7 +140,40 @@ class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=
         return (self.game,)
 
 
-DYNAMIC_ITEMS = (LobbyButton, TableButton, ActButton, ActSelect, CancelButton)
+class ConfirmButton(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)",
+):
+    """The second step of leaving a game or handing a seat to the computer."""
+
+    handler = "confirmed"
+
+    def __init__(self, game: int, what: str, player: str = "", label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"aug:ok:{game}:{what}:{player}"))
+        self.game, self.what, self.player = game, what, player
+
+    def route(self, interaction):
+        return self.game, self.what, self.player
+
+
+class LogPage(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
+):
+    """A page of the game's log; round 0: every round."""
+
+    handler = "log_page"
+
+    def __init__(self, game: int, round: str | int, page: str | int, label: str = "…", disabled: bool = False):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:log:{game}:{round}:{page}"))
+        self.game, self.round, self.page = game, int(round), int(page)
+
+    def route(self, interaction):
+        return self.game, self.round, self.page
+
+
+DYNAMIC_ITEMS = (LobbyButton, LobbyClock, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
 
 
 def view_of(*items: discord.ui.Item) -> discord.ui.View:
@@ -133,9 +183,11 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
-def lobby_view(w: Words, game_id: int) -> discord.ui.View:
-    labels = words.lobby_buttons(w)
-    return view_of(*(LobbyButton(game_id, what, label) for what, label in labels.items()))
+def lobby_view(w: Words, game_id: int, turn_seconds: int | None) -> discord.ui.View:
+    buttons = [LobbyButton(game_id, what, label) for what, label in words.lobby_buttons(w).items()]
+    options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn_seconds)
+               for s in TURN_CHOICES]
+    return view_of(*buttons, LobbyClock(game_id, options, clock.clock_placeholder(w)))
 
 
 def table_view(w: Words, game_id: int) -> discord.ui.View:

@@ -75,7 +75,7 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
 
 
 async def _start(service: GameService, you: Seat, opponents: int, seed: int | None) -> Outcome:
-    record = (await service.open_table(GUILD, CHANNEL, you)).record
+    record = (await service.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
     for _ in range(opponents):
         await service.add_computer(CHANNEL, record.id, YOU)
     return await service.start(CHANNEL, record.id, YOU, seed=seed)
@@ -94,7 +94,7 @@ def _show(term: Terminal, outcome: Outcome, player: str) -> None:
 
 def _final(term: Terminal, record, people: People) -> None:
     state = record.state
-    ranked = sorted(state.players, key=lambda p: -p.score)
+    ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
     term.say(words.standings(term.w, [(people.name(p.id), p.score, p.id in state.winners) for p in ranked]))
     term.say(words.verdict(term.w, YOU in state.winners))
 

@@ -13,12 +13,12 @@ from .words import People, Words
 
 def notice(w: Words, code: str, params: dict, people: People) -> str:
     """The sentence for a refusal code; an unknown code still gets a polite answer."""
-    texts = {**_table(w, params), **_engine(w, params, people)}
+    texts = {**_table(w, params, people), **_engine(w, params, people)}
     text = texts.get(code)
     return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
 
 
-def _table(w: Words, p: dict) -> dict:
+def _table(w: Words, p: dict, people: People) -> dict:
     """The service's and the front-ends' codes."""
     return {
         "channel_busy": lambda: w._(
@@ -46,6 +46,16 @@ def _table(w: Words, p: dict) -> dict:
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
         "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
+        "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
+        "no_computer": lambda: w._("There is no computer player to remove."),
+        "host_only_clock": lambda: w._("Only the host can set the time per decision."),
+        "replace_not_allowed": lambda: w._(
+            "Only the host or someone who can manage this channel can hand a seat to the computer."
+        ),
+        "not_replaceable": lambda: w._("The computer already plays that seat, or it is nobody's seat."),
+        "never_timed_out": lambda: w._("{player}'s time has never run out; a seat goes to the computer only after "
+                                       "that.", player=people.name(p["player"])),
+        "not_stood_in": lambda: w._("Nobody is playing for you: your seat is yours."),
     }
 
 

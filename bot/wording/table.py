@@ -27,7 +27,8 @@ def people_at(w: Words, table, call=None) -> People:
 
 
 def lobby_buttons(w: Words) -> dict[str, str]:
-    return {"join": w._("Join"), "leave": w._("Leave"), "ai": w._("Add computer player"), "start": w._("Start game")}
+    return {"join": w._("Join"), "leave": w._("Leave"), "ai": w._("Add computer player"),
+            "rmai": w._("Remove computer player"), "start": w._("Start game")}
 
 
 def hand_button(w: Words) -> str:
@@ -136,23 +137,4 @@ def hand(w: Words, view: View) -> str:
                          total=w.money(sum(you.offered_prices))))
     if you.chosen is not None:
         lines.append(w._("**Your secret choice:** {cards} — waiting for the others.", cards=names.cards(w, you.chosen)))
-    return "\n".join(lines)
-
-
-# --- the end
-
-
-def standings(w: Words, over, people: People) -> str:
-    """The final standings from the game_over event."""
-    lines = [w._("**Augsburg 1520 — final standings**")]
-    ranked = sorted(over.scores.items(), key=lambda kv: -kv[1])
-    for place, (player, points) in enumerate(ranked, start=1):
-        line = w._("{place}. {name} — {score} prestige", place=place, name=people.name(player), score=points)
-        lines.append(line + " 🏆" if player in over.winners else line)
-    if over.tiebreak in ("cathedral", "church"):
-        lines.append(w._("The tie was decided by the most expensive {tile}.", tile=names.tile(w, over.tiebreak)))
-    elif over.tiebreak == "shared":
-        lines.append(w._("The tied players share the win."))
-    winners = w.both([people.addressed(p) for p in over.winners])
-    lines.append(w.n_("{winners} wins!", "{winners} win!", len(over.winners), winners=winners))
     return "\n".join(lines)

@@ -54,3 +54,7 @@ class People:
 
     def addressed(self, player: str) -> str:
         return (self.call or self.name)(player)
+
+    def plain(self) -> People:
+        """Everyone by name, nobody addressed (for a text that must not mention whom it names)."""
+        return People(name=self.name)

@@ -11,7 +11,7 @@ from support.fake_discord import FakeUser, Harness
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 
 
-def make_bot(path, delay: float = 0.0) -> AugsburgBot:
+def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
     return AugsburgBot(
         Settings(
             _env_file=None,
@@ -20,14 +20,21 @@ def make_bot(path, delay: float = 0.0) -> AugsburgBot:
             table_edit_delay=delay,
             computer_delay=0.0,
             discord_guild_id=None,
-        )
+            **settings,
+        ),
+        clock=clock,
     )
+
+
+def long_lived(task) -> bool:
+    """The bot's one deadline scheduler runs for as long as the bot."""
+    return task.get_name() == "deadline scheduler"
 
 
 @pytest.fixture
 async def harness(tmp_path):
     users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo"), FakeUser(STRANGER, "Sam")]
-    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users)
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users, ignore=(long_lived,))
     h.db_path = tmp_path / "bot.sqlite3"
     yield h
     await h.close()

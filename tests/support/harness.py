@@ -70,8 +70,12 @@ class Harness(FakeDiscord):
         self.listeners.append(self._echo)
 
     @classmethod
-    async def create(cls, bot: discord.Client, *, dispatch_ready: bool = True, **kwargs: Any) -> Harness:
+    async def create(cls, bot: discord.Client, *, dispatch_ready: bool = True,
+                     ignore: tuple[Callable[[asyncio.Task], bool], ...] = (), **kwargs: Any) -> Harness:
+        """`ignore`: the bot's own long-lived tasks (a scheduler) that settle() must not wait for."""
         harness = cls(**kwargs)
+        for predicate in ignore:
+            harness.ignore_tasks(predicate)
         try:
             await harness.start()
             await harness.attach(bot, dispatch_ready=dispatch_ready)

@@ -1,0 +1,80 @@
+"""Information anyone may ask for: the table, the rules, what you can do, and the game's log."""
+
+from __future__ import annotations
+
+import discord
+
+from engine import legal_actions, player_view
+from storage import GameQuarantined
+
+from ...wording import history, moves, notices, rules
+from ..people import people
+from ..widgets import LogPage, view_of
+from .base import guarded, say
+
+
+class InfoHandlers:
+    @guarded
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        """The table of this channel's game; after its end, the final table of the last one."""
+        try:
+            record = await self.service.current(interaction.channel_id)
+        except GameQuarantined as exc:
+            await say(interaction, notices.quarantined(self.w, exc.game_id))
+            return
+        record = record or await self.service.store.last_game(interaction.channel_id)
+        if record is None:
+            await say(interaction, self.notice_code("no_game"))
+            return
+        await say(interaction, "", embed=await self.presenter.embed(record))
+
+    @guarded
+    async def show_rules(self, interaction: discord.Interaction, topic: str | None) -> None:
+        topics = [topic] if topic else rules.TOPICS
+        body = "\n\n".join(f"**{rules.topic_title(self.w, t)}**\n{rules.topic(self.w, t)}" for t in topics)
+        await say(interaction, body[:2000])
+
+    @guarded
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        general = rules.commands(self.w)
+        try:
+            record = await self.service.current(interaction.channel_id)
+        except GameQuarantined:
+            record = None
+        player = str(interaction.user.id)
+        if record is None or record.status != "active" or player not in record.table.players:
+            await say(interaction, general)
+            return
+        options = legal_actions(record.state, player)
+        view = player_view(record.state, player)
+        lines = moves.commands(self.w, options, view) if options else [notices.nothing_to_do(self.w)]
+        await say(interaction, "\n".join([notices.what_you_can_do(self.w), *lines, "", general]))
+
+    @guarded
+    async def show_log(self, interaction: discord.Interaction, round_: int | None) -> None:
+        """The public log of this channel's game (or its last one), newest page first."""
+        record = await self.service.current(interaction.channel_id) or await self.service.store.last_game(
+            interaction.channel_id)
+        if record is None or record.state is None:
+            await say(interaction, self.notice_code("no_game"))
+            return
+        content, view = await self._log_page(record, round_ or 0, None)
+        await say(interaction, content, view)
+
+    @guarded
+    async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
+        record = await self.service.store.load_game(game_id)
+        if record.channel_id != interaction.channel_id or record.state is None:
+            await say(interaction, self.notice_code("game_gone"))
+            return
+        content, view = await self._log_page(record, round_, page)
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def _log_page(self, record, round_: int, page: int | None):
+        pages = history.log_pages(self.w, await self.service.history(record), people(self.w, record.table),
+                                  round_ or None)
+        page = len(pages) - 1 if page is None else max(0, min(page, len(pages) - 1))
+        content = f"{history.log_title(self.w, round_ or None, page + 1, len(pages))}\n{pages[page]}"
+        buttons = [LogPage(record.id, round_, max(0, page - 1), history.older(self.w), disabled=page == 0),
+                   LogPage(record.id, round_, page + 1, history.newer(self.w), disabled=page == len(pages) - 1)]
+        return content[:2000], view_of(*buttons)

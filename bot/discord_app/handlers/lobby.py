@@ -1,0 +1,91 @@
+"""The table: opening it, its seats and clock in the lobby, starting, and cancelling."""
+
+from __future__ import annotations
+
+import discord
+
+from storage import Seat
+
+from ...service import Notice, Outcome
+from ...wording import notices
+from ..embeds import lobby_embed
+from ..widgets import CancelButton, lobby_view, table_view, view_of
+from .base import guarded, say
+
+
+class LobbyHandlers:
+    @guarded
+    async def new_table(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await say(interaction, self.notice(Notice("server_only")))
+            return
+        host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
+        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice))
+            return
+        record = outcome.record
+        await interaction.response.send_message(embed=lobby_embed(self.w, record),
+                                                view=lobby_view(self.w, record.id, record.table.turn_seconds))
+        message = await interaction.original_response()
+        await self.service.set_messages(record, table=message.id)
+
+    @guarded
+    async def lobby_click(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
+        user, channel = interaction.user, interaction.channel_id
+        if what == "join":
+            outcome = await self.service.join(channel, game_id, Seat(id=str(user.id), name=user.display_name))
+        elif what == "leave":
+            outcome = await self.service.leave(channel, game_id, user.id)
+        elif what == "ai":
+            outcome = await self.service.add_computer(channel, game_id, user.id)
+        elif what == "rmai":
+            outcome = await self.service.remove_computer(channel, game_id, user.id)
+        else:
+            outcome = await self.service.start(channel, game_id, user.id)
+        await self._lobby_changed(interaction, outcome)
+
+    @guarded
+    async def lobby_clock(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+        try:
+            seconds = int(values[0]) or None
+        except (ValueError, IndexError):
+            await say(interaction, self.notice(Notice("not_ours")))
+            return
+        outcome = await self.service.set_turn_time(interaction.channel_id, game_id, interaction.user.id, seconds)
+        await self._lobby_changed(interaction, outcome)
+
+    async def _lobby_changed(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        record = outcome.record
+        if record.status == "lobby":
+            await interaction.response.edit_message(embed=lobby_embed(self.w, record),
+                                                    view=lobby_view(self.w, record.id, record.table.turn_seconds))
+            return
+        # Started: the lobby message becomes the table.
+        embed = await self.presenter.embed(record)
+        await interaction.response.edit_message(embed=embed, view=table_view(self.w, record.id))
+        await self.moved(Outcome(True, record=record, events=outcome.events), table_drawn=True)
+
+    @guarded
+    async def cancel_request(self, interaction: discord.Interaction) -> None:
+        record = await self.game_here(interaction)
+        if record is not None:
+            button = CancelButton(record.id, notices.cancel_button(self.w))
+            await say(interaction, notices.cancel_question(self.w), view_of(button))
+
+    @guarded
+    async def cancel_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+        if await self.game_here(interaction, game_id=game_id) is None:
+            return
+        manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+        outcome = await self.service.cancel(interaction.channel_id, interaction.user.id, manage)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        await interaction.response.edit_message(content=notices.cancelled(self.w), view=None)
+        await self.presenter.ended(outcome.record, by=interaction.user)
+
+

@@ -1,0 +1,101 @@
+"""Playing: the private panel (with what happened since your last move), buttons, menus, typed decisions."""
+
+from __future__ import annotations
+
+import discord
+
+from ... import codes
+from ...service import Notice
+from ...wording import history, notices
+from ...wording import log as words_log
+from ..embeds import COLOUR
+from ..panels import panel
+from ..people import people
+from .base import MISSING, guarded, say
+
+
+class PlayHandlers:
+    @guarded
+    async def show_panel(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
+        if record is None:
+            return
+        player = str(interaction.user.id)
+        moves = await self.service.since_last_move(record, player)
+        text = history.catch_up(self.w, moves, people(self.w, record.table), player)
+        embed = MISSING
+        if text:
+            embed = discord.Embed(title=history.catch_up_title(self.w), description=text, colour=COLOUR)
+        content, view = panel(self.w, record, interaction.user.id, "\n".join(await self.private_notes(player)))
+        await interaction.response.send_message(content, view=view, embed=embed, ephemeral=True)
+
+    @guarded
+    async def act_click(self, interaction: discord.Interaction, game_id: int, key: str, code: str) -> None:
+        try:
+            action = codes.decode(code)
+        except ValueError:
+            await say(interaction, self.notice(Notice("not_ours")))
+            return
+        await self._act(interaction, game_id, key, action)
+
+    @guarded
+    async def act_select(self, interaction: discord.Interaction, game_id: int, key: str, kind: str,
+                         values: list[str]) -> None:
+        if kind == "pick":
+            try:
+                action = codes.decode(values[0])
+            except (ValueError, IndexError):
+                await say(interaction, self.notice(Notice("not_ours")))
+                return
+            await self._act(interaction, game_id, key, action)
+            return
+        # Reveal and purchase: show the selection (with the running total) and a confirm button.
+        record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
+        if record is None:
+            return
+        try:
+            chosen = [int(v) for v in values]
+        except ValueError:
+            await say(interaction, self.notice(Notice("not_ours")))
+            return
+        content, view = panel(self.w, record, interaction.user.id, selection=(kind, chosen))
+        await interaction.response.edit_message(content=content, view=view)
+
+    @guarded
+    async def typed(self, interaction: discord.Interaction, code: str) -> None:
+        """A decision typed as a slash command: the same action code and service call as its button."""
+        record = await self.game_here(interaction, active=True, seated=True)
+        if record is None:
+            return
+        try:
+            action = codes.decode(code)
+        except ValueError:
+            note = notices.warning(self.w, self.notice(Notice("unknown_choice")))
+            content, view = panel(self.w, record, interaction.user.id, note)
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+            return
+        await self._act(interaction, record.id, None, action)
+
+    async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
+        outcome = await self.service.act(interaction.channel_id, game_id, interaction.user.id, key, action)
+        record = outcome.record
+        player = str(interaction.user.id)
+        if record is None or record.state is None or player not in record.table.players:
+            await say(interaction, self.notice(outcome.notice, record))
+            return
+        if outcome.ok:
+            mine = [e for e in outcome.events if e.to == player]
+            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table), player))
+        else:
+            note = notices.warning(self.w, self.notice(outcome.notice, record))
+        if not record.open:
+            content, view = f"{note}\n{notices.game_over_here(self.w)}", None
+        else:
+            content, view = panel(self.w, record, interaction.user.id, note)
+        # A click redraws the panel it came from; a typed command answers with a fresh private panel.
+        if interaction.type == discord.InteractionType.application_command:
+            await interaction.response.send_message(content, view=view or MISSING, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
+        if outcome.ok:
+            await self.moved(outcome)

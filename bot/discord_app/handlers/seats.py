@@ -1,0 +1,83 @@
+"""Seats during a game: leaving (with a confirmation), handing a silent seat to the computer,
+coming back, and how each player wants to be told it is their move."""
+
+from __future__ import annotations
+
+import discord
+
+from ...wording import clock, names
+from ..people import people
+from ..widgets import ConfirmButton, view_of
+from .base import guarded, say
+
+
+class SeatHandlers:
+    @guarded
+    async def leave_request(self, interaction: discord.Interaction) -> None:
+        record = await self.game_here(interaction)
+        if record is None:
+            return
+        if record.status == "lobby":
+            await self.lobby_leave(interaction, record)
+            return
+        if str(interaction.user.id) not in record.table.players:
+            await say(interaction, self.notice_code("not_seated", record))
+            return
+        button = ConfirmButton(record.id, "leave", "", clock.leave_button(self.w))
+        await say(interaction, clock.leave_question(self.w), view_of(button))
+
+    async def lobby_leave(self, interaction: discord.Interaction, record) -> None:
+        outcome = await self.service.leave(interaction.channel_id, record.id, interaction.user.id)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        await say(interaction, clock.left_table(self.w))
+        await self.presenter.draw_table(outcome.record)
+
+    @guarded
+    async def replace_request(self, interaction: discord.Interaction, target: str) -> None:
+        record = await self.game_here(interaction, active=True)
+        if record is None:
+            return
+        seat = record.table.seat(target)
+        if seat is None:
+            await say(interaction, self.notice_code("not_replaceable", record))
+            return
+        name = names.seat(self.w, seat)
+        button = ConfirmButton(record.id, "replace", target, clock.replace_button(self.w))
+        await say(interaction, clock.replace_question(self.w, name), view_of(button))
+
+    @guarded
+    async def confirmed(self, interaction: discord.Interaction, game_id: int, what: str, target: str) -> None:
+        if await self.game_here(interaction, game_id=game_id, active=True) is None:
+            return
+        channel, user = interaction.channel_id, interaction.user.id
+        if what == "leave":
+            outcome = await self.service.leave_game(channel, game_id, user)
+        else:
+            manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+            outcome = await self.service.replace(channel, game_id, user, target, manage)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        who = people(self.w, outcome.record.table)
+        done = clock.left(self.w) if what == "leave" else clock.replaced(self.w, who.name(target))
+        await interaction.response.edit_message(content=done, view=None)
+        await self.seats_changed(outcome)
+
+    @guarded
+    async def back(self, interaction: discord.Interaction) -> None:
+        record = await self.game_here(interaction, active=True)
+        if record is None:
+            return
+        outcome = await self.service.reclaim(interaction.channel_id, interaction.user.id)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        await say(interaction, clock.back(self.w))
+        await self.seats_changed(outcome)
+
+    @guarded
+    async def set_notify(self, interaction: discord.Interaction, how: str) -> None:
+        outcome = await self.service.set_notify(interaction.user.id, how)
+        await say(interaction, clock.notify_set(self.w, how) if outcome.ok else self.notice(outcome.notice))

@@ -1,0 +1,87 @@
+"""One scheduler task per bot process: it sleeps until the earliest deadline in the database, then fires
+everything due (RoboDanny's durable timers). Deadlines are rows written with the moves that create them,
+so a restart, even kill -9, re-arms them: one due while the bot was down fires once after start-up.
+
+Time is injected (`Clock`), so tests move time forward instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from storage import Deadline, Store
+
+log = logging.getLogger(__name__)
+RETRY_SECONDS = 60.0  # a deadline whose firing failed (Discord down) is tried again this much later
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    async def wait(self, until: float, wake: asyncio.Event) -> None:
+        """Return at `until`, or as soon as `wake` is set."""
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+    async def wait(self, until: float, wake: asyncio.Event) -> None:
+        try:
+            async with asyncio.timeout(max(0.0, until - self.now())):  # no extra task, unlike wait_for
+                await wake.wait()
+        except TimeoutError:
+            pass
+
+
+class Scheduler:
+    def __init__(self, store: Store, clock: Clock, fire: Callable[[Deadline], Awaitable[None]]):
+        self.store = store
+        self.clock = clock
+        self.fire = fire
+        self._wake = asyncio.Event()
+        self._running = asyncio.Lock()  # the loop and a test's run_due never fire the same deadline twice
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._loop(), name="deadline scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    def wake(self) -> None:
+        """Deadlines changed: look again for the earliest one."""
+        self._wake.set()
+
+    async def run_due(self) -> int:
+        """Fire every deadline due now, earliest first; returns how many were fired."""
+        async with self._running:
+            due = await self.store.deadlines(due_before=self.clock.now())
+            for deadline in due:
+                try:
+                    await self.fire(deadline)
+                except Exception:
+                    log.exception("deadline %s of game %s failed; trying again later", deadline.kind, deadline.game_id)
+                    await self.store.postpone_deadline(deadline, self.clock.now() + RETRY_SECONDS)
+            return len(due)
+
+    async def _loop(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+                earliest = await self.store.deadlines(limit=1)
+            except Exception:  # the database is busy or gone for a moment: never let the clock stop
+                log.exception("the deadline scheduler could not read its deadlines")
+                earliest = [Deadline(0, "", "", self.clock.now() + RETRY_SECONDS, {})]
+            if earliest:
+                await self.clock.wait(earliest[0].due_at, self._wake)
+            else:
+                await self._wake.wait()

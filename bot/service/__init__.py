@@ -1,0 +1,126 @@
+"""The game service: every table change and every decision, from any front-end, goes through here.
+
+check who acts -> take the channel's lock -> load -> engine apply -> storage
+commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
+that each front-end words in its reader's language. Used by the Discord bot
+and the terminal game alike. One mixin per concern: lobby.py (seats before
+the game), moves.py (decisions, computers, the clock), seats.py (leaving,
+stand-ins, coming back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import replace
+
+from storage import GameQuarantined, GameRecord, LoggedMove, Store, TableMessages
+
+from ..scheduler import Clock, SystemClock
+from ..turns import Timing, on_clock, plan
+from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
+from .lobby import LobbyMixin
+from .moves import MovesMixin
+from .seats import SeatsMixin
+
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Timing", "decision_key", "refuse"]
+NOTIFY_CHOICES = ("channel", "dm", "none")
+
+
+class GameService(LobbyMixin, MovesMixin, SeatsMixin):
+    def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None):
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.timing = timing or Timing()
+        self.on_deadlines = lambda: None  # told after every write that may change deadlines (the scheduler)
+        # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._games: dict[int, GameRecord] = {}  # the open game per channel
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def restore(self) -> tuple[list[GameRecord], list[GameQuarantined]]:
+        games, lost = await self.store.active_games()
+        self._games = {g.channel_id: g for g in games}
+        return games, lost
+
+    async def current(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (raises GameQuarantined for a damaged one)."""
+        record = self._games.get(channel_id)
+        if record is None:
+            record = await self.store.load_channel(channel_id)
+            if record is not None:
+                self._games[channel_id] = record
+        return record
+
+    def cached(self, channel_id: int) -> GameRecord | None:
+        return self._games.get(channel_id)
+
+    def _keep(self, record: GameRecord) -> GameRecord:
+        if record.open:
+            self._games[record.channel_id] = record
+        else:
+            self._games.pop(record.channel_id, None)
+        return record
+
+    def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
+        """The game's deadlines once its table (and state) change."""
+        before = on_clock(record.state, record.table)
+        after = on_clock(new_state or record.state, new_table)
+        return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now())
+
+    async def set_messages(self, record: GameRecord, **changes) -> tuple[TableMessages, GameRecord]:
+        """Change a game's message bookkeeping (`table=`, `pings=`) on top of its newest record.
+
+        Under the channel's lock, so a move landing meanwhile is neither undone nor undoes this.
+        Returns the bookkeeping as it was just before, and the updated record.
+        """
+        async with self.lock(record.channel_id):
+            latest = self._games.get(record.channel_id)
+            if latest is not None and latest.id == record.id:
+                record = latest
+            messages = record.messages.model_copy(update=changes)
+            await self.store.set_messages(record.id, messages)
+            updated = replace(record, messages=messages)
+            if latest is not None and latest.id == record.id:
+                self._games[record.channel_id] = updated
+            return record.messages, updated
+
+    async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:
+        """What happened in the game since `player` last decided for themselves."""
+        return await self.store.moves_since(record.id, await self.store.last_decision(record.id, player))
+
+    async def history(self, record: GameRecord) -> list[LoggedMove]:
+        return await self.store.moves_since(record.id, -1)
+
+    # --- a player's own settings (across games)
+
+    async def notify_setting(self, user: int | str) -> str:
+        return (await self.store.player_settings(str(user))).get("notify", "channel")
+
+    async def set_notify(self, user: int | str, how: str) -> Outcome:
+        if how not in NOTIFY_CHOICES:
+            return refuse("unknown_choice")
+        settings = await self.store.player_settings(str(user))
+        await self.store.set_player_settings(str(user), {**settings, "notify": how, "dm_failed": False})
+        return Outcome(True)
+
+    async def note_dm_failed(self, user: str) -> None:
+        """A DM could not be delivered: the player is told once, privately, at their next visit."""
+        settings = await self.store.player_settings(user)
+        if not settings.get("dm_failed"):
+            await self.store.set_player_settings(user, {**settings, "dm_failed": True, "dm_failed_told": False})
+
+    async def take_dm_notice(self, user: int | str) -> bool:
+        """Whether to tell this player now that their DMs failed (True once per failure)."""
+        settings = await self.store.player_settings(str(user))
+        if settings.get("dm_failed") and not settings.get("dm_failed_told"):
+            await self.store.set_player_settings(str(user), {**settings, "dm_failed_told": True})
+            return True
+        return False
+
+

@@ -1,0 +1,47 @@
+"""What the service answers: an Outcome, and a Notice (a refusal as a code) for the person who asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Event
+from engine.state import GameState
+from storage import GameRecord
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What to tell the person who asked, as a code with parameters (bot/wording/notices.py words it)."""
+
+    code: str
+    params: dict = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """What one request did; `notice` (a refusal) is for the requesting person only."""
+
+    ok: bool
+    notice: Notice | None = None
+    record: GameRecord | None = None
+    events: list[Event] = field(default_factory=list)
+    previous_to_act: list[str] = field(default_factory=list)
+
+
+def refuse(code: str, record: GameRecord | None = None, **params) -> Outcome:
+    return Outcome(False, Notice(code, params), record)
+
+
+def decision_key(state: GameState) -> str:
+    """Names the decision a panel was built for, so a stale button is recognised.
+
+    A turn-based decision lasts one move. A secret simultaneous choice lasts
+    until everyone has chosen, though others' choices add moves meanwhile.
+    """
+    if state.phase in ("initial_purchase", "round_end_purchase"):
+        return f"buy{state.round}"
+    if state.phase == "showdown":
+        return f"show{state.round}.{state.noble}"
+    return str(state.moves)

@@ -1,0 +1,137 @@
+"""The table before the game: opening it, seats, computer seats, the turn clock, starting, cancelling."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from engine import new_game
+from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Table
+
+from ..turns import TURN_CHOICES
+from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+
+
+class LobbyMixin:
+    async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True) -> Outcome:
+        """A new table with its host seated; `clock`: the server's default time per decision, else none."""
+        async with self.lock(channel_id):
+            try:
+                existing = await self.current(channel_id)
+            except GameQuarantined:
+                existing = None
+            if existing is not None:
+                return refuse("channel_busy")
+            turn = self.timing.turn_seconds if clock else None
+            try:
+                record = await self.store.open_lobby(guild_id, channel_id,
+                                                     Table(host=host.id, seats=(host,), turn_seconds=turn))
+            except ChannelBusy:
+                return refuse("channel_busy")
+            return Outcome(True, record=self._keep(record))
+
+    async def _lobby(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
+        """The channel's table if it is still gathering players (call under the lock), else a refusal."""
+        record = await self.current(channel_id)
+        if record is None or record.id != game_id:
+            return refuse("table_closed")
+        if record.status != "lobby":
+            return refuse("already_started", record)
+        return record
+
+    async def _change_table(self, channel_id: int, game_id: int, change: Callable[[Table], Table | Notice]):
+        """Change an open table; `change(table)` returns the new table or a refusal."""
+        async with self.lock(channel_id):
+            record = await self._lobby(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
+            table = change(record.table)
+            if isinstance(table, Notice):
+                return Outcome(False, table, record)
+            record = await self.store.update_lobby(record.id, record.version, table)
+            return Outcome(True, record=self._keep(record))
+
+    async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
+        def change(table: Table):
+            if table.seat(seat.id) is not None:
+                return Notice("already_seated")
+            if len(table.seats) >= MAX_PLAYERS:
+                return Notice("table_full", {"most": MAX_PLAYERS})
+            return table.with_seats([*table.seats, seat])
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def leave(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
+        def change(table: Table):
+            if table.seat(str(user)) is None:
+                return Notice("not_at_table")
+            if table.host == str(user):
+                return Notice("host_cannot_leave")
+            return table.with_seats([s for s in table.seats if s.id != str(user)])
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def add_computer(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
+        """The host fills a free seat with a computer player."""
+
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_computers")
+            if len(table.seats) >= MAX_PLAYERS:
+                return Notice("table_full", {"most": MAX_PLAYERS})
+            taken = {s.id for s in table.seats}
+            number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in taken)
+            return table.with_seats([*table.seats, Seat(id=f"ai{number}", kind="computer", number=number)])
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def remove_computer(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
+        """The host frees the seat of the last computer player who joined."""
+
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_computers")
+            computers = [s for s in table.seats if s.kind == "computer"]
+            if not computers:
+                return Notice("no_computer")
+            return table.with_seats([s for s in table.seats if s is not computers[-1]])
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def set_turn_time(self, channel_id: int, game_id: int, user: int | str, seconds: int | None) -> Outcome:
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_clock")
+            if seconds not in TURN_CHOICES:
+                return Notice("unknown_choice")
+            return table.model_copy(update={"turn_seconds": seconds})
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def start(self, channel_id: int, game_id: int, user: int | str, seed: int | None = None) -> Outcome:
+        async with self.lock(channel_id):
+            record = await self._lobby(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
+            table = record.table
+            if table.host != str(user):
+                return refuse("host_only_start", record)
+            if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
+                return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
+            table = table.model_copy(update={"seed": secrets.randbits(62) if seed is None else seed})
+            state, events = new_game(table.players, seed=table.seed)
+            deadlines = self._plan(record, table, state)
+            record = await self.store.start_game(record.id, record.version, table, state, log=events,
+                                                 deadlines=deadlines)
+            self.on_deadlines()
+            return Outcome(True, record=self._keep(record), events=events)
+
+    async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None:
+                return refuse("no_game")
+            if record.table.host != str(user) and not can_manage:
+                return refuse("cancel_not_allowed", record)
+            record = await self.store.finish_game(record.id, record.version, "cancelled")
+            return Outcome(True, record=self._keep(record))

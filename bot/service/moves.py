@@ -1,0 +1,126 @@
+"""Decisions: a player's own, a computer's (a computer seat or one standing in), and the clock's when a
+player's time runs out. All go through `_move`, which commits the move with its events, who made it,
+and the game's deadlines after it, in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import apply, player_view, to_act
+from engine.actions import ActionModel
+from engine.ai import ComputerPlayer
+from engine.state import GameState
+from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
+
+from ..turns import on_clock
+from .core import Outcome, decision_key, refuse
+
+
+def computer_choice(record: GameRecord, player: str) -> ActionModel:
+    """What the computer plays for `player`, from that player's own view only."""
+    seed = record.table.seed + record.table.players.index(player)  # each seat plays its own way
+    return ComputerPlayer(seed).decide(player_view(record.state, player))
+
+
+class MovesMixin:
+    async def act(
+        self,
+        channel_id: int,
+        game_id: int,
+        user: int | str,
+        key: str | None,
+        action: ActionModel | Callable[[GameState, str], ActionModel],
+    ) -> Outcome:
+        """Apply one player's decision. `key` is the decision the button was made for (None: a typed command).
+
+        `action` may be a function of the current state and player, for choices named by position
+        (the 2nd and 5th offered card), which are read under the lock. A player whose seat a computer
+        stands in for takes it back by deciding.
+        """
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None or record.id != game_id:
+                return refuse("game_gone")
+            if record.status != "active":
+                return refuse("not_started", record)
+            player = str(user)
+            seat = record.table.seat(player)
+            if seat is None:
+                return refuse("not_seated", record)
+            if seat.left:
+                return refuse("seat_left", record)
+            if key is not None and key != decision_key(record.state):
+                return refuse("stale_decision", record)
+            if callable(action):
+                try:
+                    action = action(record.state, player)
+                except (ValueError, IndexError, KeyError):
+                    return refuse("stale_choice", record)
+            table, log = record.table, []
+            if seat.stand_in or seat.streak:
+                table = table.with_seat(player, stand_in=False, streak=0)
+                log = [TableEvent(what="returned", player=player)] if seat.stand_in else []
+            return await self._move(record, player, action, "player", table, log)
+
+    async def play_computer(self, channel_id: int) -> Outcome | None:
+        """Let the first seat due that a computer plays (a computer's, or a human's stood in for) move;
+        None when there is none. If somebody moved meanwhile, the choice is refused as stale."""
+        async with self.lock(channel_id):
+            record = self.cached(channel_id)
+            if record is None or record.status != "active":
+                return None
+            due = [p for p in to_act(record.state) if record.table.computer_plays(p)]
+            if not due:
+                return None
+            player = due[0]
+            actor = "player" if record.table.is_computer(player) else "stand_in"
+            return await self._move(record, player, computer_choice(record, player), actor, record.table, [])
+
+    async def expire(self, deadline: Deadline) -> Outcome | None:
+        """Time ran out: the computer decides this one decision for the player, from their view only.
+        After two in a row it stands in for them until they come back. None if the deadline is stale."""
+        async with self.lock(deadline.channel_id):
+            record = await self._still_due(deadline)
+            if record is None:
+                return None
+            player = deadline.player
+            seat = record.table.seat(player)
+            streak = seat.streak + 1
+            table = record.table.with_seat(player, missed=seat.missed + 1, streak=streak, stand_in=streak >= 2)
+            log = [TableEvent(what="stand_in", player=player)] if streak >= 2 else []
+            return await self._move(record, player, computer_choice(record, player), "clock", table, log)
+
+    async def remind(self, deadline: Deadline) -> GameRecord | None:
+        """The game to remind `deadline.player` of, if they are still to decide; a stale reminder is dropped."""
+        async with self.lock(deadline.channel_id):
+            return await self._still_due(deadline)
+
+    async def reminded(self, deadline: Deadline) -> None:
+        await self.store.drop_deadline(deadline)
+
+    async def _still_due(self, deadline: Deadline) -> GameRecord | None:
+        record = await self.current(deadline.channel_id)
+        if record is None or record.id != deadline.game_id or deadline.player not in on_clock(record.state,
+                                                                                                record.table):
+            await self.store.drop_deadline(deadline)
+            return None
+        return record
+
+    async def _move(self, record: GameRecord, player: str, action, actor: str, table: Table, log: list) -> Outcome:
+        """Apply and commit one move (under the channel's lock)."""
+        state = record.state
+        result = apply(state, player, action)
+        if not result.ok:
+            return refuse(result.code, record, **result.params)
+        deadlines = self._plan(record, table, result.state, restart=frozenset({player}))
+        try:
+            new = await self.store.commit_action(
+                record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
+                actor=actor, table=table if table is not record.table else None, log=log, deadlines=deadlines,
+            )
+        except VersionConflict:
+            # Another process wrote first: drop our copy so the next click sees the truth.
+            self._games.pop(record.channel_id, None)
+            return refuse("raced")
+        self.on_deadlines()
+        return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))

@@ -1,0 +1,76 @@
+"""Seats during a game: leaving (a computer plays on), the host handing a silent seat to the computer,
+and coming back. When every human has left, the game is abandoned."""
+
+from __future__ import annotations
+
+from storage import GameRecord, Table, TableEvent
+
+from .core import Outcome, refuse
+
+
+class SeatsMixin:
+    async def leave_game(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
+        """The player leaves for good: a computer plays their seat for the rest of the game."""
+        async with self.lock(channel_id):
+            record = await self._playing(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
+            player = str(user)
+            seat = record.table.seat(player)
+            if seat is None or seat.kind != "human":
+                return refuse("not_seated", record)
+            if seat.left:
+                return refuse("seat_left", record)
+            table = record.table.with_seat(player, left=True, stand_in=False)
+            log = [TableEvent(what="left", player=player)]
+            present = table.present()
+            if not present:
+                log.append(TableEvent(what="abandoned", player=player))
+                record = await self.store.finish_game(record.id, record.version, "abandoned", table=table, log=log)
+                return Outcome(True, record=self._keep(record))
+            if table.host == player:  # the host's say (replacing, cancelling) passes on
+                table = table.model_copy(update={"host": present[0]})
+                log.append(TableEvent(what="host", player=present[0]))
+            return await self._seat_change(record, table, log)
+
+    async def replace(self, channel_id: int, game_id: int, user: int | str, target: str, can_manage: bool) -> Outcome:
+        """The host (or a channel manager) hands a seat whose time has run out before to the computer at once;
+        its owner can still come back."""
+        async with self.lock(channel_id):
+            record = await self._playing(channel_id, game_id)
+            if isinstance(record, Outcome):
+                return record
+            if record.table.host != str(user) and not can_manage:
+                return refuse("replace_not_allowed", record)
+            seat = record.table.seat(target)
+            if seat is None or seat.computer_plays:
+                return refuse("not_replaceable", record)
+            if not seat.missed:
+                return refuse("never_timed_out", record, player=target)
+            table = record.table.with_seat(target, stand_in=True)
+            return await self._seat_change(record, table, [TableEvent(what="replaced", player=target, by=str(user))])
+
+    async def reclaim(self, channel_id: int, user: int | str) -> Outcome:
+        """The owner of a stood-in seat is back: they decide again from their next decision on."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            player = str(user)
+            seat = record.table.seat(player) if record is not None and record.status == "active" else None
+            if seat is None or not seat.stand_in:
+                return refuse("not_stood_in", record)
+            table = record.table.with_seat(player, stand_in=False, streak=0)
+            return await self._seat_change(record, table, [TableEvent(what="returned", player=player)])
+
+    async def _playing(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
+        record = await self.current(channel_id)
+        if record is None or record.id != game_id:
+            return refuse("game_gone")
+        if record.status != "active":
+            return refuse("not_started", record)
+        return record
+
+    async def _seat_change(self, record: GameRecord, table: Table, log: list) -> Outcome:
+        deadlines = self._plan(record, table)
+        record = await self.store.update_table(record.id, record.version, table, log=log, deadlines=deadlines)
+        self.on_deadlines()
+        return Outcome(True, record=self._keep(record))

@@ -1,0 +1,48 @@
+"""The turn clock: who is on the clock, and the deadlines after any change. Pure: no I/O, no Discord.
+
+A human who must decide has a timeout (`turn_seconds` after their decision came
+up) and a reminder before it. Seats a computer plays have no clock. A deadline
+runs on while its player is still due, so in a simultaneous choice each
+player's clock started when the choice began; a player's own move starts a new
+clock for their next decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import GameState, to_act
+from storage import Deadline, DeadlinePlan, Table
+
+HOUR = 3600
+TURN_CHOICES: tuple[int | None, ...] = (HOUR, 4 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, None)
+
+
+@dataclass(frozen=True)
+class Timing:
+    turn_seconds: int | None = 24 * HOUR  # for new tables; None: no clock
+    reminder_seconds: float | None = None  # how long before the deadline; None: half the time
+
+    def reminder_before(self, turn_seconds: int) -> float:
+        return turn_seconds / 2 if self.reminder_seconds is None else self.reminder_seconds
+
+
+def on_clock(state: GameState | None, table: Table) -> set[str]:
+    """The players who must decide now themselves, when the table has a clock."""
+    if table.turn_seconds is None or state is None or state.phase == "game_over":
+        return set()
+    return {p for p in to_act(state) if not table.computer_plays(p)}
+
+
+def plan(game_id: int, before: set[str], after: set[str], restart: set[str], table: Table, timing: Timing,
+         now: float) -> DeadlinePlan:
+    """Deadlines after a change: still-due players keep theirs (but those in `restart`), newly due get new ones."""
+    keep = (before & after) - restart
+    new = []
+    for player in sorted(after - keep):
+        due = now + table.turn_seconds
+        new.append(Deadline(game_id, player, "timeout", due, {}))
+        remind = due - timing.reminder_before(table.turn_seconds)
+        if now < remind < due:
+            new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
+    return DeadlinePlan(frozenset(keep), tuple(new))

@@ -1,0 +1,96 @@
+"""What happened: the catch-up at the top of a player's panel, and the paged log of a whole game."""
+
+from __future__ import annotations
+
+from storage import LoggedMove
+
+from . import clock, names
+from .log import private_line, public_line
+from .words import People, Words
+
+PAGE = 1900  # characters per page of the log (Discord allows 2,000)
+
+
+def entry_line(w: Words, e, people: People, reader: str | None) -> str | None:
+    if e.type == "table":
+        return clock.table_event(w, e, people)
+    if e.to is None:
+        return public_line(w, e, people)
+    return private_line(w, e) if e.to == reader else None
+
+
+def move_lines(w: Words, move: LoggedMove, people: People, reader: str | None) -> list[str]:
+    """The sentences of one move for `reader` (None: the public only), told as the clock's when it was."""
+    lines = [line for e in move.entries if (line := entry_line(w, e, people, reader))]
+    if move.actor == "clock":
+        head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+        lines.insert(0, head)
+    return lines
+
+
+def _heading(w: Words, e) -> str | None:
+    if e.type == "auction_started":
+        return names.noble(w, e.noble)
+    if e.type == "round_started":
+        return w._("Round {round}", round=e.round)
+    if e.type == "round_income":
+        return w._("Round end")
+    return None
+
+
+def catch_up(w: Words, moves: list[LoggedMove], people: People, reader: str, limit: int = 3900) -> str:
+    """Since the reader's last decision: one line per auction or round end, newest last, cut from the oldest."""
+    groups: list[tuple[str | None, list[str]]] = [(None, [])]
+    for move in moves:
+        if move.actor == "clock":
+            head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+            groups[-1][1].append(head)
+        for e in move.entries:
+            heading = _heading(w, e)
+            if heading is not None:
+                groups.append((heading, []))
+            if line := entry_line(w, e, people, reader):
+                groups[-1][1].append(line)
+    text = [f"**{head}:** {' '.join(lines)}" if head else " ".join(lines) for head, lines in groups if lines]
+    while len("\n".join(text)) > limit and len(text) > 1:
+        text.pop(0)
+    return "\n".join(text)[-limit:]
+
+
+def catch_up_title(w: Words) -> str:
+    return w._("Since your last move")
+
+
+def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int | None = None) -> list[str]:
+    """The public log, headed by round, cut into pages of at most PAGE characters."""
+    lines: list[str] = []
+    current = 1
+    for move in moves:
+        for e in move.entries:
+            if e.type == "round_started":
+                current = e.round
+        if only_round is not None and current != only_round:
+            continue
+        lines.extend(move_lines(w, move, people, None))
+    pages, page = [], ""
+    for line in lines or [w._("Nothing has happened yet.")]:
+        if page and len(page) + 1 + len(line) > PAGE:
+            pages.append(page)
+            page = ""
+        page = f"{page}\n{line}" if page else line[:PAGE]
+    pages.append(page)
+    return pages
+
+
+def log_title(w: Words, only_round: int | None, page: int, pages: int) -> str:
+    if only_round is None:
+        return w._("**The game's log** (page {page} of {pages})", page=page, pages=pages)
+    return w._("**The log of round {round}** (page {page} of {pages})", round=only_round, page=page, pages=pages)
+
+
+def older(w: Words) -> str:
+    return w._("◀ Earlier")
+
+
+def newer(w: Words) -> str:
+    return w._("Later ▶")
