@@ -26,7 +26,10 @@ def intents() -> discord.Intents:
 
 class AugsburgBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store | None = None, clock: Clock | None = None):
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None)
+        # Nobody is notified unless a message names exactly whom (a ping): a display name like
+        # "@everyone" in a table or a log line never notifies anyone.
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward

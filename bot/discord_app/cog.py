@@ -60,7 +60,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                 await self.handlers.moved(outcome)
             return
         record = await self.service.remind(deadline)
-        if record is not None:
+        if record is not None and deadline.payload.get("timeout", float("inf")) <= self.service.clock.now():
+            await self.service.reminded(deadline)  # the time has run out already: too late to remind
+        elif record is not None:
             await self.presenter.remind(deadline, record)
             await self.service.reminded(deadline)
 

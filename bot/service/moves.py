@@ -99,6 +99,10 @@ class MovesMixin:
         await self.store.drop_deadline(deadline)
 
     async def _still_due(self, deadline: Deadline) -> GameRecord | None:
+        """The game if this very deadline stands (not one re-armed since) and its player must still decide."""
+        current = {(d.player, d.kind): d.due_at for d in await self.store.deadlines_of(deadline.game_id)}
+        if current.get((deadline.player, deadline.kind)) != deadline.due_at or self.clock.now() < deadline.due_at:
+            return None
         record = await self.current(deadline.channel_id)
         if record is None or record.id != deadline.game_id or deadline.player not in on_clock(record.state,
                                                                                                 record.table):
