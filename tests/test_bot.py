@@ -6,73 +6,23 @@ import random
 import re
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, STRANGER, game, long_lived, make_bot, open_and_start
+from support.bot_support import (
+    ADA,
+    BEN,
+    CLEO,
+    STRANGER,
+    check_no_leak,
+    game,
+    long_lived,
+    make_bot,
+    message_text,
+    name_of,
+    open_and_start,
+    take_a_decision,
+)
 from support.fake_discord import FakeUser, Harness
 
-from bot.wording import ENGLISH, names
 from engine import to_act
-
-CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
-PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
-
-
-def message_text(msg) -> str:
-    parts = [msg.content]
-    for e in msg.embeds:
-        parts += [e.get("title", ""), e.get("description", ""), (e.get("footer") or {}).get("text", "")]
-        parts += [f"{f['name']}\n{f['value']}" for f in e.get("fields", [])]
-    for c in msg.all_components():
-        parts += [c.get("label") or "", c.get("placeholder") or "", c.get("custom_id") or ""]
-        parts += [o["label"] for o in c.get("options", [])]
-    return "\n".join(parts)
-
-
-def card_names(text: str) -> set[str]:
-    return {f"{noble} {value}" for noble, value in CARD.findall(text)}
-
-
-def name_of(card: str) -> str:
-    return names.card(ENGLISH, card)
-
-
-def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -> None:
-    """No message a player can see names another player's hidden cards or shows a hand that is not theirs."""
-    for msg in h.channel_messages.values():
-        text = message_text(msg)
-        assert "Your money" not in text and "Your hand" not in text
-        assert all(PUBLIC_IDS.match(cid) for cid in msg.custom_ids()), msg.custom_ids()
-        for line in text.splitlines():
-            if not line.startswith("Cards laid down") and " discards " not in line and "Discard top" not in line:
-                assert not card_names(line), f"public line names hidden cards: {line}"
-            else:
-                public |= card_names(line)
-    for user, own in seen_own.items():
-        for msg in h.ephemeral_messages(user).values():
-            leaked = card_names(message_text(msg)) - own - public
-            assert not leaked, f"{user} sees {leaked} in {message_text(msg)[:300]}"
-
-
-async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random) -> None:
-    """Open the private panel and take one of the decisions it offers, as a player would."""
-    opened = await h.click(user, table, label="My hand & actions")
-    panel = opened.response
-    assert panel.ephemeral and panel.kind == "response"
-    buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
-    selects = panel.selects()
-    choice = rnd.choice(buttons + selects)
-    if choice.get("type") == 2:
-        result = await h.click(user, panel.message_id, choice["custom_id"])
-    else:
-        values = [o["value"] for o in choice["options"]]
-        low, high = choice.get("min_values", 1), choice.get("max_values", 1)
-        picked = rnd.sample(values, rnd.randint(low, high))
-        result = await h.select(user, panel.message_id, choice["custom_id"], picked)
-        confirm = [
-            b for b in result.response.buttons() if b["custom_id"].startswith(("aug:do:",)) and not b.get("disabled")
-        ]
-        if confirm and not choice["custom_id"].endswith(":pick"):
-            result = await h.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
-    assert not result.unanswered and result.response.ephemeral
 
 
 @pytest.mark.parametrize("seed", [5, 6, 7])

@@ -1,0 +1,274 @@
+"""Asynchronous play through the bot: the turn clock, stand-ins, leaving, catching up, the end (issue 10).
+
+Time is a ManualClock: a day passes in no time, and the scheduler fires what is due.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support.bot_support import (
+    ADA,
+    BEN,
+    CLEO,
+    game,
+    long_lived,
+    make_bot,
+    open_and_start,
+    run,
+    service,
+    take_a_decision,
+)
+from support.clock import ManualClock
+from support.fake_discord import FakeUser, Harness
+
+from engine import to_act
+
+HOUR = 3600
+
+
+def clocked_bot(h_or_path, clock):
+    path = h_or_path if not isinstance(h_or_path, Harness) else h_or_path.db_path
+    return make_bot(path, clock=clock, turn_timeout_seconds=HOUR, reminder_seconds=HOUR / 4)
+
+
+@pytest.fixture
+async def h(tmp_path):
+    clock = ManualClock()
+    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
+    path = tmp_path / "clock.sqlite3"
+    harness = await Harness.create(clocked_bot(path, clock), users=users, ignore=(long_lived,))
+    harness.db_path, harness.clock = path, clock
+    yield harness
+    await harness.close()
+
+
+async def pass_time(h, seconds: float) -> int:
+    """Move the clock on and let the scheduler fire what is due; returns how many deadlines fired."""
+    h.clock.advance(seconds)
+    return await run(h, h.bot.get_cog("Augsburg").scheduler.run_due())
+
+
+async def moves(h, game_id: int):
+    return await service(h).store.moves_since(game_id, -1)
+
+
+def allowed(h, message) -> dict:
+    """The allowed_mentions the bot sent with a channel message."""
+    sent = h.requests_to("POST", "/channels/{channel_id}/messages")
+    return next(r.json for r in sent if r.response and int(r.response["id"]) == message.id)["allowed_mentions"]
+
+
+def table_id(h) -> int:
+    return h.find_message(label="My hand & actions").id
+
+
+async def test_a_player_who_never_acts_does_not_stop_the_game(h):
+    await open_and_start(h)
+    game_id = game(h).id
+    rnd = random.Random(2)
+    for _ in range(3000):
+        record = game(h)
+        if record is None:
+            break
+        due = [int(p) for p in to_act(record.state) if p in (str(ADA), str(BEN))]
+        if due:
+            await take_a_decision(h, rnd.choice(due), table_id(h), rnd)
+        else:
+            assert await pass_time(h, HOUR + 1) >= 1, "Cleo is due and her time must run out"
+    assert game(h) is None, "the game did not finish"
+    history = await moves(h, game_id)
+    cleo = str(CLEO)
+    assert sum(m.actor == "clock" and m.player == cleo for m in history) == 2  # then the computer stands in
+    assert any(e.type == "table" and e.what == "stand_in" and e.player == cleo for m in history for e in m.entries)
+    assert all(m.actor == "player" for m in history if m.player in (str(ADA), str(BEN)))
+    everything = "\n".join(m.content for m in h.channel_messages.values())
+    assert "final standings" in everything
+    assert not any(m.custom_ids() for m in h.channel_messages.values()), "a live button was left behind"
+    h.assert_all_answered()
+    h.assert_no_errors()
+
+
+async def test_a_deadline_due_while_the_bot_was_down_fires_once_after_start_up(h):
+    await open_and_start(h, players=(ADA, BEN))
+    game_id = game(h).id
+    await h.detach()  # the bot is down (a crash would do the same: the deadlines are rows)
+    h.clock.advance(2 * HOUR)
+    await h.attach(clocked_bot(h, h.clock))
+    await pass_time(h, 0)
+    clock_moves = [m for m in await moves(h, game_id) if m.actor == "clock"]
+    assert sorted(m.player for m in clock_moves) == [str(ADA), str(BEN)]
+    assert not [m for m in h.channel_messages.values() if "⏰" in m.content], "too late for reminders"
+    await h.restart(clocked_bot(h, h.clock))
+    await pass_time(h, 0)
+    assert len([m for m in await moves(h, game_id) if m.actor == "clock"]) == 2  # not twice
+
+
+async def test_a_reminder_goes_out_once(h):
+    await open_and_start(h, players=(ADA, BEN))
+    await pass_time(h, HOUR * 3 / 4 + 1)
+    reminders = [m for m in h.channel_messages.values() if "⏰" in m.content]
+    assert len(reminders) == 2 and {f"<@{ADA}>", f"<@{BEN}>"} == {m.content.split(",")[0][2:] for m in reminders}
+    for m in reminders:
+        assert [str(u) for u in allowed(h, m)["users"]] == [m.content.split(",")[0][4:-1]]
+    await pass_time(h, 60)
+    await h.restart(clocked_bot(h, h.clock))
+    await pass_time(h, 0)
+    assert len([m for m in h.channel_messages.values() if "⏰" in m.content]) == 2
+
+
+async def test_a_player_who_comes_back_gets_their_seat_and_sees_what_the_computer_chose(h):
+    await open_and_start(h, players=(ADA, BEN))
+    rnd = random.Random(4)
+    for _ in range(500):
+        record = game(h)
+        if record.table.seat(str(BEN)).stand_in:
+            break
+        if str(ADA) in to_act(record.state):
+            await take_a_decision(h, ADA, table_id(h), rnd)
+        else:
+            await pass_time(h, HOUR + 1)
+    assert game(h).table.seat(str(BEN)).stand_in
+    back = await h.click(BEN, table_id(h), label="My hand & actions")
+    assert not game(h).table.seat(str(BEN)).stand_in
+    since = back.response.embeds[0]
+    assert since["title"] == "Since your last move" and "Your time ran out; the computer chose for you" in (
+        since["description"])
+    history = await moves(h, game(h).id)
+    assert [e.what for m in history for e in m.entries if e.type == "table"][-2:] == ["stand_in", "returned"]
+
+
+async def test_the_host_sets_the_clock_in_the_lobby(h):
+    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    assert "24 h per decision" not in str(h.message(table).embeds)  # this bot's default is 1 h
+    assert "1 h per decision" in str(h.message(table).embeds)
+    select = next(c for c in h.message(table).selects())
+    refused = await h.select(BEN, table, select["custom_id"], [str(4 * HOUR)])
+    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    await h.select(ADA, table, select["custom_id"], ["0"])
+    assert "No time limit per decision" in str(h.message(table).embeds)
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Remove computer player")
+    assert "Computer 2" not in str(h.message(table).embeds) and "Computer 1" in str(h.message(table).embeds)
+    await h.click(ADA, table, label="Start game")
+    assert await service(h).store.deadlines() == []  # no limit: no clock
+
+
+async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandons_the_game(h):
+    await open_and_start(h, players=(ADA, BEN))
+    ask = await h.slash(BEN, "augsburg leave")
+    assert ask.response.ephemeral
+    done = await h.click(BEN, ask.response.message_id, label="Yes, leave the game")
+    assert "computer plays your seat" in done.response.content and game(h).table.seat(str(BEN)).left
+    assert str(BEN) not in {d.player for d in await service(h).store.deadlines()}
+    game_id = game(h).id
+    ask = await h.slash(ADA, "augsburg leave")
+    await h.click(ADA, ask.response.message_id, label="Yes, leave the game")
+    assert game(h) is None
+    record = await service(h).store.load_game(game_id)
+    assert record.status == "abandoned" and (await service(h).store.player_stats(str(ADA)))["games"] == 0
+    status = await h.slash(CLEO, "augsburg status")
+    assert "abandoned" in status.response.embeds[0]["description"] and not status.response.custom_ids()
+
+
+async def test_the_host_replaces_a_seat_only_after_its_time_ran_out(h):
+    await open_and_start(h)
+    ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
+    early = await h.click(ADA, ask.response.message_id, label="Yes, the computer plays")
+    assert "never run out" in early.response.content and not game(h).table.seat(str(CLEO)).stand_in
+    for user in (ADA, BEN):
+        panel = (await h.click(user, table_id(h), label="My hand & actions")).response
+        await h.click(user, panel.message_id, label="Buy nothing")
+    await pass_time(h, HOUR + 1)  # Cleo's time runs out once
+    choices = await h.autocomplete(ADA, "augsburg replace", "player", "")
+    assert [c["value"] for c in choices] == [str(CLEO)]
+    ask = await h.slash(BEN, "augsburg replace", player=str(CLEO))
+    refused = await h.click(BEN, ask.response.message_id, label="Yes, the computer plays")
+    assert "Only the host" in refused.response.content
+    ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
+    await h.click(ADA, ask.response.message_id, label="Yes, the computer plays")
+    assert game(h).table.seat(str(CLEO)).stand_in
+    history = await moves(h, game(h).id)
+    assert any(e.type == "table" and e.what == "replaced" and e.by == str(ADA) for m in history for e in m.entries)
+
+
+async def test_pings_name_only_the_newly_due_and_respect_each_players_choice(h):
+    await h.slash(BEN, "augsburg notify", how="none")
+    await open_and_start(h)
+    for message in h.channel_messages.values():
+        if "your move" in message.content:
+            assert f"<@{BEN}>" not in message.content
+            assert {str(u) for u in allowed(h, message)["users"]} == {str(ADA), str(CLEO)}
+            assert allowed(h, message)["parse"] == []
+
+
+async def test_the_log_is_paged_and_shows_every_round(h):
+    await open_and_start(h, players=(ADA, BEN))
+    rnd = random.Random(8)
+    for _ in range(60):
+        record = game(h)
+        await take_a_decision(h, int(rnd.choice(to_act(record.state))), table_id(h), rnd)
+    first = await h.slash(CLEO, "augsburg log")  # a spectator may read the public log
+    assert first.response.ephemeral and "The game's log" in first.response.content
+    page, pages = [int(x) for x in first.response.content.split("page ")[1].split(")")[0].split(" of ")]
+    assert page == pages >= 2
+    earlier = await h.click(CLEO, first.response.message_id, label="◀ Earlier")
+    assert f"page {pages - 1} of {pages}" in earlier.response.content
+    assert "Your hand" not in earlier.response.content
+    one = await h.slash(CLEO, "augsburg log", round=1)
+    assert "round 1" in one.response.content
+
+
+async def test_the_end_ranks_and_explains_every_score_and_leaves_no_live_button(h):
+    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Start game")
+    game_id = game(h).id
+    rnd = random.Random(5)
+    while game(h) is not None:
+        await take_a_decision(h, ADA, table_id(h), rnd)
+    final = next(m for m in h.channel_messages.values() if "final standings" in m.content)
+    record = await service(h).store.load_game(game_id)
+    state = record.state
+    ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
+    names = {str(ADA): "Ada", "ai1": "Computer 1"}
+    fields = final.embeds[0]["fields"]
+    assert [f["name"] for f in fields] == [f"{names[p.id]} — {p.score}" for p in ranked]
+    for field, p in zip(fields, ranked):
+        assert f"{p.money:,} guilders left" in field["value"] and "Trade" in field["value"]
+        if p.score:
+            assert "from the rounds' scoring" in field["value"]
+    assert not any(m.custom_ids() for m in h.channel_messages.values())
+    status = await h.slash(BEN, "augsburg status")
+    assert "The game is over" in status.response.embeds[0]["description"]
+
+
+async def test_a_display_name_of_at_everyone_notifies_nobody(tmp_path):
+    clock = ManualClock()
+    users = [FakeUser(ADA, "@everyone"), FakeUser(BEN, "@here <@&1>")]
+    path = tmp_path / "names.sqlite3"
+    h = await Harness.create(clocked_bot(path, clock), users=users, ignore=(long_lived,))
+    h.db_path, h.clock = path, clock
+    try:
+        await open_and_start(h, players=(ADA, BEN))
+        rnd = random.Random(1)
+        for _ in range(40):
+            await take_a_decision(h, int(rnd.choice(to_act(game(h).state))), table_id(h), rnd)
+        await pass_time(h, HOUR)
+        players = {str(ADA), str(BEN)}
+        posts = h.requests_to("POST", "/channels/{channel_id}/messages")
+        callbacks = h.requests_to("POST", "/interactions/{webhook_id}/{webhook_token}/callback")
+        assert len(posts) > 3 and len(callbacks) > 40
+        for request in posts:
+            mentions = request.json.get("allowed_mentions")
+            assert mentions is not None and mentions.get("parse") == [], request.json
+            assert {str(u) for u in mentions.get("users", [])} <= players
+            assert not mentions.get("roles") and not mentions.get("replied_user")
+        for request in callbacks:
+            data = request.json.get("data") or {}
+            if "content" in data or "embeds" in data:
+                assert (data.get("allowed_mentions") or {}).get("parse") == [], data
+    finally:
+        await h.close()
