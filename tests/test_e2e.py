@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import sys
+import time
 
 from conftest import ROOT
 from support.fake_discord import FakeDiscord, FakeUser, stop_process
@@ -48,6 +50,65 @@ async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_pat
             assert "round 1 of" in started.response.embeds[0]["title"]
             panel = await fake.click(BOB, table, label="My hand & actions")
             assert panel.response.ephemeral and "Your money" in panel.response.content
+            assert fake.problems == [] and fake.unknown_requests == []
+        except BaseException:
+            print(log.read_text(errors="replace")[-4000:])
+            raise
+        finally:
+            await stop_process(proc, 10)
+
+
+async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
+    """Open the private panel and take one of its decisions, as a player would; False if none is due."""
+    panel = (await fake.click(user, table, label="My hand & actions")).response
+    if panel is None or not panel.ephemeral:
+        return False
+    buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+    choices = buttons + panel.selects()
+    if not choices:
+        return False
+    choice = rnd.choice(choices)
+    if choice.get("type") == 2:
+        await fake.click(user, panel.message_id, choice["custom_id"])
+        return True
+    values = [o["value"] for o in choice["options"]]
+    picked = rnd.sample(values, rnd.randint(choice.get("min_values", 1), choice.get("max_values", 1)))
+    result = await fake.select(user, panel.message_id, choice["custom_id"], picked)
+    confirm = [b for b in result.response.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+    if confirm and not choice["custom_id"].endswith(":pick"):
+        await fake.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
+    return True
+
+
+async def test_a_silent_player_cannot_stall_the_real_bot(tmp_path):
+    """The black-box check of issue 10: 3-second turns, one of three players never clicks anything."""
+    log = tmp_path / "bot.log"
+    carol = 710_000_000_000_000_103
+    users = [FakeUser(ALICE, "Alice"), FakeUser(BOB, "Bob"), FakeUser(carol, "Carol")]
+    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
+        env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "e2e.sqlite3"),
+               "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "COMPUTER_DELAY": "0",
+               "TURN_TIMEOUT_SECONDS": "3", "REMINDER_SECONDS": "1", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        with log.open("wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+        try:
+            await fake.wait_for_ready(timeout=30)
+            table = (await fake.slash(ALICE, "augsburg new")).response.message_id
+            for user in (BOB, carol):
+                await fake.click(user, table, label="Join")
+            await fake.click(ALICE, table, label="Start game")
+            rnd = random.Random(3)
+            started = time.monotonic()
+            while not any("final standings" in m.content for m in fake.channel_messages.values()):
+                assert time.monotonic() - started < 240, "the game did not finish"
+                acted = [await a_decision(fake, user, table, rnd) for user in (ALICE, BOB)]
+                if not any(acted):
+                    await asyncio.sleep(0.5)  # Carol's turn: her clock runs out
+            texts = "\n".join(m.content for m in fake.channel_messages.values())
+            assert "⏰" in texts  # she was reminded
+            assert fake.unanswered == [], "an interaction failed"
             assert fake.problems == [] and fake.unknown_requests == []
         except BaseException:
             print(log.read_text(errors="replace")[-4000:])
