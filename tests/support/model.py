@@ -17,7 +17,8 @@ from typing import Any
 import discord
 
 from . import payloads
-from .errors import DiscordError, HarnessError
+from .errors import HarnessError
+from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
 from .validation import EPHEMERAL, LOADING
@@ -28,14 +29,9 @@ MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
 
 Listener = Callable[[str, dict], None]
-RouteHandler = Callable[[RecordedRequest], Any]
 
 
-class DEFAULT:
-    """Returned by an ``on_route`` handler to let the fake's own route answer."""
-
-
-class DiscordModel:
+class DiscordModel(InjectedFailures):
     def __init__(
         self,
         *,
@@ -47,6 +43,7 @@ class DiscordModel:
         response_deadline: float | None = 3.0,
         locale: str = "en-US",
     ) -> None:
+        super().__init__()
         self.key = next(_keys)
         self.guild_id, self.channel_id = guild_id, channel_id
         self.application_id = application_id  # the bot user's id too, as on Discord
@@ -65,7 +62,6 @@ class DiscordModel:
         self.outputs: list[Output] = []
         self.errors: list[str] = []  # filled by a door: errors the bot logged
         self.listeners: list[Listener] = []
-        self.overrides: dict[tuple[str, str], list[RouteHandler]] = {}
         self._last_id = 0
 
     # ------------------------------------------------------------------ time, ids, users
@@ -252,34 +248,6 @@ class DiscordModel:
         if self.errors or self.problems:
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
-
-    # ------------------------------------------------------------------ injected failures
-
-    def on_route(self, method: str, route: str, handler: RouteHandler) -> None:
-        """Answer a route (discord.py template) with ``handler(request)``: it returns the JSON body, raises
-        :meth:`http_error`, or returns ``DEFAULT`` to let the fake answer."""
-        self.overrides.setdefault((method.upper(), route), []).append(handler)
-
-    def fail_next(
-        self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
-        *, retry_after: float = 0.05, times: int = 1,
-    ) -> None:  # fmt: skip
-        """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
-        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
-        handlers = self.overrides.setdefault((method.upper(), route), [])
-        left = [times]
-
-        def fail(_: RecordedRequest) -> Any:
-            left[0] -= 1
-            if not left[0]:
-                handlers.remove(fail)
-            raise self.http_error(status, code, message, retry_after=retry_after)
-
-        handlers.append(fail)
-
-    @staticmethod
-    def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
-        return DiscordError(status, code, message or "injected failure", retry_after=retry_after)
 
 
 def _known(table: dict, key: Any, what: str) -> Any:
