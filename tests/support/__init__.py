@@ -7,6 +7,9 @@ Discord's documented limits (``validation``), applied to every request whichever
 Every 4xx the fake answers by Discord's rules is listed in ``problems``; ``assert_no_errors`` fails on
 any, and closing a Harness fails on a refused body (50035, 50006) a test did not clear.
 
+Each message remembers its ``allowed_mentions``; ``StoredMessage.notified(members)`` says whom Discord
+would ping for it (``mentions``).
+
 Two doors lead to it, both a loopback aiohttp server (``server``, with the websocket ``gateway``):
 
 * ``Harness`` (``harness``), for tests with the bot in process: discord.py's ``Route.BASE`` points at

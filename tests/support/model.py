@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from . import payloads
-from .errors import HarnessError
+from .errors import HarnessError, invalid_form
 from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
@@ -123,12 +123,26 @@ class DiscordModel(InjectedFailures):
             }
             if interaction.type == 2:
                 data["type"] = 20  # CHAT_INPUT_COMMAND
+        self._reply(data, body, self.channel_id)
         msg = StoredMessage(mid, self.channel_id, data, ephemeral, owner.id if ephemeral and owner else None)
         msg.interaction_id = None if interaction is None else interaction.id
+        msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         self.messages[mid] = msg
         if not ephemeral:
             self.emit("MESSAGE_CREATE", data)
         return msg
+
+    def _reply(self, data: dict, body: dict, channel_id: int) -> None:
+        """Make ``data`` a reply (type 19) carrying the message it answers, if ``body`` references one; an
+        unknown one is refused unless ``fail_if_not_exists`` is false, as on Discord."""
+        ref = body.get("message_reference") or {}
+        target = self.messages.get(int(ref.get("message_id") or 0))
+        if target is None or target.deleted or target.channel_id != channel_id:
+            if ref and ref.get("fail_if_not_exists", True):
+                raise invalid_form([("message_reference", "Unknown message")])
+            return
+        data["type"], data["referenced_message"] = 19, copy.deepcopy(target.data)
+        data["message_reference"] = {"type": 0, "message_id": str(target.id), "channel_id": str(channel_id)}
 
     def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
         """Apply a PATCH body (only the keys present); ephemerality never changes, "thinking" ends."""
@@ -143,6 +157,8 @@ class DiscordModel(InjectedFailures):
         msg.data["flags"] = flags & ~LOADING
         if not was_loading:
             msg.data["edited_timestamp"] = now_iso()
+        if "content" in body or "allowed_mentions" in body:  # Discord parses the mentions again
+            msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         if not msg.ephemeral:
             self.emit("MESSAGE_UPDATE", msg.data)
         return msg

@@ -3,7 +3,8 @@
 ``/toy``: ``count start`` (public message with a persistent DynamicItem button), ``color name``
 (autocomplete; ephemeral reply with a select), ``slow [private]`` (thinking defer, two followups),
 ``post`` (channel message with a plain View), ``note`` (edits of @original and of a followup),
-``say text`` (sends ``text`` as it is), ``late``/``wait`` (answer or follow up once ``bot.gate`` opens),
+``say text`` (sends ``text`` as it is), ``shout text`` (``text`` pinging nobody, then a followup pinging
+only the caller), ``late``/``wait`` (answer or follow up once ``bot.gate`` opens),
 ``ignore``/``boom``/``hang`` (misbehave) and ``admin reset confirm [reason]`` (a nested group).
 """
 
@@ -97,6 +98,12 @@ def toy_group() -> app_commands.Group:
     @toy.command(description="Say exactly this")
     async def say(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text)
+
+    @toy.command(description="Say it pinging nobody, then ping only you")
+    async def shout(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        only_you = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
+        await interaction.followup.send(f"{interaction.user.mention} {text}", allowed_mentions=only_you)
 
     @toy.command(description="Answer once the gate opens")
     async def late(interaction: discord.Interaction) -> None:
