@@ -1,8 +1,9 @@
-"""One model of Discord for one guild and one text channel: what exists, who sees what, and on what clock.
+"""One model of Discord for one guild, its text channel and the bot's DMs: what exists, who sees what, and
+on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
-intents whether Discord would deliver them.
+intents whether Discord would deliver them (:func:`delivered`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import discord
 
 from . import payloads
+from .dms import DirectMessages
 from .errors import HarnessError, invalid_form
 from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
@@ -24,14 +26,19 @@ from .records import Interaction, Output, RecordedRequest, StoredMessage
 from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
-GUILD_MESSAGES = 1 << 9  # the intent without which Discord sends a bot no MESSAGE_* events
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
 MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
 
 Listener = Callable[[str, dict], None]
 
 
-class DiscordModel(InjectedFailures):
+def delivered(intents: int, data: dict) -> bool:
+    """Whether Discord sends a bot with ``intents`` a MESSAGE_* event about ``data`` (guild or DM message)."""
+    return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
+
+
+class DiscordModel(DirectMessages, InjectedFailures):
     def __init__(
         self,
         *,
@@ -90,13 +97,16 @@ class DiscordModel(InjectedFailures):
 
     def new_message(
         self, body: dict, *, ephemeral: bool = False, owner: FakeUser | None = None,
-        interaction: Interaction | None = None, loading: bool = False,
+        interaction: Interaction | None = None, loading: bool = False, channel_id: int | None = None,
     ) -> StoredMessage:  # fmt: skip
+        """A message in ``channel_id`` (default: the interaction's channel, else the guild's channel)."""
         mid = self.next_id()
+        channel_id = channel_id or (interaction.channel_id if interaction else self.channel_id)
+        recipient = self.dm_recipient(channel_id)
         flags = int(body.get("flags") or 0) & ~EPHEMERAL | (EPHEMERAL if ephemeral else 0) | (LOADING if loading else 0)
         data: dict[str, Any] = {
             "id": str(mid),
-            "channel_id": str(self.channel_id),
+            "channel_id": str(channel_id),
             "guild_id": str(self.guild_id),
             "author": self.bot_user.user_payload(),
             "content": body.get("content") or "",
@@ -119,13 +129,15 @@ class DiscordModel(InjectedFailures):
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.user_payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": "0" if recipient else str(self.guild_id)},
             }
             if interaction.type == 2:
                 data["type"] = 20  # CHAT_INPUT_COMMAND
-        self._reply(data, body, self.channel_id)
-        msg = StoredMessage(mid, self.channel_id, data, ephemeral, owner.id if ephemeral and owner else None)
-        msg.interaction_id = None if interaction is None else interaction.id
+        self._reply(data, body, channel_id)
+        if recipient is not None:
+            del data["guild_id"]
+        seer = owner.id if ephemeral and owner else recipient.id if recipient else None
+        msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
         msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         self.messages[mid] = msg
         if not ephemeral:
@@ -166,9 +178,8 @@ class DiscordModel(InjectedFailures):
     def delete_message(self, msg: StoredMessage) -> None:
         msg.deleted = True
         if not msg.ephemeral:
-            self.emit(
-                "MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(self.guild_id)}
-            )
+            guild = {} if msg.in_dm else {"guild_id": str(self.guild_id)}
+            self.emit("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), **guild})
 
     def emit(self, event: str, data: dict) -> None:
         for listener in list(self.listeners):
@@ -178,6 +189,7 @@ class DiscordModel(InjectedFailures):
         out = Output(kind=kind, payload=copy.deepcopy(payload) if isinstance(payload, dict) else {}, **extra)
         if msg is not None:
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
+            out.recipient_id = msg.owner_id if msg.in_dm else None
             out.content = msg.content
             out.embeds, out.components = copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)
         self.outputs.append(out)
@@ -185,16 +197,22 @@ class DiscordModel(InjectedFailures):
 
     # ------------------------------------------------------------------ what users see
 
+    def live_messages(self, keep: Callable[[StoredMessage], bool]) -> dict[int, StoredMessage]:
+        """Live (not deleted) messages that ``keep`` accepts, oldest first (id -> message)."""
+        return {i: m for i, m in sorted(self.messages.items()) if not m.deleted and keep(m)}
+
     @property
     def channel_messages(self) -> dict[int, StoredMessage]:
-        """Live public messages in the channel, oldest first (id -> message)."""
-        return {i: m for i, m in sorted(self.messages.items()) if not m.ephemeral and not m.deleted}
+        """Live public messages in the guild's channel, oldest first (id -> message); never DMs."""
+        return self.live_messages(lambda m: m.channel_id == self.channel_id and not m.ephemeral)
 
     def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
         """Live ephemeral messages only ``user_id`` can see, oldest first."""
-        return {
-            i: m for i, m in sorted(self.messages.items()) if m.ephemeral and m.owner_id == user_id and not m.deleted
-        }
+        return self.live_messages(lambda m: m.ephemeral and m.owner_id == user_id)
+
+    def visible_messages(self, user_id: int) -> dict[int, StoredMessage]:
+        """Everything ``user_id`` can see: the channel, their ephemeral messages and their DMs, oldest first."""
+        return self.live_messages(lambda m: m.owner_id in (None, user_id))
 
     def message(self, message_id: int) -> StoredMessage:
         return _known(self.messages, message_id, "message")
@@ -204,11 +222,8 @@ class DiscordModel(InjectedFailures):
     ) -> StoredMessage:
         """The newest live message (visible to ``user_id`` if given) with a matching component;
         ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
-        if user_id is None:
-            pool = {i: m for i, m in self.messages.items() if not m.deleted}
-        else:
-            pool = {**self.channel_messages, **self.ephemeral_messages(user_id)}
-        for msg in sorted(pool.values(), key=lambda m: m.id, reverse=True):
+        pool = self.live_messages(lambda m: True) if user_id is None else self.visible_messages(user_id)
+        for msg in reversed(pool.values()):
             if msg.has(custom_id, label=label, prefix=True):
                 return msg
         raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
@@ -220,7 +235,7 @@ class DiscordModel(InjectedFailures):
             id=int(payload["id"]),
             token=payload["token"],
             type=int(payload["type"]),
-            user=self.user(int(payload["member"]["user"]["id"])),
+            user=self.user(int((payload.get("member") or payload)["user"]["id"])),
             channel_id=int(payload["channel_id"]),
             created_at=self.now(),
             payload=copy.deepcopy(payload),
@@ -230,7 +245,9 @@ class DiscordModel(InjectedFailures):
         return interaction
 
     def interaction_payload(self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None) -> dict:
-        return payloads.interaction(self, self.next_id(), self.user(user_id), itype, data, message and message.data)
+        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too) or the guild's."""
+        user, place = self.user(user_id), message and self.channel_payload(message.channel_id)
+        return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)
 
     # ------------------------------------------------------------------ checks a test makes
 
@@ -260,7 +277,8 @@ class DiscordModel(InjectedFailures):
             raise AssertionError("\n".join(problems + [f"errors: {e}" for e in self.errors]))
 
     def assert_no_errors(self) -> None:
-        """Fail if the bot logged an error or Discord (the fake) refused one of its requests."""
+        """Fail if the bot logged an error or Discord (the fake) refused one of its requests, expected
+        refusals included (a test asserts those, e.g. a 50007 for closed DMs, and clears ``problems``)."""
         if self.errors or self.problems:
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))

@@ -69,21 +69,27 @@ class StoredMessage(ComponentQueries):
     channel_id: int
     data: dict
     ephemeral: bool = False
-    owner_id: int | None = None  # who can see it, for ephemeral messages
+    owner_id: int | None = None  # the one user who can see it: an ephemeral message's, or the DM's recipient
     interaction_id: int | None = None
     deleted: bool = False
     allowed_mentions: dict | None = None
 
+    @property
+    def in_dm(self) -> bool:
+        """Sent in a direct message channel (which has no guild)."""
+        return "guild_id" not in self.data
+
     def notified(self, members: Iterable[int], roles: Mapping[int, Iterable[int]] | None = None) -> set[int]:
         """Users Discord would notify for this message's mentions (see :mod:`support.mentions`): among
-        ``members`` (the guild's member ids; ``roles`` maps a role id to its members), nobody for an
-        ephemeral message. Discord pings when a message is created; an edit updates its mentions but pings
-        nobody again."""
+        ``members`` (the guild's member ids; ``roles`` maps a role id to its members) for a channel
+        message, only the recipient in a DM, nobody for an ephemeral message. Discord pings when a message
+        is created; an edit updates its mentions but pings nobody again."""
         if self.ephemeral:
             return set()
+        audience = [self.owner_id] if self.in_dm and self.owner_id is not None else members
         replied = (self.data.get("referenced_message") or {}).get("author", {}).get("id")
         return mentions.notified(
-            self.content, self.allowed_mentions, members, roles=roles,
+            self.content, self.allowed_mentions, audience, roles=roles,
             author_id=int(self.data["author"]["id"]), replied_to=None if replied is None else int(replied),
         )  # fmt: skip
 
@@ -149,6 +155,7 @@ class Output(ComponentQueries):
 
     ``content``/``embeds``/``components`` are the affected message *after* the operation; ``payload`` is
     exactly what the bot sent, ``allowed_mentions`` its ``allowed_mentions`` (None when absent).
+    ``recipient_id`` is set for a message in a DM: whose DMs it is in.
     """
 
     kind: str
@@ -163,6 +170,7 @@ class Output(ComponentQueries):
     interaction_id: int | None = None
     choices: list[dict] | None = None  # autocomplete
     modal: dict | None = None
+    recipient_id: int | None = None
 
     @property
     def allowed_mentions(self) -> dict | None:
@@ -170,6 +178,7 @@ class Output(ComponentQueries):
 
     def __repr__(self) -> str:
         bits = [self.kind, f"id={self.message_id}"] + (["ephemeral"] if self.ephemeral else [])
+        bits += [] if self.recipient_id is None else [f"dm={self.recipient_id}"]
         if self.content:
             bits.append(repr(self.content[:60]))
         return f"<Output {' '.join(bits)} custom_ids={self.custom_ids()}>"
