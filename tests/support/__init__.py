@@ -1,11 +1,16 @@
 """Shared test helpers. ``support.fake_discord`` is the one fake Discord every bot test runs against.
 
 One model of Discord (``model``: a guild with one text channel, its users, messages, each user's
-ephemeral messages, interactions and their tokens on a clock a test can move, synced commands, recorded
-requests, injected failures), one route table (``routes``, ``interaction_routes``) and one set of
-Discord's documented limits (``validation``), applied to every request whichever way it came in.
-Every 4xx the fake answers by Discord's rules is listed in ``problems``; ``assert_no_errors`` fails on
-any, and closing a Harness fails on a refused body (50035, 50006) a test did not clear.
+ephemeral messages and DMs with the bot (``dms``), interactions and their tokens on a clock a test can
+move, synced commands, recorded requests, injected failures (``failures``)), one route table (``routes``,
+``interaction_routes``, ``dms``) and one set of Discord's documented limits (``validation``), applied to
+every request whichever way it came in. Every 4xx the fake answers by Discord's rules is listed in
+``problems``; ``assert_no_errors`` fails on any, and closing a Harness fails on a refused body (50035,
+50006) a test did not clear. A refusal the test expects (a 404 for a message a user deleted, 403 50007
+for a user who accepts no DMs) is asserted and then cleared: ``h.problems.clear()``.
+
+Each message remembers its ``allowed_mentions``; ``StoredMessage.notified(members)`` says whom Discord
+would ping for it (``mentions``).
 
 Two doors lead to it, both a loopback aiohttp server (``server``, with the websocket ``gateway``):
 
@@ -28,6 +33,7 @@ dispatch started, the server's request handlers included, and ignores only keep-
 and discord.py's timers. Measured on this machine, tests/test_bot.py + tests/test_typed_commands.py went
 from 5.5 s with the patched transport to 6.3 s; the whole suite's time did not change measurably.
 
-Not modelled: DMs, threads, other channels, modal submits, attachments beyond their names, and the
-layout rules of components v2 (their per-component limits are checked).
+Not modelled: threads, other channels, group DMs, messages users write, slash commands in DMs, the
+``mentions`` arrays of message objects (use ``notified``), modal submits, attachments beyond their names,
+and the layout rules of components v2 (their per-component limits are checked).
 """

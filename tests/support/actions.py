@@ -2,8 +2,9 @@
 
 Slash commands are built from the command JSON the bot synced (as Discord's client does), with the
 client's own checks (required options, types, ranges, choices); clicks and selects only on components a
-user can see and use. Both doors share this; each supplies ``send_interaction`` (how the payload reaches
-the bot and how long to wait).
+user can see and use, in the channel or in their DMs with the bot (then the interaction comes from the DM).
+Both doors share this; each supplies ``send_interaction`` (how the payload reaches the bot and how long to
+wait).
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ class Actions:
         msg = self.message(int(mid))
         if msg.deleted:
             raise HarnessError(f"message {msg.id} was deleted")
-        if msg.ephemeral and msg.owner_id != user_id:
-            raise HarnessError(f"message {msg.id} is ephemeral for user {msg.owner_id}; user {user_id} cannot see it")
+        if msg.owner_id is not None and msg.owner_id != user_id:
+            where = "ephemeral for" if msg.ephemeral else "in the DMs of"
+            raise HarnessError(f"message {msg.id} is {where} user {msg.owner_id}; user {user_id} cannot see it")
         if msg.loading:
             raise HarnessError(f"message {msg.id} is still a 'thinking' placeholder")
         return msg

@@ -1,8 +1,9 @@
 """The one fake Discord, for tests to import: ``from support.fake_discord import Harness, FakeUser``."""
 
 from .errors import DiscordError, HarnessError, SettleTimeout
+from .failures import DEFAULT
 from .harness import Harness
-from .model import DEFAULT, TOKEN_LIFETIME
+from .model import TOKEN_LIFETIME
 from .payloads import FakeUser
 from .processes import stop_process
 from .records import Output, RecordedRequest, StoredMessage

@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
-from .model import GUILD_MESSAGES
+from .model import delivered
 
 
 class Connection:
@@ -68,9 +68,9 @@ class Gateway:
         fake.listeners.append(self._on_model_event)
 
     def _on_model_event(self, event: str, data: dict) -> None:
-        """Message events reach a session only with the GUILD_MESSAGES intent, as on Discord."""
+        """Message events reach a session only with the GUILD_MESSAGES (DIRECT_MESSAGES in a DM) intent."""
         for session in list(self.sessions.values()):
-            if session.intents & GUILD_MESSAGES:
+            if delivered(session.intents, data):
                 task = asyncio.get_running_loop().create_task(self.send(session, event, data))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)

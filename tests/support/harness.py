@@ -22,7 +22,7 @@ from discord.http import Route
 
 from . import payloads
 from .errors import HarnessError, SettleTimeout
-from .model import GUILD_MESSAGES
+from .model import delivered
 from .results import Result
 from .server import FakeDiscord
 
@@ -140,7 +140,7 @@ class Harness(FakeDiscord):
 
     def _echo(self, event: str, data: dict) -> None:
         """Deliver a message event through discord.py's parser, if the bot's intents would get it."""
-        if self.bot is None or not self.bot.intents.value & GUILD_MESSAGES:
+        if self.bot is None or not delivered(self.bot.intents.value, data):
             return
         try:
             self.bot._connection.parsers[event](data)

@@ -1,8 +1,9 @@
-"""One model of Discord for one guild and one text channel: what exists, who sees what, and on what clock.
+"""One model of Discord for one guild, its text channel and the bot's DMs: what exists, who sees what, and
+on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
-intents whether Discord would deliver them.
+intents whether Discord would deliver them (:func:`delivered`).
 """
 
 from __future__ import annotations
@@ -17,25 +18,27 @@ from typing import Any
 import discord
 
 from . import payloads
-from .errors import DiscordError, HarnessError
+from .dms import DirectMessages
+from .errors import HarnessError, invalid_form
+from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
 from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
-GUILD_MESSAGES = 1 << 9  # the intent without which Discord sends a bot no MESSAGE_* events
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
 MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
 
 Listener = Callable[[str, dict], None]
-RouteHandler = Callable[[RecordedRequest], Any]
 
 
-class DEFAULT:
-    """Returned by an ``on_route`` handler to let the fake's own route answer."""
+def delivered(intents: int, data: dict) -> bool:
+    """Whether Discord sends a bot with ``intents`` a MESSAGE_* event about ``data`` (guild or DM message)."""
+    return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
 
 
-class DiscordModel:
+class DiscordModel(DirectMessages, InjectedFailures):
     def __init__(
         self,
         *,
@@ -47,6 +50,7 @@ class DiscordModel:
         response_deadline: float | None = 3.0,
         locale: str = "en-US",
     ) -> None:
+        super().__init__()
         self.key = next(_keys)
         self.guild_id, self.channel_id = guild_id, channel_id
         self.application_id = application_id  # the bot user's id too, as on Discord
@@ -65,7 +69,6 @@ class DiscordModel:
         self.outputs: list[Output] = []
         self.errors: list[str] = []  # filled by a door: errors the bot logged
         self.listeners: list[Listener] = []
-        self.overrides: dict[tuple[str, str], list[RouteHandler]] = {}
         self._last_id = 0
 
     # ------------------------------------------------------------------ time, ids, users
@@ -94,13 +97,16 @@ class DiscordModel:
 
     def new_message(
         self, body: dict, *, ephemeral: bool = False, owner: FakeUser | None = None,
-        interaction: Interaction | None = None, loading: bool = False,
+        interaction: Interaction | None = None, loading: bool = False, channel_id: int | None = None,
     ) -> StoredMessage:  # fmt: skip
+        """A message in ``channel_id`` (default: the interaction's channel, else the guild's channel)."""
         mid = self.next_id()
+        channel_id = channel_id or (interaction.channel_id if interaction else self.channel_id)
+        recipient = self.dm_recipient(channel_id)
         flags = int(body.get("flags") or 0) & ~EPHEMERAL | (EPHEMERAL if ephemeral else 0) | (LOADING if loading else 0)
         data: dict[str, Any] = {
             "id": str(mid),
-            "channel_id": str(self.channel_id),
+            "channel_id": str(channel_id),
             "guild_id": str(self.guild_id),
             "author": self.bot_user.user_payload(),
             "content": body.get("content") or "",
@@ -123,16 +129,32 @@ class DiscordModel:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.user_payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": "0" if recipient else str(self.guild_id)},
             }
             if interaction.type == 2:
                 data["type"] = 20  # CHAT_INPUT_COMMAND
-        msg = StoredMessage(mid, self.channel_id, data, ephemeral, owner.id if ephemeral and owner else None)
-        msg.interaction_id = None if interaction is None else interaction.id
+        self._reply(data, body, channel_id)
+        if recipient is not None:
+            del data["guild_id"]
+        seer = owner.id if ephemeral and owner else recipient.id if recipient else None
+        msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
+        msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         self.messages[mid] = msg
         if not ephemeral:
             self.emit("MESSAGE_CREATE", data)
         return msg
+
+    def _reply(self, data: dict, body: dict, channel_id: int) -> None:
+        """Make ``data`` a reply (type 19) carrying the message it answers, if ``body`` references one; an
+        unknown one is refused unless ``fail_if_not_exists`` is false, as on Discord."""
+        ref = body.get("message_reference") or {}
+        target = self.messages.get(int(ref.get("message_id") or 0))
+        if target is None or target.deleted or target.channel_id != channel_id:
+            if ref and ref.get("fail_if_not_exists", True):
+                raise invalid_form([("message_reference", "Unknown message")])
+            return
+        data["type"], data["referenced_message"] = 19, copy.deepcopy(target.data)
+        data["message_reference"] = {"type": 0, "message_id": str(target.id), "channel_id": str(channel_id)}
 
     def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
         """Apply a PATCH body (only the keys present); ephemerality never changes, "thinking" ends."""
@@ -147,6 +169,8 @@ class DiscordModel:
         msg.data["flags"] = flags & ~LOADING
         if not was_loading:
             msg.data["edited_timestamp"] = now_iso()
+        if "content" in body or "allowed_mentions" in body:  # Discord parses the mentions again
+            msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         if not msg.ephemeral:
             self.emit("MESSAGE_UPDATE", msg.data)
         return msg
@@ -154,9 +178,8 @@ class DiscordModel:
     def delete_message(self, msg: StoredMessage) -> None:
         msg.deleted = True
         if not msg.ephemeral:
-            self.emit(
-                "MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(self.guild_id)}
-            )
+            guild = {} if msg.in_dm else {"guild_id": str(self.guild_id)}
+            self.emit("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), **guild})
 
     def emit(self, event: str, data: dict) -> None:
         for listener in list(self.listeners):
@@ -166,6 +189,7 @@ class DiscordModel:
         out = Output(kind=kind, payload=copy.deepcopy(payload) if isinstance(payload, dict) else {}, **extra)
         if msg is not None:
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
+            out.recipient_id = msg.owner_id if msg.in_dm else None
             out.content = msg.content
             out.embeds, out.components = copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)
         self.outputs.append(out)
@@ -173,16 +197,22 @@ class DiscordModel:
 
     # ------------------------------------------------------------------ what users see
 
+    def live_messages(self, keep: Callable[[StoredMessage], bool]) -> dict[int, StoredMessage]:
+        """Live (not deleted) messages that ``keep`` accepts, oldest first (id -> message)."""
+        return {i: m for i, m in sorted(self.messages.items()) if not m.deleted and keep(m)}
+
     @property
     def channel_messages(self) -> dict[int, StoredMessage]:
-        """Live public messages in the channel, oldest first (id -> message)."""
-        return {i: m for i, m in sorted(self.messages.items()) if not m.ephemeral and not m.deleted}
+        """Live public messages in the guild's channel, oldest first (id -> message); never DMs."""
+        return self.live_messages(lambda m: m.channel_id == self.channel_id and not m.ephemeral)
 
     def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
         """Live ephemeral messages only ``user_id`` can see, oldest first."""
-        return {
-            i: m for i, m in sorted(self.messages.items()) if m.ephemeral and m.owner_id == user_id and not m.deleted
-        }
+        return self.live_messages(lambda m: m.ephemeral and m.owner_id == user_id)
+
+    def visible_messages(self, user_id: int) -> dict[int, StoredMessage]:
+        """Everything ``user_id`` can see: the channel, their ephemeral messages and their DMs, oldest first."""
+        return self.live_messages(lambda m: m.owner_id in (None, user_id))
 
     def message(self, message_id: int) -> StoredMessage:
         return _known(self.messages, message_id, "message")
@@ -192,11 +222,8 @@ class DiscordModel:
     ) -> StoredMessage:
         """The newest live message (visible to ``user_id`` if given) with a matching component;
         ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
-        if user_id is None:
-            pool = {i: m for i, m in self.messages.items() if not m.deleted}
-        else:
-            pool = {**self.channel_messages, **self.ephemeral_messages(user_id)}
-        for msg in sorted(pool.values(), key=lambda m: m.id, reverse=True):
+        pool = self.live_messages(lambda m: True) if user_id is None else self.visible_messages(user_id)
+        for msg in reversed(pool.values()):
             if msg.has(custom_id, label=label, prefix=True):
                 return msg
         raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
@@ -208,7 +235,7 @@ class DiscordModel:
             id=int(payload["id"]),
             token=payload["token"],
             type=int(payload["type"]),
-            user=self.user(int(payload["member"]["user"]["id"])),
+            user=self.user(int((payload.get("member") or payload)["user"]["id"])),
             channel_id=int(payload["channel_id"]),
             created_at=self.now(),
             payload=copy.deepcopy(payload),
@@ -218,7 +245,9 @@ class DiscordModel:
         return interaction
 
     def interaction_payload(self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None) -> dict:
-        return payloads.interaction(self, self.next_id(), self.user(user_id), itype, data, message and message.data)
+        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too) or the guild's."""
+        user, place = self.user(user_id), message and self.channel_payload(message.channel_id)
+        return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)
 
     # ------------------------------------------------------------------ checks a test makes
 
@@ -248,38 +277,11 @@ class DiscordModel:
             raise AssertionError("\n".join(problems + [f"errors: {e}" for e in self.errors]))
 
     def assert_no_errors(self) -> None:
-        """Fail if the bot logged an error or Discord (the fake) refused one of its requests."""
+        """Fail if the bot logged an error or Discord (the fake) refused one of its requests, expected
+        refusals included (a test asserts those, e.g. a 50007 for closed DMs, and clears ``problems``)."""
         if self.errors or self.problems:
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
-
-    # ------------------------------------------------------------------ injected failures
-
-    def on_route(self, method: str, route: str, handler: RouteHandler) -> None:
-        """Answer a route (discord.py template) with ``handler(request)``: it returns the JSON body, raises
-        :meth:`http_error`, or returns ``DEFAULT`` to let the fake answer."""
-        self.overrides.setdefault((method.upper(), route), []).append(handler)
-
-    def fail_next(
-        self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
-        *, retry_after: float = 0.05, times: int = 1,
-    ) -> None:  # fmt: skip
-        """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
-        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
-        handlers = self.overrides.setdefault((method.upper(), route), [])
-        left = [times]
-
-        def fail(_: RecordedRequest) -> Any:
-            left[0] -= 1
-            if not left[0]:
-                handlers.remove(fail)
-            raise self.http_error(status, code, message, retry_after=retry_after)
-
-        handlers.append(fail)
-
-    @staticmethod
-    def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
-        return DiscordError(status, code, message or "injected failure", retry_after=retry_after)
 
 
 def _known(table: dict, key: Any, what: str) -> Any:

@@ -91,6 +91,17 @@ def channel(fake: Any) -> dict:
     }
 
 
+def dm_channel(channel_id: int, recipient: FakeUser) -> dict:
+    """A DM channel (type 1) as Discord returns it to a bot: no guild, the other user in ``recipients``."""
+    return {
+        "id": str(channel_id),
+        "type": 1,
+        "last_message_id": None,
+        "flags": 0,
+        "recipients": [recipient.user_payload()],
+    }
+
+
 def everyone_role(fake: Any) -> dict:
     perms = discord.Permissions.text() | discord.Permissions(view_channel=True, use_application_commands=True)
     return {
@@ -176,8 +187,12 @@ def ready(fake: Any, session_id: str, shard: list[int], owns_guild: bool) -> dic
     }
 
 
-def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None) -> dict:
-    """INTERACTION_CREATE's ``d`` for a guild text channel."""
+def interaction(
+    fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None, place: dict | None = None
+) -> dict:
+    """INTERACTION_CREATE's ``d`` in the guild's text channel, or in ``place``, a DM channel with ``user``:
+    then there is no guild, ``user`` replaces ``member``, the context is 1 (BOT_DM) and the guild install's
+    authorizing owner is "0", as Discord documents for a DM with the app's bot user."""
     payload: dict[str, Any] = {
         "id": str(iid),
         "application_id": str(fake.application_id),
@@ -200,4 +215,11 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
     }
     if message is not None:
         payload["message"] = copy.deepcopy(message)
+    if place is not None and place["type"] == 1:
+        for key in ("guild_id", "guild", "member", "guild_locale"):
+            del payload[key]
+        payload.update(
+            channel_id=place["id"], channel=place, user=user.user_payload(), context=1,
+            authorizing_integration_owners={"0": "0"},
+        )  # fmt: skip
     return payload

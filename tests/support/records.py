@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import mentions
 from .payloads import FakeUser
 from .validation import BUTTON, LOADING, SELECTS, walk
 
@@ -60,15 +62,36 @@ class StoredMessage(ComponentQueries):
     """The fake's current view of one message (``data`` is the full Discord message JSON).
 
     A test may set ``deleted = True`` to play a user deleting it: routes then answer 404 for it.
+    ``allowed_mentions`` is what the request that last set its content sent (None: the key was absent).
     """
 
     id: int
     channel_id: int
     data: dict
     ephemeral: bool = False
-    owner_id: int | None = None  # who can see it, for ephemeral messages
+    owner_id: int | None = None  # the one user who can see it: an ephemeral message's, or the DM's recipient
     interaction_id: int | None = None
     deleted: bool = False
+    allowed_mentions: dict | None = None
+
+    @property
+    def in_dm(self) -> bool:
+        """Sent in a direct message channel (which has no guild)."""
+        return "guild_id" not in self.data
+
+    def notified(self, members: Iterable[int], roles: Mapping[int, Iterable[int]] | None = None) -> set[int]:
+        """Users Discord would notify for this message's mentions (see :mod:`support.mentions`): among
+        ``members`` (the guild's member ids; ``roles`` maps a role id to its members) for a channel
+        message, only the recipient in a DM, nobody for an ephemeral message. Discord pings when a message
+        is created; an edit updates its mentions but pings nobody again."""
+        if self.ephemeral:
+            return set()
+        audience = [self.owner_id] if self.in_dm and self.owner_id is not None else members
+        replied = (self.data.get("referenced_message") or {}).get("author", {}).get("id")
+        return mentions.notified(
+            self.content, self.allowed_mentions, audience, roles=roles,
+            author_id=int(self.data["author"]["id"]), replied_to=None if replied is None else int(replied),
+        )  # fmt: skip
 
     @property
     def content(self) -> str:
@@ -131,7 +154,8 @@ class Output(ComponentQueries):
     """One user-visible effect (a response, an edit, a followup, a channel message, ...).
 
     ``content``/``embeds``/``components`` are the affected message *after* the operation; ``payload`` is
-    exactly what the bot sent.
+    exactly what the bot sent, ``allowed_mentions`` its ``allowed_mentions`` (None when absent).
+    ``recipient_id`` is set for a message in a DM: whose DMs it is in.
     """
 
     kind: str
@@ -146,9 +170,15 @@ class Output(ComponentQueries):
     interaction_id: int | None = None
     choices: list[dict] | None = None  # autocomplete
     modal: dict | None = None
+    recipient_id: int | None = None
+
+    @property
+    def allowed_mentions(self) -> dict | None:
+        return self.payload.get("allowed_mentions")
 
     def __repr__(self) -> str:
         bits = [self.kind, f"id={self.message_id}"] + (["ephemeral"] if self.ephemeral else [])
+        bits += [] if self.recipient_id is None else [f"dm={self.recipient_id}"]
         if self.content:
             bits.append(repr(self.content[:60]))
         return f"<Output {' '.join(bits)} custom_ids={self.custom_ids()}>"

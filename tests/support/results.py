@@ -1,4 +1,4 @@
-"""What one action (a slash command, a click, ...) led to, as the acting user and the channel saw it."""
+"""What one action (a slash command, a click, ...) led to: what the acting user and the channel saw, and DMs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ _HIDDEN = {"defer", "defer_update", "autocomplete", "modal", "pong"}  # outputs 
 
 
 class Result(ComponentQueries):
-    """The outputs recorded from the dispatch until the action settled (channel posts included).
+    """The outputs recorded from the dispatch until the action settled (channel posts and DMs included).
 
     ``unanswered`` is True when Discord would show "This interaction failed" (no accepted callback). A
     result of the subprocess door is live: its outputs grow until the test stops looking.
@@ -72,7 +72,13 @@ class Result(ComponentQueries):
 
     @property
     def public(self) -> list[Output]:
-        return [o for o in self.messages if not o.ephemeral]
+        """Messages everyone in the channel sees (not ephemeral, not in a DM)."""
+        return [o for o in self.messages if not o.ephemeral and o.recipient_id is None]
+
+    @property
+    def dms(self) -> list[Output]:
+        """Messages in DMs (``recipient_id`` says whose), ephemeral answers to a click in a DM excepted."""
+        return [o for o in self.messages if not o.ephemeral and o.recipient_id is not None]
 
     @property
     def contents(self) -> list[str]:

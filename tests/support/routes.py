@@ -1,4 +1,5 @@
-"""The REST routes a bot uses outside interactions: login, command sync, the guild, its channel's messages.
+"""The REST routes a bot uses outside interactions: login, command sync, the guild, messages in its channel
+and in DM channels (``dms`` opens those).
 
 Every handler takes the fake and the :class:`RecordedRequest` and returns the JSON Discord would
 (``None`` for 204), or raises :class:`DiscordError`. Routes are discord.py's templates, so a test names
@@ -142,35 +143,39 @@ def get_user(fake: Any, req: RecordedRequest) -> dict:
     return _user(fake, req, 10013, "Unknown User").user_payload()
 
 
-# ------------------------------------------------------------------ the channel and its messages
+# ------------------------------------------------------------------ channels (the guild's, DMs) and their messages
 
 
-def _channel(fake: Any, req: RecordedRequest) -> None:
-    if int(req.params["channel_id"]) != fake.channel_id:
+def _channel(fake: Any, req: RecordedRequest) -> int:
+    """The id of the guild's channel or of an opened DM channel."""
+    channel_id = int(req.params["channel_id"])
+    if channel_id != fake.channel_id and fake.dm_recipient(channel_id) is None:
         raise DiscordError(404, 10003, "Unknown Channel")
+    return channel_id
 
 
 def _channel_message(fake: Any, req: RecordedRequest) -> StoredMessage:
-    """A live public message; ephemeral ones exist only for their interaction's webhook, as on Discord."""
-    _channel(fake, req)
+    """A live public message of that channel; ephemeral ones exist only for their interaction's webhook,
+    as on Discord."""
+    channel_id = _channel(fake, req)
     msg = fake.messages.get(int(req.params["message_id"]))
-    if msg is None or msg.deleted or msg.ephemeral:
+    if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != channel_id:
         raise DiscordError(404, 10008, "Unknown Message")
     return msg
 
 
 @route("GET", "/channels/{channel_id}")
 def get_channel(fake: Any, req: RecordedRequest) -> dict:
-    _channel(fake, req)
-    return payloads.channel(fake)
+    return fake.channel_payload(_channel(fake, req))
 
 
 @route("POST", "/channels/{channel_id}/messages")
 def send_message(fake: Any, req: RecordedRequest) -> dict:
-    _channel(fake, req)
+    channel_id = _channel(fake, req)
     body = checked(req, creating=True)
-    msg = fake.new_message(body)
-    fake.record("channel_message", msg, body)
+    fake.check_dm_send(channel_id)
+    msg = fake.new_message(body, channel_id=channel_id)
+    fake.record("dm_message" if msg.in_dm else "channel_message", msg, body)
     return msg.data
 
 

@@ -19,9 +19,10 @@ from aiohttp import web
 
 from .actions import Actions
 from .errors import DiscordError
+from .failures import DEFAULT
 from .gateway import Gateway
 from .interaction_routes import callback  # noqa: F401  (registers the interaction routes)
-from .model import DEFAULT, DiscordModel
+from .model import DiscordModel
 from .records import RecordedRequest
 from .results import Result
 from .routes import compile_routes

@@ -3,8 +3,10 @@
 ``/toy``: ``count start`` (public message with a persistent DynamicItem button), ``color name``
 (autocomplete; ephemeral reply with a select), ``slow [private]`` (thinking defer, two followups),
 ``post`` (channel message with a plain View), ``note`` (edits of @original and of a followup),
-``say text`` (sends ``text`` as it is), ``late``/``wait`` (answer or follow up once ``bot.gate`` opens),
-``ignore``/``boom``/``hang`` (misbehave) and ``admin reset confirm [reason]`` (a nested group).
+``say text`` (sends ``text`` as it is), ``shout text`` (``text`` pinging nobody, then a followup pinging
+only the caller), ``dm text`` (DMs ``text`` with a "Got it" button to the caller, says so or why not),
+``late``/``wait`` (answer or follow up once ``bot.gate`` opens), ``ignore``/``boom``/``hang`` (misbehave)
+and ``admin reset confirm [reason]`` (a nested group).
 """
 
 from __future__ import annotations
@@ -57,6 +59,19 @@ class PostView(discord.ui.View):
         await interaction.message.delete()
 
 
+class DmView(discord.ui.View):
+    """On a DM: the click comes from the DM channel, with a User instead of a Member."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Got it", custom_id="toy:dm:ack")
+    async def ack(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        where = (interaction.guild, type(interaction.channel).__name__, type(interaction.user).__name__)
+        interaction.client.seen.append(("ack", *where))
+        await interaction.response.edit_message(content=f"{interaction.message.content} (seen)", view=None)
+
+
 def toy_group() -> app_commands.Group:
     toy = app_commands.Group(name="toy", description="Toy commands")
     admin = app_commands.Group(name="admin", description="Admin commands", parent=toy)
@@ -98,6 +113,21 @@ def toy_group() -> app_commands.Group:
     async def say(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text)
 
+    @toy.command(description="Say it pinging nobody, then ping only you")
+    async def shout(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        only_you = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
+        await interaction.followup.send(f"{interaction.user.mention} {text}", allowed_mentions=only_you)
+
+    @toy.command(description="Send me a DM")
+    async def dm(interaction: discord.Interaction, text: str) -> None:
+        try:
+            sent = await interaction.user.send(text, view=DmView())
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"cannot DM you: {exc.code}", ephemeral=True)
+        else:
+            await interaction.response.send_message(f"sent {sent.id}", ephemeral=True)
+
     @toy.command(description="Answer once the gate opens")
     async def late(interaction: discord.Interaction) -> None:
         await interaction.client.gate.wait()
@@ -130,8 +160,8 @@ def toy_group() -> app_commands.Group:
 
 
 class ToyBot(commands.Bot):
-    def __init__(self, instance: int = 1, guild_id: int | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(self, instance: int = 1, guild_id: int | None = None, intents: discord.Intents | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default())
         self.instance, self.guild_id = instance, guild_id
         self.seen: list[tuple] = []
         self.gate = asyncio.Event()

@@ -1,0 +1,52 @@
+"""Failures a test injects: answer a route its own way (``on_route``) or make it fail (``fail_next``).
+
+An injected error is not one of Discord's refusals: the server leaves it out of ``problems``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import DiscordError
+from .records import RecordedRequest
+
+RouteHandler = Callable[[RecordedRequest], Any]
+
+
+class DEFAULT:
+    """Returned by an ``on_route`` handler to let the fake's own route answer."""
+
+
+class InjectedFailures:
+    """Mixin for :class:`~support.model.DiscordModel`; the server consults ``overrides`` before its routes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.overrides: dict[tuple[str, str], list[RouteHandler]] = {}
+
+    def on_route(self, method: str, route: str, handler: RouteHandler) -> None:
+        """Answer a route (discord.py template) with ``handler(request)``: it returns the JSON body, raises
+        :meth:`http_error`, or returns ``DEFAULT`` to let the fake answer."""
+        self.overrides.setdefault((method.upper(), route), []).append(handler)
+
+    def fail_next(
+        self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
+        *, retry_after: float = 0.05, times: int = 1,
+    ) -> None:  # fmt: skip
+        """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
+        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
+        handlers = self.overrides.setdefault((method.upper(), route), [])
+        left = [times]
+
+        def fail(_: RecordedRequest) -> Any:
+            left[0] -= 1
+            if not left[0]:
+                handlers.remove(fail)
+            raise self.http_error(status, code, message, retry_after=retry_after)
+
+        handlers.append(fail)
+
+    @staticmethod
+    def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
+        return DiscordError(status, code, message or "injected failure", retry_after=retry_after)
