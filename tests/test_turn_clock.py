@@ -6,6 +6,7 @@ Time is a ManualClock: a day passes in no time, and the scheduler fires what is 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from support.bot_support import (
@@ -272,3 +273,38 @@ async def test_a_display_name_of_at_everyone_notifies_nobody(tmp_path):
                 assert (data.get("allowed_mentions") or {}).get("parse") == [], data
     finally:
         await h.close()
+
+
+async def test_direct_messages_as_well_and_a_closed_inbox_falls_back_to_the_channel(h):
+    for user in (BEN, CLEO):
+        await h.slash(user, "augsburg notify", how="dm")
+    h.close_dms(CLEO)
+    await open_and_start(h)
+    ben_dms = list(h.dm_messages(BEN).values())
+    assert len(ben_dms) == 1 and "Your move in Augsburg 1520" in ben_dms[0].content
+    assert h.dm_messages(CLEO) == {}
+    ping = next(m for m in h.channel_messages.values() if "your move" in m.content)
+    assert ping.notified([ADA, BEN, CLEO]) == {ADA, BEN, CLEO}  # the channel mention whatever the DMs
+    assert [p for p in h.problems if "50007" in p] and all("50007" in p for p in h.problems)
+    h.problems.clear()  # Discord refused the DM to Cleo, as it does for a closed inbox
+    first = await h.click(CLEO, table_id(h), label="My hand & actions")
+    assert "could not send you a direct message" in first.response.content
+    again = await h.click(CLEO, table_id(h), label="My hand & actions")
+    assert "could not send you a direct message" not in again.response.content  # told once
+    await pass_time(h, HOUR * 3 / 4 + 1)
+    assert any("still waiting" in m.content for m in h.dm_messages(BEN).values())  # reminders by DM too
+    h.problems.clear()
+    h.assert_no_errors()
+
+
+async def test_every_ping_notifies_exactly_the_players_it_names(h):
+    await open_and_start(h)
+    rnd = random.Random(6)
+    for _ in range(80):
+        await take_a_decision(h, int(rnd.choice(to_act(game(h).state))), table_id(h), rnd)
+    members = [ADA, BEN, CLEO]
+    pings = [m for m in h.channel_messages.values() if "your move" in m.content]
+    assert len(pings) >= 5
+    for m in h.channel_messages.values():  # only pings name anyone with a mention
+        named = {int(x) for x in re.findall(r"<@!?(\d+)>", m.content)}
+        assert m.notified(members) == named and (named == set() or m in pings), m.content
