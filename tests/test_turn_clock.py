@@ -193,6 +193,10 @@ async def test_the_host_replaces_a_seat_only_after_its_time_ran_out(h):
     assert game(h).table.seat(str(CLEO)).stand_in
     history = await moves(h, game(h).id)
     assert any(e.type == "table" and e.what == "replaced" and e.by == str(ADA) for m in history for e in m.entries)
+    back = await h.slash(CLEO, "augsburg back")
+    assert "Welcome back" in back.response.content and not game(h).table.seat(str(CLEO)).stand_in
+    again = await h.slash(CLEO, "augsburg back")
+    assert "your seat is yours" in again.response.content
 
 
 async def test_pings_name_only_the_newly_due_and_respect_each_players_choice(h):
