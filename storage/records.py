@@ -99,7 +99,7 @@ class TableEvent(_Record):
     """Something that happened at the table outside the rules: a seat's clock, stand-in, leaving."""
 
     type: Literal["table"] = "table"
-    what: Literal["timed_out", "stand_in", "returned", "left", "replaced", "abandoned", "host"]
+    what: Literal["stand_in", "returned", "left", "replaced", "abandoned", "host"]  # a timeout: the move's actor
     player: str
     by: str | None = None  # who did it, when it was not the player (a replacement)
     to: None = None  # always public

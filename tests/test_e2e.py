@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import sys
@@ -15,24 +16,30 @@ GUILD_ID, CHANNEL_ID = 710_000_000_000_000_001, 710_000_000_000_000_002
 ALICE, BOB = 710_000_000_000_000_101, 710_000_000_000_000_102
 
 
-async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_path):
+@contextlib.asynccontextmanager
+async def running_bot(fake, tmp_path, **settings: str):
+    """`python -m bot` against the fake; its log is printed if the test fails."""
     log = tmp_path / "bot.log"
+    env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "e2e.sqlite3"),
+           "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "PYTHONPATH": str(ROOT),
+           "PYTHONUNBUFFERED": "1", **settings}
+    with log.open("wb") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=asyncio.subprocess.STDOUT
+        )
+    try:
+        yield proc
+    except BaseException:
+        print(log.read_text(errors="replace")[-4000:])
+        raise
+    finally:
+        await stop_process(proc, 10)
+
+
+async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_path):
     users = [FakeUser(ALICE, "Alice"), FakeUser(BOB, "Bob")]
     async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
-        env = {
-            **os.environ,
-            **fake.env(),
-            "DATABASE_PATH": str(tmp_path / "e2e.sqlite3"),
-            "DISCORD_GUILD_ID": str(GUILD_ID),
-            "TABLE_EDIT_DELAY": "0.1",
-            "PYTHONPATH": str(ROOT),
-            "PYTHONUNBUFFERED": "1",
-        }
-        with log.open("wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
-        try:
+        async with running_bot(fake, tmp_path):
             identify = await fake.wait_for_ready(timeout=30)
             assert identify["token"] == "e2e-token"
             assert fake.gateway.connections[0].get("compress") in ("zlib-stream", "zstd-stream")
@@ -51,11 +58,6 @@ async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_pat
             panel = await fake.click(BOB, table, label="My hand & actions")
             assert panel.response.ephemeral and "Your money" in panel.response.content
             assert fake.problems == [] and fake.unknown_requests == []
-        except BaseException:
-            print(log.read_text(errors="replace")[-4000:])
-            raise
-        finally:
-            await stop_process(proc, 10)
 
 
 async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
@@ -82,18 +84,10 @@ async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
 
 async def test_a_silent_player_cannot_stall_the_real_bot(tmp_path):
     """The black-box check of issue 10: 3-second turns, one of three players never clicks anything."""
-    log = tmp_path / "bot.log"
     carol = 710_000_000_000_000_103
     users = [FakeUser(ALICE, "Alice"), FakeUser(BOB, "Bob"), FakeUser(carol, "Carol")]
     async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
-        env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "e2e.sqlite3"),
-               "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "COMPUTER_DELAY": "0",
-               "TURN_TIMEOUT_SECONDS": "3", "REMINDER_SECONDS": "1", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        with log.open("wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=env, cwd=tmp_path, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
-        try:
+        async with running_bot(fake, tmp_path, COMPUTER_DELAY="0", TURN_TIMEOUT_SECONDS="3", REMINDER_SECONDS="1"):
             await fake.wait_for_ready(timeout=30)
             table = (await fake.slash(ALICE, "augsburg new")).response.message_id
             for user in (BOB, carol):
@@ -110,8 +104,3 @@ async def test_a_silent_player_cannot_stall_the_real_bot(tmp_path):
             assert "⏰" in texts  # she was reminded
             assert fake.unanswered == [], "an interaction failed"
             assert fake.problems == [] and fake.unknown_requests == []
-        except BaseException:
-            print(log.read_text(errors="replace")[-4000:])
-            raise
-        finally:
-            await stop_process(proc, 10)

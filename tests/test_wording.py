@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import random
 import string
+from typing import get_args
 
 import pytest
 
 from bot.service import Notice
-from bot.wording import ENGLISH, People, log, moves, names, notices, phases
+from bot.wording import ENGLISH, People, clock, log, moves, names, notices, phases
 from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
 from engine.actions import parse_action
 from engine.randomplay import concrete
 from engine.refusals import PARAMS
+from storage import TableEvent
 
 W = ENGLISH
 PEOPLE = People(name=lambda p: p.upper())
@@ -120,3 +122,16 @@ def test_unreadable_actions_are_refused_with_a_code():
     assert not result.ok and result.code == "unreadable" and set(result.params) == {"field", "problem"}
     with pytest.raises(ValueError):
         parse_action({"do": "fly"})
+
+
+@pytest.mark.parametrize("what", get_args(TableEvent.model_fields["what"].annotation))
+def test_every_table_event_has_a_sentence(what):
+    line = clock.table_event(W, TableEvent(what=what, player="ada", by="ben"), PEOPLE)
+    assert line.endswith(".") and "{" not in line and ("ADA" in line or what == "abandoned")
+
+
+def test_durations_and_the_clock_in_words():
+    assert [clock.duration(W, s) for s in (3600, 4 * 3600, 90, 5, None)] == [
+        "1 h", "4 h", "2 min", "5 s", "no time limit"]
+    assert clock.per_decision(W, 86400) == "24 h per decision"
+    assert "<t:1800000000:R>" in clock.due_by(W, "Ada", 1_800_000_000.4)
