@@ -32,9 +32,11 @@ async def _new(store: Store, channel: int, seed: int, players: int) -> GameRecor
 
 async def _step(store: Store, record: GameRecord, rnd: random.Random) -> tuple[GameRecord, float]:
     player, action = random_action(record.state, rnd)
-    state = apply(record.state, player, action).state
+    result = apply(record.state, player, action)
     t0 = time.perf_counter()
-    record = await store.commit_action(record.id, record.version, player, action.to_json_dict(), state)
+    # With the events the move produced, as the bot stores them (what catching up and the log read).
+    record = await store.commit_action(record.id, record.version, player, action.to_json_dict(), result.state,
+                                       events=result.events)
     return record, time.perf_counter() - t0
 
 

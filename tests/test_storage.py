@@ -13,7 +13,18 @@ from support.storage_helpers import new_stored_game, play_random, table_of
 
 from engine import apply, new_game, replay
 from engine.randomplay import random_action
-from storage import ChannelBusy, GameQuarantined, Seat, Store, Table, TableMessages, VersionConflict, WrongStatus
+from storage import (
+    ChannelBusy,
+    Deadline,
+    DeadlinePlan,
+    GameQuarantined,
+    Seat,
+    Store,
+    Table,
+    TableMessages,
+    VersionConflict,
+    WrongStatus,
+)
 from storage.migrate import LATEST
 
 
@@ -261,3 +272,19 @@ async def test_a_damaged_bookkeeping_value_costs_only_message_ids(store):
         db.execute("UPDATE games SET ui = 'not json' WHERE id = ?", (record.id,))
     loaded = await store.load_channel(1)
     assert loaded.messages == TableMessages() and loaded.state == record.state
+
+
+async def test_deadlines_change_only_with_the_move_that_plans_them(store):
+    record = await new_stored_game(store, channel=1, seed=2, players=2)
+    first = DeadlinePlan(new=(Deadline(record.id, "u1-0", "timeout", 100.0, {}),))
+    player, action = random_action(record.state, random.Random(2))
+    state = apply(record.state, player, action).state
+    moved = await store.commit_action(record.id, record.version, player, action.to_json_dict(), state,
+                                      deadlines=first)
+    assert [(d.player, d.due_at) for d in await store.deadlines()] == [("u1-0", 100.0)]
+    stale = DeadlinePlan(new=(Deadline(record.id, "u1-1", "timeout", 5.0, {}),))
+    with pytest.raises(VersionConflict):  # a refused write changes no deadline either
+        await store.commit_action(record.id, record.version, player, action.to_json_dict(), state, deadlines=stale)
+    assert [(d.player, d.due_at) for d in await store.deadlines()] == [("u1-0", 100.0)]
+    await store.finish_game(moved.id, moved.version, "cancelled")
+    assert await store.deadlines() == []  # an ended game has no clock

@@ -87,6 +87,12 @@ async def test_a_player_who_never_acts_does_not_stop_the_game(h):
     everything = "\n".join(m.content for m in h.channel_messages.values())
     assert "final standings" in everything
     assert not any(m.custom_ids() for m in h.channel_messages.values()), "a live button was left behind"
+    page = (await h.slash(ADA, "augsburg log")).response
+    logged = page.content
+    while "(page 1 of" not in page.content:
+        page = (await h.click(ADA, page.message_id, label="◀ Earlier")).response
+        logged += page.content
+    assert logged.count("Time ran out for Cleo; the computer chose for them.") == 2
     h.assert_all_answered()
     h.assert_no_errors()
 
@@ -136,6 +142,8 @@ async def test_a_player_who_comes_back_gets_their_seat_and_sees_what_the_compute
     since = back.response.embeds[0]
     assert since["title"] == "Since your last move" and "Your time ran out; the computer chose for you" in (
         since["description"])
+    assert re.search(r"\*\*(Philipp|Louise|Leo|Maria|Maximilian|Round \d|Round end):\*\* ", since["description"])
+    assert "Ada" in since["description"]  # what the others did meanwhile
     history = await moves(h, game(h).id)
     assert [e.what for m in history for e in m.entries if e.type == "table"][-2:] == ["stand_in", "returned"]
 
@@ -309,6 +317,9 @@ async def test_every_ping_notifies_exactly_the_players_it_names(h):
     members = [ADA, BEN, CLEO]
     pings = [m for m in h.channel_messages.values() if "your move" in m.content]
     assert len(pings) >= 5
+    waiting = {p.message for p in game(h).messages.pings}
+    for m in pings:  # answered pings stay (in the Mentions inbox) without a live button
+        assert bool(m.custom_ids()) == (m.id in waiting), m.content
     for m in h.channel_messages.values():  # only pings name anyone with a mention
         named = {int(x) for x in re.findall(r"<@!?(\d+)>", m.content)}
         assert m.notified(members) == named and (named == set() or m in pings), m.content
