@@ -17,5 +17,7 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
     computer_delay: float = 2.0  # seconds a computer player waits before it moves
+    channel_ops_per_5s: int = 5  # message operations the bot allows itself per channel in 5 s (Discord: 5)
+    requests_per_second: float = 40.0  # channel requests per second over all channels (Discord: 50 at most)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time

@@ -22,9 +22,19 @@ TURN_CHOICES: tuple[int | None, ...] = (HOUR, 4 * HOUR, 12 * HOUR, 24 * HOUR, 48
 class Timing:
     turn_seconds: int | None = 24 * HOUR  # for new tables; None: no clock
     reminder_seconds: float | None = None  # how long before the deadline; None: half the time
+    # A computer due to move gets a marker this long ahead: if the bot restarts before it moves,
+    # the scheduler finds it there and sets it going again. None: no markers (the terminal).
+    computer_marker: float | None = None
 
     def reminder_before(self, turn_seconds: int) -> float:
         return turn_seconds / 2 if self.reminder_seconds is None else self.reminder_seconds
+
+
+def computers_due(state: GameState | None, table: Table) -> set[str]:
+    """The seats a computer must play now (a computer's, or a human's stood in for)."""
+    if state is None or state.phase == "game_over":
+        return set()
+    return {p for p in to_act(state) if table.computer_plays(p)}
 
 
 def on_clock(state: GameState | None, table: Table) -> set[str]:
@@ -35,8 +45,9 @@ def on_clock(state: GameState | None, table: Table) -> set[str]:
 
 
 def plan(game_id: int, before: set[str], after: set[str], restart: set[str], table: Table, timing: Timing,
-         now: float) -> DeadlinePlan:
-    """Deadlines after a change: still-due players keep theirs (but those in `restart`), newly due get new ones."""
+         now: float, computers: set[str] = frozenset()) -> DeadlinePlan:
+    """Deadlines after a change: still-due players keep theirs (but those in `restart`), newly due get new
+    ones; `computers` due get a marker (kept the same way)."""
     keep = (before & after) - restart
     new = []
     for player in sorted(after - keep):
@@ -45,4 +56,7 @@ def plan(game_id: int, before: set[str], after: set[str], restart: set[str], tab
         remind = due - timing.reminder_before(table.turn_seconds)
         if now < remind < due:
             new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
+    if timing.computer_marker is not None:
+        for player in sorted(computers):  # refreshed by every move: it fires only if nothing moves
+            new.append(Deadline(game_id, player, "computer", now + timing.computer_marker, {}))
     return DeadlinePlan(frozenset(keep), tuple(new))

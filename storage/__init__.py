@@ -8,8 +8,7 @@ from .records import (
            GameRecord,
            LogEntry,
            LoggedMove,
-           Ping,
-           Seat,
+                  Seat,
            Table,
            TableEvent,
            TableMessages,
@@ -17,5 +16,5 @@ from .records import (
 from .store import Store
 
 __all__ = ["LOG", "ChannelBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
-           "LogEntry", "LoggedMove", "Ping", "Seat", "StorageError", "Store", "Table", "TableEvent", "TableMessages",
+           "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent", "TableMessages",
            "VersionConflict", "WrongStatus"]

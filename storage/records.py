@@ -111,20 +111,13 @@ LOG: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
 ENTRY: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 
 
-class Ping(_Record):
-    """A "your move" message and the players it named who have not acted yet."""
-
-    message: int
-    waiting: tuple[str, ...]
-
-
 class TableMessages(BaseModel):
     """The bot's bookkeeping of a game's messages: never game state, written without a version bump."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)  # older rows held more (a log, one ping id)
 
     table: int | None = None  # the lobby message, which becomes the table
-    pings: tuple[Ping, ...] = ()  # "your move" messages whose players have not all acted yet
+    drawn: int | None = None  # the game version the table shows (a restart may have left it stale)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,13 @@
 """The /augsburg command group: thin commands that hand over to the handlers.
 
-The cog owns the table's runners: it restores open games when it loads,
-redraws their tables once connected, and cancels its tasks when it unloads.
+The cog owns the table's runners (presenter, computers, the deadline scheduler):
+they start when it loads and stop when it unloads.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 from typing import Literal
 
@@ -14,14 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import legal_actions, player_view
-from storage import Deadline, GameQuarantined, GameRecord
+from storage import Deadline, GameQuarantined
 
 from .. import choices
-from ..scheduler import Scheduler
+from ..scheduler import RETRY_SECONDS, Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, names, rules
 from .computers import ComputerRunner
 from .handlers import Handlers
+from .pacing import Pacing
 from .people import people
 from .presenter import Presenter
 
@@ -30,59 +33,71 @@ RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
 
 
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
-    def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float):
+    def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
+                 pacing: Pacing | None = None):
         self.bot = bot
         self.service = service
-        self.presenter = Presenter(bot, service, table_delay)
+        self.presenter = Presenter(bot, service, table_delay, pacing)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.scheduler = Scheduler(service.store, service.clock, self.fire)
         service.on_deadlines = self.scheduler.wake
-        self._restored: tuple[list[GameRecord], list[GameQuarantined]] = ([], [])
+        self._background: set[asyncio.Task] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
-        self._restored = await self.service.restore()
+        """Nothing is loaded at start, however many games are stored: a game is read when its channel is
+        next used, and its table redrawn when it next changes or someone looks at it stale. What was due
+        (deadlines, computers to move) comes back through the scheduler."""
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
         await self.computers.close()
         await self.presenter.close()
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
 
     async def fire(self, deadline: Deadline) -> None:
-        """A deadline is due: a reminder goes out, or the computer decides for a player out of time."""
+        """A deadline is due: the computer decides for a player out of time, a reminder goes out, or a
+        computer whose move a restart interrupted is set going again."""
+        try:
+            await self._fire(deadline)
+        except GameQuarantined as lost:
+            await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+
+    async def _fire(self, deadline: Deadline) -> None:
+        if deadline.kind == "computer":
+            if await self.service.computer_due(deadline):
+                self.computers.schedule(deadline.channel_id)  # its move replaces the marker
+                await self._later(deadline)
+            return
         if deadline.kind == "timeout":
             outcome = await self.service.expire(deadline)
             if outcome is not None and not outcome.ok:
                 raise RuntimeError(f"the clock's move was refused: {outcome.notice}")  # tried again later
             if outcome is not None:
-                await self.handlers.moved(outcome)
+                self._spawn(self.handlers.moved(outcome))  # Discord's side never holds up the scheduler
             return
         record = await self.service.remind(deadline)
         if record is not None and deadline.payload.get("timeout", float("inf")) <= self.service.clock.now():
             await self.service.reminded(deadline)  # the time has run out already: too late to remind
         elif record is not None:
-            await self.presenter.remind(deadline, record)
-            await self.service.reminded(deadline)
+            await self._later(deadline)  # until it is sent: a failure sends it again then, never twice at once
+            self._spawn(self._remind(deadline, record))
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once connected: bring restored tables up to date (a crash may have come between a move and its
-        redraw), let computers move, and explain any game that could not be loaded."""
-        games, lost = self._restored
-        self._restored = ([], [])
-        for record in games:
-            self.computers.schedule(record.channel_id)
-            try:
-                await self.presenter.draw_table(record)
-            except Exception:
-                log.exception("could not redraw game %s in channel %s", record.id, record.channel_id)
-        for exc in lost:
-            try:
-                await self.presenter.explain_quarantined(exc)
-            except Exception:
-                log.exception("could not tell channel %s about quarantined game %s", exc.channel_id, exc.game_id)
+    async def _remind(self, deadline: Deadline, record) -> None:
+        await self.presenter.remind(deadline, record)
+        await self.service.reminded(_postponed(deadline))
+
+    async def _later(self, deadline: Deadline) -> None:
+        await self.service.store.postpone_deadline(deadline, _postponed(deadline).due_at)
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # --- the table
 
@@ -260,3 +275,7 @@ def _card_code(head: str, card: str) -> str:
         return head + names.card_from_name(card)
     except ValueError:
         return head + "?"
+
+
+def _postponed(deadline: Deadline) -> Deadline:
+    return dataclasses.replace(deadline, due_at=deadline.due_at + RETRY_SECONDS)

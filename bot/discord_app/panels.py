@@ -20,7 +20,7 @@ from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
 from .people import people
-from .widgets import MAX_OPTIONS, ActButton, ActSelect
+from .widgets import MAX_OPTIONS, ActButton, ActSelect, view_of
 
 Selection = tuple[str, list[int]]  # ("rev" | "buy", positions chosen so far in the menu)
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
@@ -33,7 +33,7 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = "", selection:
     who = people(w, record.table)
     lines = [note] if note else []
     lines += [phases.status(w, view, who), "", words.hand(w, view)]
-    buttons = discord.ui.View(timeout=None)
+    buttons = view_of()
     options = legal_actions(record.state, player)
     if options:
         decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)

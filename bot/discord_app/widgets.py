@@ -177,7 +177,10 @@ DYNAMIC_ITEMS = (LobbyButton, LobbyClock, TableButton, ActButton, ActSelect, Can
 
 
 def view_of(*items: discord.ui.Item) -> discord.ui.View:
+    """A view that only carries its components: stopped before it is sent, so discord.py keeps no copy
+    (it would keep an ephemeral one 15 minutes, a message's forever). DynamicItems route every click."""
     view = discord.ui.View(timeout=None)
+    view.stop()
     for item in items:
         view.add_item(item)
     return view

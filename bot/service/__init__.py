@@ -14,10 +14,10 @@ import asyncio
 import weakref
 from dataclasses import replace
 
-from storage import GameQuarantined, GameRecord, LoggedMove, Store, TableMessages
+from storage import GameRecord, LoggedMove, Store, TableMessages
 
 from ..scheduler import Clock, SystemClock
-from ..turns import Timing, on_clock, plan
+from ..turns import Timing, computers_due, on_clock, plan
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
 from .lobby import LobbyMixin
 from .moves import MovesMixin
@@ -43,11 +43,6 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
-    async def restore(self) -> tuple[list[GameRecord], list[GameQuarantined]]:
-        games, lost = await self.store.active_games()
-        self._games = {g.channel_id: g for g in games}
-        return games, lost
-
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one)."""
         record = self._games.get(channel_id)
@@ -69,9 +64,11 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
 
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
         """The game's deadlines once its table (and state) change."""
+        state = new_state or record.state
         before = on_clock(record.state, record.table)
-        after = on_clock(new_state or record.state, new_table)
-        return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now())
+        after = on_clock(state, new_table)
+        return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
+                    computers_due(state, new_table))
 
     async def set_messages(self, record: GameRecord, **changes) -> tuple[TableMessages, GameRecord]:
         """Change a game's message bookkeeping (`table=`, `pings=`) on top of its newest record.

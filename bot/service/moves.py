@@ -12,7 +12,7 @@ from engine.ai import ComputerPlayer
 from engine.state import GameState
 from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
 
-from ..turns import on_clock
+from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
 
 
@@ -89,6 +89,16 @@ class MovesMixin:
             table = record.table.with_seat(player, missed=seat.missed + 1, streak=streak, stand_in=streak >= 2)
             log = [TableEvent(what="stand_in", player=player)] if streak >= 2 else []
             return await self._move(record, player, computer_choice(record, player), "clock", table, log)
+
+    async def computer_due(self, deadline: Deadline) -> bool:
+        """Whether a computer's marker still stands for a seat it must play (a stale one is dropped)."""
+        async with self.lock(deadline.channel_id):
+            record = await self.current(deadline.channel_id)
+            if record is not None and record.id == deadline.game_id and deadline.player in computers_due(
+                    record.state, record.table):
+                return True
+            await self.store.drop_deadline(deadline)
+            return False
 
     async def remind(self, deadline: Deadline) -> GameRecord | None:
         """The game to remind `deadline.player` of, if they are still to decide; a stale reminder is dropped."""

@@ -8,7 +8,6 @@ import logging
 
 import discord
 
-from engine import to_act
 from storage import GameQuarantined, GameRecord
 
 from ...service import GameService, Notice, Outcome
@@ -59,22 +58,29 @@ class HandlerBase:
     def notice_code(self, code: str, record: GameRecord | None = None) -> str:
         return self.notice(Notice(code), record)
 
-    async def moved(self, outcome: Outcome, table_drawn: bool = False) -> None:
-        """The public side of a move, once its player has their answer: table, pings, computers."""
+    async def moved(self, outcome: Outcome, interaction: discord.Interaction | None = None,
+                    table_drawn: bool = False) -> None:
+        """The public side of a move, once its player has their answer: table, pings, computers.
+
+        `interaction`: the player's, already answered; its token carries the public posts (pings).
+        """
+        if interaction is not None:
+            self.presenter.remember(interaction)
         if table_drawn:
             await self.presenter.notify(outcome.record, outcome.previous_to_act, outcome.events)
         else:
             await self.presenter.show_move(outcome)
         self.computers.schedule(outcome.record.channel_id)
 
-    async def seats_changed(self, outcome: Outcome) -> None:
-        """After a seat changed hands: the table, the pings of a seat a computer now plays, the computers."""
+    async def seats_changed(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
+        """After a seat changed hands: the table and the computers (nobody newly due to ping)."""
         record = outcome.record
+        if interaction is not None:
+            self.presenter.remember(interaction)
         if not record.open:
             await self.presenter.ended(record)
             return
-        self.presenter.refresh(record.channel_id)
-        await self.presenter.notify(record, to_act(record.state))
+        self.presenter.refresh(record)
         self.computers.schedule(record.channel_id)
 
     async def game_here(self, interaction: discord.Interaction, *, game_id: int | None = None,
@@ -97,6 +103,7 @@ class HandlerBase:
         elif seated and str(interaction.user.id) not in record.table.players:
             code = "not_seated"
         else:
+            self.presenter.look(record)
             return await self._welcome_back(record, str(interaction.user.id)) if seated else record
         await say(interaction, self.notice(Notice(code), record))
         return None

@@ -67,7 +67,8 @@ class LobbyHandlers:
         # Started: the lobby message becomes the table.
         embed = await self.presenter.embed(record)
         await interaction.response.edit_message(embed=embed, view=table_view(self.w, record.id))
-        await self.moved(Outcome(True, record=record, events=outcome.events), table_drawn=True)
+        _, record = await self.service.set_messages(record, drawn=record.version)
+        await self.moved(Outcome(True, record=record, events=outcome.events), interaction, table_drawn=True)
 
     @guarded
     async def cancel_request(self, interaction: discord.Interaction) -> None:

@@ -98,4 +98,4 @@ class PlayHandlers:
         else:
             await interaction.response.edit_message(content=content, view=view)
         if outcome.ok:
-            await self.moved(outcome)
+            await self.moved(outcome, interaction)

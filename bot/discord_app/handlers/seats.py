@@ -32,7 +32,7 @@ class SeatHandlers:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return
         await say(interaction, clock.left_table(self.w))
-        await self.presenter.draw_table(outcome.record)
+        self.presenter.refresh(outcome.record)
 
     @guarded
     async def replace_request(self, interaction: discord.Interaction, target: str) -> None:
@@ -63,7 +63,7 @@ class SeatHandlers:
         who = people(self.w, outcome.record.table)
         done = clock.left(self.w) if what == "leave" else clock.replaced(self.w, who.name(target))
         await interaction.response.edit_message(content=done, view=None)
-        await self.seats_changed(outcome)
+        await self.seats_changed(outcome, interaction)
 
     @guarded
     async def back(self, interaction: discord.Interaction) -> None:
@@ -75,7 +75,7 @@ class SeatHandlers:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return
         await say(interaction, clock.back(self.w))
-        await self.seats_changed(outcome)
+        await self.seats_changed(outcome, interaction)
 
     @guarded
     async def set_notify(self, interaction: discord.Interaction, how: str) -> None:

@@ -1,0 +1,63 @@
+"""The bot's own traffic kept under Discord's limits before Discord has to say so.
+
+Discord allows about 5 message operations per 5 seconds in one channel, and 50
+requests per second per bot for everything but interaction responses and
+follow-ups. Every channel operation of the bot (table edits, posts without an
+interaction) waits for its turn here; interaction answers never do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+
+
+class Pacing:
+    def __init__(self, rate: float = 40.0, per_channel: int = 5, window: float = 5.0, clock=time.monotonic):
+        self.rate = rate  # calls per second for all channels together, below Discord's 50
+        self.per_channel = per_channel
+        self.window = window
+        self.clock = clock
+        self._tokens = rate
+        self._filled = clock()
+        self._global = asyncio.Lock()
+        self._recent: dict[int, deque[float]] = {}  # per channel: when its last operations went out
+        self._channel_locks: dict[int, asyncio.Lock] = {}
+
+    async def turn(self, channel_id: int) -> None:
+        """Wait until one more operation in this channel keeps within both limits, and count it."""
+        lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            recent = self._recent.setdefault(channel_id, deque())
+            while len(recent) >= self.per_channel:
+                wait = recent[0] + self.window - self.clock()
+                if wait <= 0:
+                    recent.popleft()
+                else:
+                    await asyncio.sleep(wait)
+            await self._global_turn()
+            recent.append(self.clock())
+        self._forget_quiet()
+
+    async def _global_turn(self) -> None:
+        async with self._global:
+            while True:
+                now = self.clock()
+                self._tokens = min(self.rate, self._tokens + (now - self._filled) * self.rate)
+                self._filled = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+    def _forget_quiet(self) -> None:
+        """Channels quiet for a whole window need no record (memory stays flat however many channels)."""
+        if len(self._recent) < 256:
+            return
+        cutoff = self.clock() - self.window
+        for channel_id in [c for c, r in self._recent.items() if not r or r[-1] < cutoff]:
+            lock = self._channel_locks.get(channel_id)
+            if lock is None or not lock.locked():
+                self._recent.pop(channel_id, None)
+                self._channel_locks.pop(channel_id, None)
