@@ -19,5 +19,6 @@ class Settings(BaseSettings):
     computer_delay: float = 2.0  # seconds a computer player waits before it moves
     channel_ops_per_5s: int = 5  # message operations the bot allows itself per channel in 5 s (Discord: 5)
     requests_per_second: float = 40.0  # channel requests per second over all channels (Discord: 50 at most)
+    monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time

@@ -12,6 +12,7 @@ from storage import Store
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
+from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
 EXTENSION = "bot.discord_app.extension"
@@ -36,6 +37,9 @@ class AugsburgBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
+        if self.settings.monitor_path:
+            self.monitor = LoopMonitor(self.settings.monitor_path)
+            self.monitor.start()
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         await self.load_extension(EXTENSION)
@@ -55,6 +59,8 @@ class AugsburgBot(commands.Bot):
             await interaction.response.send_message(notices.sorry(ENGLISH), ephemeral=True)
 
     async def close(self) -> None:
+        if getattr(self, "monitor", None) is not None:
+            await self.monitor.stop()
         await super().close()
         if self.store is not None:
             await self.store.close()
