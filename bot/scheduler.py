@@ -46,6 +46,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._running = asyncio.Lock()  # the loop and a test's run_due never fire the same deadline twice
         self._task: asyncio.Task | None = None
+        self._until = 0.0  # what the loop sleeps until (0: it is not asleep)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._loop(), name="deadline scheduler")
@@ -56,9 +57,10 @@ class Scheduler:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
-    def wake(self) -> None:
-        """Deadlines changed: look again for the earliest one."""
-        self._wake.set()
+    def wake(self, earliest: float | None = None) -> None:
+        """Deadlines changed: look again, unless the earliest new one comes after what it sleeps until."""
+        if earliest is None or earliest < self._until:
+            self._wake.set()
 
     async def run_due(self) -> int:
         """Fire every deadline due now, earliest first; returns how many were fired."""
@@ -81,7 +83,8 @@ class Scheduler:
             except Exception:  # the database is busy or gone for a moment: never let the clock stop
                 log.exception("the deadline scheduler could not read its deadlines")
                 earliest = [Deadline(0, "", "", self.clock.now() + RETRY_SECONDS, {})]
-            if earliest:
-                await self.clock.wait(earliest[0].due_at, self._wake)
-            else:
-                await self._wake.wait()
+            self._until = earliest[0].due_at if earliest else float("inf")
+            try:
+                await self.clock.wait(self._until, self._wake)
+            finally:
+                self._until = 0.0

@@ -157,6 +157,10 @@ class DeadlinePlan:
     keep: frozenset[str] = frozenset()
     new: tuple[Deadline, ...] = ()
 
+    @property
+    def earliest(self) -> float | None:
+        return min((d.due_at for d in self.new), default=None)
+
 
 @dataclass(frozen=True)
 class LoggedMove:

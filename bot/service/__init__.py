@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 
 from storage import GameRecord, LoggedMove, Store, TableMessages
@@ -32,7 +33,8 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         self.store = store
         self.clock = clock or SystemClock()
         self.timing = timing or Timing()
-        self.on_deadlines = lambda: None  # told after every write that may change deadlines (the scheduler)
+        # Told the earliest new deadline after every write that planned some (the scheduler).
+        self.on_deadlines: Callable[[float | None], None] = lambda earliest: None
         # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games: dict[int, GameRecord] = {}  # the open game per channel
@@ -69,6 +71,10 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         after = on_clock(state, new_table)
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
                     computers_due(state, new_table))
+
+    def _planned(self, deadlines) -> None:
+        if deadlines.earliest is not None:
+            self.on_deadlines(deadlines.earliest)
 
     async def set_messages(self, record: GameRecord, **changes) -> tuple[TableMessages, GameRecord]:
         """Change a game's message bookkeeping (`table=`, `pings=`) on top of its newest record.

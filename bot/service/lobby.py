@@ -123,7 +123,7 @@ class LobbyMixin:
             deadlines = self._plan(record, table, state)
             record = await self.store.start_game(record.id, record.version, table, state, log=events,
                                                  deadlines=deadlines)
-            self.on_deadlines()
+            self._planned(deadlines)
             return Outcome(True, record=self._keep(record), events=events)
 
     async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:

@@ -136,5 +136,5 @@ class MovesMixin:
             # Another process wrote first: drop our copy so the next click sees the truth.
             self._games.pop(record.channel_id, None)
             return refuse("raced")
-        self.on_deadlines()
+        self._planned(deadlines)
         return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))

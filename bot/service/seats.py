@@ -72,5 +72,5 @@ class SeatsMixin:
     async def _seat_change(self, record: GameRecord, table: Table, log: list) -> Outcome:
         deadlines = self._plan(record, table)
         record = await self.store.update_table(record.id, record.version, table, log=log, deadlines=deadlines)
-        self.on_deadlines()
+        self._planned(deadlines)
         return Outcome(True, record=self._keep(record))
