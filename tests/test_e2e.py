@@ -10,7 +10,7 @@ import sys
 import time
 
 from conftest import ROOT
-from support.fake_discord import FakeDiscord, FakeUser, stop_process
+from support.fake_discord import FakeDiscord, FakeUser, HarnessError, stop_process
 
 GUILD_ID, CHANNEL_ID = 710_000_000_000_000_001, 710_000_000_000_000_002
 ALICE, BOB = 710_000_000_000_000_101, 710_000_000_000_000_102
@@ -62,7 +62,10 @@ async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_pat
 
 async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
     """Open the private panel and take one of its decisions, as a player would; False if none is due."""
-    panel = (await fake.click(user, table, label="My hand & actions")).response
+    try:
+        panel = (await fake.click(user, table, label="My hand & actions")).response
+    except HarnessError:  # the game has just ended: the table has no button any more
+        return False
     if panel is None or not panel.ephemeral:
         return False
     buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
@@ -95,11 +98,15 @@ async def test_a_silent_player_cannot_stall_the_real_bot(tmp_path):
             await fake.click(ALICE, table, label="Start game")
             rnd = random.Random(3)
             started = time.monotonic()
-            while not any("final standings" in m.content for m in fake.channel_messages.values()):
+            def over() -> bool:
+                return any("final standings" in m.content for m in fake.channel_messages.values())
+
+            while not over() and fake.message(table).custom_ids():  # the table loses its button at the end
                 assert time.monotonic() - started < 240, "the game did not finish"
                 acted = [await a_decision(fake, user, table, rnd) for user in (ALICE, BOB)]
                 if not any(acted):
                     await asyncio.sleep(0.5)  # Carol's turn: her clock runs out
+            await fake.wait_until(over, timeout=30, what="the final standings")
             texts = "\n".join(m.content for m in fake.channel_messages.values())
             assert "⏰" in texts  # she was reminded
             assert fake.unanswered == [], "an interaction failed"

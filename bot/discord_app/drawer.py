@@ -20,6 +20,7 @@ import discord
 from storage import GameRecord
 
 from ..service import GameService
+from ..turns import computers_due
 from .pacing import Pacing
 from .people import NOBODY
 from .tasks import ChannelTasks
@@ -59,6 +60,9 @@ class TableDrawer:
                 await asyncio.sleep(self.delay)
                 await self.pacing.turn(self._latest[game_id].channel_id)
                 record = self._newest(game_id)
+                if record.open and computers_due(record.state, record.table):
+                    del self._latest[game_id]  # a computer moves in a moment: its move draws the table
+                    return
                 drawn = await self._draw(record)
                 latest = self._latest[game_id]
                 if drawn and (latest.version, latest.status) == (record.version, record.status):

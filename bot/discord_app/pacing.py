@@ -25,8 +25,9 @@ class Pacing:
         self._recent: dict[int, deque[float]] = {}  # per channel: when its last operations went out
         self._channel_locks: dict[int, asyncio.Lock] = {}
 
-    async def turn(self, channel_id: int) -> None:
-        """Wait until one more operation in this channel keeps within both limits, and count it."""
+    async def turn(self, channel_id: int, counted: bool = True) -> None:
+        """Wait until one more operation in this channel keeps within its window (and, if it counts
+        against Discord's global limit, within the shared rate), and count it."""
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             recent = self._recent.setdefault(channel_id, deque())
@@ -36,11 +37,12 @@ class Pacing:
                     recent.popleft()
                 else:
                     await asyncio.sleep(wait)
-            await self._global_turn()
+            if counted:
+                await self.global_turn()
             recent.append(self.clock())
         self._forget_quiet()
 
-    async def _global_turn(self) -> None:
+    async def global_turn(self) -> None:
         async with self._global:
             while True:
                 now = self.clock()

@@ -11,6 +11,7 @@ behind) and are never deleted, so they stay in the Mentions inbox.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict
 
@@ -26,6 +27,7 @@ from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
+from .tasks import ChannelTasks
 from .widgets import lobby_view, table_view
 
 log = logging.getLogger(__name__)
@@ -42,11 +44,15 @@ class Presenter:
         self.store = service.store
         self.pacing = pacing or Pacing()
         self.w = ENGLISH  # the table's language
+        self.delay = table_delay  # a burst of moves within it: one table edit, one ping
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
+        self._pinging: dict[int, set[str]] = {}  # per channel: players due since its last ping
+        self._pings = ChannelTasks()
 
     async def close(self) -> None:
         await self.drawer.close()
+        await self._pings.close()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -57,15 +63,17 @@ class Presenter:
         self._followups[interaction.channel_id] = (interaction.followup, expires)
 
     async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING):
-        """A public message naming (and notifying) exactly `users`: a follow-up if a token lives, else paced."""
+        """A public message naming (and notifying) exactly `users`, within the channel's pace: a follow-up
+        if a token lives (free of the global limit), else a channel message."""
         mentions = notify(list(users)) if users else NOBODY
+        await self.pacing.turn(channel_id, counted=False)
         hook, expires = self._followups.get(channel_id, (None, 0.0))
         if hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
                 return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
-        await self.pacing.turn(channel_id)
+        await self.pacing.global_turn()
         return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions)
 
     # --- the table
@@ -110,16 +118,33 @@ class Presenter:
             return
         due = [p for p in to_act(record.state) if not record.table.computer_plays(p)]
         fresh = [p for p in due if p not in before]
-        how = {p: await self.service.notify_setting(p) for p in fresh}
-        mentioned = [p for p in fresh if how[p] != "none"]
-        if not mentioned:
-            return
-        status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table).plain())
-        link = self._table_link(record)
-        text = notices.your_move(self.w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
-        await self.post(record.channel_id, text[:2000], mentioned)
-        for player in (p for p in mentioned if how[p] == "dm"):
-            await self._direct(player, clock.dm_your_move(self.w, status, link))
+        if fresh:
+            self._pinging.setdefault(record.channel_id, set()).update(fresh)
+            self._pings.start(record.channel_id, lambda: self._ping(record.channel_id, record.id))
+
+    async def _ping(self, channel_id: int, game_id: int) -> None:
+        """One ping for whoever became due in a burst of moves (players who acted meanwhile are left out),
+        posted within the channel's pace."""
+        try:
+            await asyncio.sleep(self.delay)
+            self._pings.release(channel_id)  # players becoming due from now on get the next ping
+            wanted = self._pinging.pop(channel_id, set())
+            record = self.service.cached(channel_id)
+            if record is None or record.id != game_id or record.status != "active":
+                return
+            due = [p for p in to_act(record.state) if p in wanted and not record.table.computer_plays(p)]
+            how = {p: await self.service.notify_setting(p) for p in due}
+            mentioned = [p for p in due if how[p] != "none"]
+            if not mentioned:
+                return
+            status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table).plain())
+            link = self._table_link(record)
+            text = notices.your_move(self.w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
+            await self.post(channel_id, text[:2000], mentioned)
+            for player in (p for p in mentioned if how[p] == "dm"):
+                await self._direct(player, clock.dm_your_move(self.w, status, link))
+        except Exception:
+            log.exception("could not ping in channel %s", channel_id)
 
     def _table_link(self, record: GameRecord) -> str:
         return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.messages.table}"
