@@ -1,5 +1,5 @@
-"""One model of Discord for one guild, its text channel and the bot's DMs: what exists, who sees what, and
-on what clock.
+"""One model of Discord for one guild, its text channels (``channels``) and the bot's DMs (``dms``): what
+exists, who sees what, and on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
@@ -18,8 +18,9 @@ from typing import Any
 import discord
 
 from . import payloads
+from .channels import Channels, known, plan_channels
 from .dms import DirectMessages
-from .errors import HarnessError, invalid_form
+from .errors import invalid_form
 from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
@@ -38,12 +39,14 @@ def delivered(intents: int, data: dict) -> bool:
     return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
 
 
-class DiscordModel(DirectMessages, InjectedFailures):
+class DiscordModel(Channels, DirectMessages, InjectedFailures):
     def __init__(
         self,
         *,
         guild_id: int = 900_000_000_000_000_001,
         channel_id: int = 900_000_000_000_000_002,
+        channel_ids: Iterable[int] | None = None,
+        channels: int = 1,
         users: Iterable[FakeUser | int] = (),
         application_id: int = 900_000_000_000_000_100,
         bot_name: str = "augsburg-bot",
@@ -52,7 +55,8 @@ class DiscordModel(DirectMessages, InjectedFailures):
     ) -> None:
         super().__init__()
         self.key = next(_keys)
-        self.guild_id, self.channel_id = guild_id, channel_id
+        self.guild_id = guild_id
+        self.set_channels(plan_channels(channel_id, channel_ids, channels))
         self.application_id = application_id  # the bot user's id too, as on Discord
         self.bot_user = FakeUser(application_id, bot_name, bot=True)
         self.users: dict[int, FakeUser] = {}
@@ -91,7 +95,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         return user
 
     def user(self, user_id: int) -> FakeUser:
-        return _known(self.users, user_id, "user (add it with users=[...])")
+        return known(self.users, user_id, "user (add it with users=[...])")
 
     # ------------------------------------------------------------------ messages
 
@@ -140,6 +144,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
         msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
         self.messages[mid] = msg
+        self.index_message(msg)
         if not ephemeral:
             self.emit("MESSAGE_CREATE", data)
         return msg
@@ -195,38 +200,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         self.outputs.append(out)
         return out
 
-    # ------------------------------------------------------------------ what users see
-
-    def live_messages(self, keep: Callable[[StoredMessage], bool]) -> dict[int, StoredMessage]:
-        """Live (not deleted) messages that ``keep`` accepts, oldest first (id -> message)."""
-        return {i: m for i, m in sorted(self.messages.items()) if not m.deleted and keep(m)}
-
-    @property
-    def channel_messages(self) -> dict[int, StoredMessage]:
-        """Live public messages in the guild's channel, oldest first (id -> message); never DMs."""
-        return self.live_messages(lambda m: m.channel_id == self.channel_id and not m.ephemeral)
-
-    def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
-        """Live ephemeral messages only ``user_id`` can see, oldest first."""
-        return self.live_messages(lambda m: m.ephemeral and m.owner_id == user_id)
-
-    def visible_messages(self, user_id: int) -> dict[int, StoredMessage]:
-        """Everything ``user_id`` can see: the channel, their ephemeral messages and their DMs, oldest first."""
-        return self.live_messages(lambda m: m.owner_id in (None, user_id))
-
-    def message(self, message_id: int) -> StoredMessage:
-        return _known(self.messages, message_id, "message")
-
-    def find_message(
-        self, custom_id: str | None = None, *, label: str | None = None, user_id: int | None = None
-    ) -> StoredMessage:
-        """The newest live message (visible to ``user_id`` if given) with a matching component;
-        ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
-        pool = self.live_messages(lambda m: True) if user_id is None else self.visible_messages(user_id)
-        for msg in reversed(pool.values()):
-            if msg.has(custom_id, label=label, prefix=True):
-                return msg
-        raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
+    # ------------------------------------------------------------------ interactions
 
     def register_interaction(self, payload: dict) -> Interaction:
         """Discord's side of an INTERACTION_CREATE about to be sent: the token starts its clocks now."""
@@ -244,9 +218,13 @@ class DiscordModel(DirectMessages, InjectedFailures):
         self.interactions[interaction.token] = interaction
         return interaction
 
-    def interaction_payload(self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None) -> dict:
-        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too) or the guild's."""
-        user, place = self.user(user_id), message and self.channel_payload(message.channel_id)
+    def interaction_payload(
+        self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None, channel_id: int | None = None
+    ) -> dict:
+        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too), else in the guild
+        text channel ``channel_id`` (default: the first)."""
+        user = self.user(user_id)
+        place = self.text_channel(channel_id) if message is None else self.channel_payload(message.channel_id)
         return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)
 
     # ------------------------------------------------------------------ checks a test makes
@@ -283,9 +261,3 @@ class DiscordModel(DirectMessages, InjectedFailures):
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
 
-
-def _known(table: dict, key: Any, what: str) -> Any:
-    try:
-        return table[int(key)]
-    except KeyError:
-        raise HarnessError(f"unknown {what}: {key}") from None
