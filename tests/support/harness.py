@@ -11,6 +11,7 @@ started, so each action's effects are complete (and deterministic) when it retur
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import traceback
 from collections.abc import Callable
@@ -143,7 +144,7 @@ class Harness(FakeDiscord):
         if self.bot is None or not delivered(self.bot.intents.value, data):
             return
         try:
-            self.bot._connection.parsers[event](data)
+            self.bot._connection.parsers[event](copy.deepcopy(data))  # discord.py keeps what it is given
         except Exception:
             self.errors.append(f"gateway {event} parser failed:\n{traceback.format_exc()}")
 
@@ -158,7 +159,7 @@ class Harness(FakeDiscord):
         result = Result(self, action, self.register_interaction(payload))
         self._open_results.append(result)
         self._begin()
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        self.bot._connection.parse_interaction_create(copy.deepcopy(payload))  # type: ignore[arg-type]
         if settle:
             await self.settle(timeout)
         else:

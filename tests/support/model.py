@@ -3,12 +3,16 @@ exists, who sees what, and on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
-intents whether Discord would deliver them (:func:`delivered`).
+intents whether Discord would deliver them (:func:`delivered`). A listener gets the model's own dict and
+must copy or serialize it before the model changes it again.
+
+Nothing is deep-copied on the way in: a request's JSON is parsed afresh for each request and the model
+only ever replaces a message's keys, never changes them in place, so a message, its outputs and the
+request that made it can share what they hold.
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
 import time
 from collections.abc import Callable, Iterable
@@ -121,8 +125,8 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             "mentions": [],
             "mention_roles": [],
             "attachments": [],
-            "embeds": copy.deepcopy(body.get("embeds") or []),
-            "components": copy.deepcopy(body.get("components") or []),
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
             "pinned": False,
             "type": 0,
             "flags": flags,
@@ -142,7 +146,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             del data["guild_id"]
         seer = owner.id if ephemeral and owner else recipient.id if recipient else None
         msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
-        msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
+        msg.allowed_mentions = body.get("allowed_mentions")
         self.messages[mid] = msg
         self.index_message(msg)
         if not ephemeral:
@@ -158,7 +162,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             if ref and ref.get("fail_if_not_exists", True):
                 raise invalid_form([("message_reference", "Unknown message")])
             return
-        data["type"], data["referenced_message"] = 19, copy.deepcopy(target.data)
+        data["type"], data["referenced_message"] = 19, dict(target.data)
         data["message_reference"] = {"type": 0, "message_id": str(target.id), "channel_id": str(channel_id)}
 
     def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
@@ -166,7 +170,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         was_loading = msg.loading
         for key in MESSAGE_KEYS:
             if key in body:
-                value = copy.deepcopy(body[key])
+                value = body[key]
                 msg.data[key] = value if value is not None else ("" if key == "content" else [])
         flags = int(msg.data["flags"])
         if body.get("flags") is not None:
@@ -175,7 +179,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         if not was_loading:
             msg.data["edited_timestamp"] = now_iso()
         if "content" in body or "allowed_mentions" in body:  # Discord parses the mentions again
-            msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
+            msg.allowed_mentions = body.get("allowed_mentions")
         if not msg.ephemeral:
             self.emit("MESSAGE_UPDATE", msg.data)
         return msg
@@ -188,15 +192,15 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
 
     def emit(self, event: str, data: dict) -> None:
         for listener in list(self.listeners):
-            listener(event, copy.deepcopy(data))
+            listener(event, data)
 
     def record(self, kind: str, msg: StoredMessage | None, payload: Any, **extra: Any) -> Output:
-        out = Output(kind=kind, payload=copy.deepcopy(payload) if isinstance(payload, dict) else {}, **extra)
+        out = Output(kind=kind, payload=payload if isinstance(payload, dict) else {}, **extra)
         if msg is not None:
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
             out.recipient_id = msg.owner_id if msg.in_dm else None
             out.content = msg.content
-            out.embeds, out.components = copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)
+            out.embeds, out.components = msg.embeds, msg.components
         self.outputs.append(out)
         return out
 
@@ -212,7 +216,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             user=self.user(int((payload.get("member") or payload)["user"]["id"])),
             channel_id=int(payload["channel_id"]),
             created_at=self.now(),
-            payload=copy.deepcopy(payload),
+            payload=payload,
             message_id=int(message["id"]) if message else None,
         )
         self.interactions[interaction.token] = interaction
@@ -260,4 +264,3 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         if self.errors or self.problems:
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
-

@@ -6,7 +6,6 @@ carry the fields its parsers read; nothing here decides behaviour.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -193,7 +192,8 @@ def ready(fake: Any, session_id: str, shard: list[int], owns_guild: bool) -> dic
 def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None, place: dict) -> dict:
     """INTERACTION_CREATE's ``d`` in ``place``, a guild text channel or a DM channel with ``user``: then
     there is no guild, ``user`` replaces ``member``, the context is 1 (BOT_DM) and the guild install's
-    authorizing owner is "0", as Discord documents for a DM with the app's bot user."""
+    authorizing owner is "0", as Discord documents for a DM with the app's bot user. ``message`` is
+    copied one level deep: the model replaces a message's keys, never changes them in place."""
     payload: dict[str, Any] = {
         "id": str(iid),
         "application_id": str(fake.application_id),
@@ -215,7 +215,7 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
         "data": data,
     }
     if message is not None:
-        payload["message"] = copy.deepcopy(message)
+        payload["message"] = dict(message)
     if place["type"] == 1:
         for key in ("guild_id", "guild", "member", "guild_locale"):
             del payload[key]

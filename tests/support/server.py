@@ -34,12 +34,16 @@ UNAUTHENTICATED = ("/interactions/", "/webhooks/")  # the interaction token is t
 class FakeDiscord(DiscordModel, Actions):
     """Use as ``async with FakeDiscord(users=[...], token=...) as fake``; see the package docstring."""
 
-    def __init__(self, *, token: str | None = None, heartbeat_interval_ms: int = 41250, **kwargs: Any) -> None:
+    def __init__(
+        self, *, token: str | None = None, heartbeat_interval_ms: int = 41250, gateway_backlog: int = 5000,
+        **kwargs: Any,
+    ) -> None:  # fmt: skip
+        """``gateway_backlog``: dispatches each gateway session keeps for RESUME."""
         super().__init__(**kwargs)
         self.token = token  # None: any token is accepted
         self.unknown_requests: list[RecordedRequest] = []
         self.port = 0
-        self.gateway = Gateway(self, heartbeat_interval_ms)
+        self.gateway = Gateway(self, heartbeat_interval_ms, gateway_backlog)
         self._routes = compile_routes()
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
