@@ -1,10 +1,38 @@
-"""The fake under load: what a long run with many interactions in flight needs of it."""
+"""The fake under load: accounting (tests/support/accounting.py) and what a long run with many
+interactions in flight needs of it."""
 
 from __future__ import annotations
 
 import json
 
+from support.fake_discord import Harness
 from support.gateway import Session
+from support.toy_bot import ToyBot
+
+ALICE = 101
+SEND = "/channels/{channel_id}/messages"
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+
+
+async def test_stats_count_routes_global_and_token_requests_and_the_busiest_channel() -> None:
+    h = await Harness.create(ToyBot(), users=[ALICE], channels=2)
+    try:
+        for _ in range(3):
+            await h.slash(ALICE, "toy post", channel_id=h.channel_ids[1])  # callback + a channel message
+        await h.bot.get_channel(h.channel_id).send("one in the first channel")
+        stats = h.stats()
+        assert stats["by_route"][f"POST {SEND}"] == 4 and stats["by_route"][f"POST {CALLBACK}"] == 3
+        assert stats["interaction_token"] == 3 and stats["global_limited"] == stats["requests"] - 3
+        assert (stats["busiest_channel"], stats["busiest_channel_ops"]) == (h.channel_ids[1], 3)
+        assert stats["rate_limited"] == 0 and stats["invalid"] == 0 and stats["message_window"] == 5.0
+        posts = h.requests_to("POST", SEND)
+        assert [r.channel_id for r in posts] == [h.channel_ids[1]] * 3 + [h.channel_id]
+        callbacks = h.requests_to("POST", CALLBACK)
+        assert all(r.global_limited for r in posts) and not any(r.global_limited for r in callbacks)
+        assert all(a.at <= b.at for a, b in zip(h.requests, h.requests[1:], strict=False))
+        json.dumps(stats)  # ready for a benchmark's report
+    finally:
+        await h.close()
 
 
 def test_a_gateway_session_keeps_a_bounded_backlog_for_resume() -> None:

@@ -134,7 +134,9 @@ class Interaction:
 
 @dataclass
 class RecordedRequest:
-    """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one."""
+    """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one;
+    ``at`` its arrival (time.monotonic()), ``channel_id`` the channel a channel route names, and
+    ``global_limited`` whether it counts against Discord's global limit (interaction routes do not)."""
 
     method: str
     route: str
@@ -147,6 +149,9 @@ class RecordedRequest:
     status: int = 0
     response: Any = None
     error: str | None = None
+    at: float = 0.0
+    channel_id: int | None = None
+    global_limited: bool = True
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """The fake Discord as a loopback server: REST under ``/api/v10`` and the gateway at ``/gateway``.
 
-Every request is recorded, answered by a test's override (``fail_next``/``on_route``) or by the route
-table, and every 4xx the fake gives by Discord's rules lands in ``problems``. A bot in another process
-is pointed here with :meth:`FakeDiscord.env`; the in-process :class:`~support.harness.Harness` points
-discord.py's ``Route.BASE`` here, so both doors meet the same routes and validation.
+Every request is recorded and counted (``stats``); it meets Discord's rate limits when ``rate_limits``
+is on (``ratelimits``), then is answered by a test's override (``fail_next``/``on_route``) or by the
+route table, and every 4xx the fake gives by Discord's rules (429s aside) lands in ``problems``. A bot
+in another process is pointed here with :meth:`FakeDiscord.env`; the in-process
+:class:`~support.harness.Harness` points discord.py's ``Route.BASE`` here, so both doors meet the same
+routes, validation and limits.
 """
 
 from __future__ import annotations
@@ -12,39 +14,49 @@ import asyncio
 import contextlib
 import inspect
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
+from .accounting import Accounting
 from .actions import Actions
 from .errors import DiscordError
 from .failures import DEFAULT
 from .gateway import Gateway
 from .interaction_routes import callback  # noqa: F401  (registers the interaction routes)
 from .model import DiscordModel
+from .ratelimits import TOKEN_ROUTES, VIA, Bucket, RateLimiter, RateLimits, bucket_of, too_many
 from .records import RecordedRequest
 from .results import Result
-from .routes import compile_routes
+from .routes import Handler, compile_routes
 
 API_PREFIX = "/api/v10"
-UNAUTHENTICATED = ("/interactions/", "/webhooks/")  # the interaction token is the credential there
 
 
 class FakeDiscord(DiscordModel, Actions):
-    """Use as ``async with FakeDiscord(users=[...], token=...) as fake``; see the package docstring."""
+    """Use as ``async with FakeDiscord(users=[...], token=...) as fake``; see the package docstring.
+
+    ``rate_limits``: True for Discord's limits (:class:`~support.ratelimits.RateLimits`), or other numbers;
+    ``gateway_backlog``: dispatches each gateway session keeps for RESUME.
+    """
 
     def __init__(
-        self, *, token: str | None = None, heartbeat_interval_ms: int = 41250, gateway_backlog: int = 5000,
-        **kwargs: Any,
+        self, *, token: str | None = None, heartbeat_interval_ms: int = 41250,
+        rate_limits: bool | RateLimits = False, gateway_backlog: int = 5000, **kwargs: Any,
     ) -> None:  # fmt: skip
-        """``gateway_backlog``: dispatches each gateway session keeps for RESUME."""
         super().__init__(**kwargs)
         self.token = token  # None: any token is accepted
         self.unknown_requests: list[RecordedRequest] = []
         self.port = 0
         self.gateway = Gateway(self, heartbeat_interval_ms, gateway_backlog)
-        self._routes = compile_routes()
+        limits = RateLimits() if rate_limits is True else rate_limits or None
+        self.rate_limiter = None if limits is None else RateLimiter(limits)
+        self.accounting = Accounting(*((limits.message_period, limits.global_period) if limits else ()))
+        self._routes: dict[str, list[tuple[str, Any, Handler]]] = {}
+        for method, template, pattern, handler in compile_routes():
+            self._routes.setdefault(method, []).append((template, pattern, handler))
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
 
@@ -88,34 +100,68 @@ class FakeDiscord(DiscordModel, Actions):
             "DISCORD_GATEWAY_URL": self.gateway_url,
         }
 
+    def stats(self) -> dict[str, Any]:
+        """What the bot asked so far: ``requests`` (and ``per_second`` over ``seconds``), ``by_route``
+        ("PATCH /channels/{channel_id}/messages/{message_id}": n), ``global_limited`` vs
+        ``interaction_token`` requests, ``peak_global_per_second``, ``rate_limited`` (429s given) and
+        ``rate_limited_by_scope``, ``invalid`` (401, 403 and 429: Discord bans past 10,000 in 10 minutes),
+        and ``busiest_channel`` with ``busiest_channel_ops``: the most message creates, edits and deletes
+        through the channel routes one channel saw within any ``message_window`` (5 s) seconds."""
+        return self.accounting.stats()
+
     # ------------------------------------------------------------------ HTTP
 
     async def _handle(self, request: web.Request) -> web.Response:
+        at = time.monotonic()
         path = request.path.removeprefix(API_PREFIX)
         body, files = await _read_body(request)
         template, params, handler = path, {}, None
-        for method, route, pattern, found in self._routes:
+        for route, pattern, found in self._routes.get(request.method, ()):
             match = pattern.fullmatch(path)
-            if method == request.method and match:
+            if match:
                 template, params, handler = route, match.groupdict(), found
                 break
         auth = request.headers.get("Authorization")
-        req = RecordedRequest(request.method, template, path, params, dict(request.query), body, files, auth)
+        bucket = bucket_of(request.method, template, params)
+        req = RecordedRequest(
+            request.method, template, path, params, dict(request.query), body, files, auth, at=at,
+            channel_id=int(params["channel_id"]) if "channel_id" in params else None,
+            global_limited=bucket.counts_global,
+        )  # fmt: skip
         self.requests.append(req)
+        headers, scope = dict(VIA), None
         try:
-            if self.token is not None and not path.startswith(UNAUTHENTICATED) and auth != f"Bot {self.token}":
+            if self.token is not None and not path.startswith(TOKEN_ROUTES) and auth != f"Bot {self.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
+            if self.rate_limiter is not None:
+                headers.update(self.rate_limiter.admit(bucket, auth))
             result = await self._answer(req, handler)
             req.status, req.response = (204 if result is None else 200), result
-            response = web.Response(status=204) if result is None else _json(result)
+            response = web.Response(status=204, headers=headers) if result is None else _json(result, 200, headers)
         except DiscordError as exc:
             req.status, req.error = exc.status, exc.describe()
-            if not exc.injected:
-                self.problems.append(f"{req.method} {template} -> {exc.describe()}")
-            headers = {"Via": "1.1 fake", "Retry-After": str(exc.retry_after)} if exc.status == 429 else None
+            scope = self._refusal(req, exc, bucket, headers)
             response = _json(exc.body(), exc.status, headers)
+        self.accounting.count(req, bucket, scope)
         self.notify()
         return response
+
+    def _refusal(self, req: RecordedRequest, exc: DiscordError, bucket: Bucket, headers: dict[str, str]) -> str | None:
+        """Headers for an error answer; the scope of a 429 (kept out of ``problems``: discord.py retries)."""
+        if exc.status != 429:
+            if not exc.injected:
+                self.problems.append(f"{req.method} {req.route} -> {exc.describe()}")
+            return None
+        if "Retry-After" not in exc.headers:  # a test's own DiscordError(429, ...)
+            exc.headers = too_many(exc.retry_after or 0.0).headers
+        scope = exc.headers["X-RateLimit-Scope"]
+        if scope == "global":  # no bucket is to blame
+            for key in [key for key in headers if key.startswith("X-RateLimit-")]:
+                del headers[key]
+        elif exc.injected and self.rate_limiter is not None:
+            headers.update(self.rate_limiter.headers(bucket))
+        headers.update(exc.headers)
+        return scope
 
     async def _answer(self, req: RecordedRequest, handler: Callable | None) -> Any:
         for override in list(self.overrides.get((req.method, req.route), ())):
@@ -168,7 +214,7 @@ class FakeDiscord(DiscordModel, Actions):
         return result
 
 
-def _json(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
+def _json(data: Any, status: int, headers: dict[str, str]) -> web.Response:
     # discord.py decodes only a Content-Type of exactly "application/json" (no charset)
     return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers)
 
