@@ -35,6 +35,19 @@ async def test_stats_count_routes_global_and_token_requests_and_the_busiest_chan
         await h.close()
 
 
+async def test_a_long_run_keeps_counters_and_the_newest_outputs_only() -> None:
+    h = await Harness.create(ToyBot(), users=[ALICE], record_requests=False, keep_outputs=4)
+    try:
+        results = [await h.slash(ALICE, "toy say", text=f"n{n}") for n in range(30)]
+        assert h.requests == [] and h.stats()["by_route"][f"POST {CALLBACK}"] == 30
+        assert len(h.outputs) <= 8 and h.outputs_dropped >= 22 and h.outputs[-1].content == "n29"
+        assert [r.response.content for r in results] == [f"n{n}" for n in range(30)]  # kept by each result
+        assert results[0].outputs == [] and [o.content for o in results[-1].outputs] == ["n29"]
+        assert all(i.payload == {} for i in h.interactions.values())
+    finally:
+        await h.close()
+
+
 def test_a_gateway_session_keeps_a_bounded_backlog_for_resume() -> None:
     session = Session({"intents": 0}, backlog=3)
     for n in range(5):

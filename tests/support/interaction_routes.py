@@ -75,7 +75,7 @@ def callback(fake: Any, req: RecordedRequest) -> dict | None:
             fake.edit_message(msg, data)
     interaction.original_id = msg.id if msg else None
     extra = {"choices": data.get("choices")} if kind == 8 else {"modal": data} if kind == 9 else {}
-    fake.record(CALLBACK_KINDS[kind], msg, data, **extra, **_common(interaction))
+    interaction.output = fake.record(CALLBACK_KINDS[kind], msg, data, **extra, **_common(interaction))
     return _callback_answer(interaction, kind, msg) if truthy(req.query.get("with_response")) else None
 
 

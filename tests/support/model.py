@@ -56,6 +56,8 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         bot_name: str = "augsburg-bot",
         response_deadline: float | None = 3.0,
         locale: str = "en-US",
+        record_requests: bool = True,
+        keep_outputs: int | None = None,
     ) -> None:
         super().__init__()
         self.key = next(_keys)
@@ -72,7 +74,10 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         self.messages: dict[int, StoredMessage] = {}  # every message ever created
         self.interactions: dict[str, Interaction] = {}  # by token
         self.commands: dict[int | None, list[dict]] = {}  # scope (guild id, None = global) -> synced commands
+        self.record_requests = record_requests  # False: counters only (``stats``), for long runs
         self.requests: list[RecordedRequest] = []
+        self.keep_outputs = keep_outputs  # None: every output; N: about the newest N (older ones dropped)
+        self.outputs_dropped = 0
         self.problems: list[str] = []  # every 4xx the fake answered by Discord's rules (not injected ones)
         self.outputs: list[Output] = []
         self.errors: list[str] = []  # filled by a door: errors the bot logged
@@ -195,6 +200,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             listener(event, data)
 
     def record(self, kind: str, msg: StoredMessage | None, payload: Any, **extra: Any) -> Output:
+        """An output (what a user sees change); with ``keep_outputs``, the oldest are dropped in batches."""
         out = Output(kind=kind, payload=payload if isinstance(payload, dict) else {}, **extra)
         if msg is not None:
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
@@ -202,6 +208,10 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             out.content = msg.content
             out.embeds, out.components = msg.embeds, msg.components
         self.outputs.append(out)
+        if self.keep_outputs is not None and len(self.outputs) >= 2 * self.keep_outputs + 1:
+            dropped = len(self.outputs) - self.keep_outputs
+            del self.outputs[:dropped]
+            self.outputs_dropped += dropped
         return out
 
     # ------------------------------------------------------------------ interactions
@@ -216,7 +226,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             user=self.user(int((payload.get("member") or payload)["user"]["id"])),
             channel_id=int(payload["channel_id"]),
             created_at=self.now(),
-            payload=payload,
+            payload=payload if self.record_requests else {},
             message_id=int(message["id"]) if message else None,
         )
         self.interactions[interaction.token] = interaction

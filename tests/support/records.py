@@ -126,6 +126,7 @@ class Interaction:
     callback: dict | None = None  # the accepted callback body
     original_id: int | None = None  # the message @original names
     loading: bool = False  # deferred with "thinking" and not filled yet
+    output: Output | None = None  # what that callback showed (the Result's ``response``)
 
     @property
     def callback_type(self) -> int | None:

@@ -1,11 +1,11 @@
 """The fake Discord as a loopback server: REST under ``/api/v10`` and the gateway at ``/gateway``.
 
-Every request is recorded and counted (``stats``); it meets Discord's rate limits when ``rate_limits``
-is on (``ratelimits``), then is answered by a test's override (``fail_next``/``on_route``) or by the
-route table, and every 4xx the fake gives by Discord's rules (429s aside) lands in ``problems``. A bot
-in another process is pointed here with :meth:`FakeDiscord.env`; the in-process
-:class:`~support.harness.Harness` points discord.py's ``Route.BASE`` here, so both doors meet the same
-routes, validation and limits.
+Every request is counted (``stats``) and, unless ``record_requests=False``, recorded; it meets Discord's
+rate limits when ``rate_limits`` is on (``ratelimits``), then is answered by a test's override
+(``fail_next``/``on_route``) or by the route table, and every 4xx the fake gives by Discord's rules (429s
+aside) lands in ``problems``. A bot in another process is pointed here with :meth:`FakeDiscord.env`; the
+in-process :class:`~support.harness.Harness` points discord.py's ``Route.BASE`` here, so both doors meet
+the same routes, validation and limits.
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ class FakeDiscord(DiscordModel, Actions):
             channel_id=int(params["channel_id"]) if "channel_id" in params else None,
             global_limited=bucket.counts_global,
         )  # fmt: skip
-        self.requests.append(req)
+        if self.record_requests:
+            self.requests.append(req)
         headers, scope = dict(VIA), None
         try:
             if self.token is not None and not path.startswith(TOKEN_ROUTES) and auth != f"Bot {self.token}":
