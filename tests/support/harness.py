@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -156,9 +157,11 @@ class Harness(FakeDiscord):
         """Register and dispatch a raw INTERACTION_CREATE payload; with ``settle``, wait for all it started."""
         if self.bot is None:
             raise HarnessError("no bot attached")
-        result = Result(self, action, self.register_interaction(payload))
+        interaction = self.register_interaction(payload)
+        result = Result(self, action, interaction)
         self._open_results.append(result)
         self._begin()
+        interaction.sent_at = time.monotonic()
         self.bot._connection.parse_interaction_create(copy.deepcopy(payload))  # type: ignore[arg-type]
         if settle:
             await self.settle(timeout)

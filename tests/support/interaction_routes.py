@@ -62,7 +62,7 @@ def callback(fake: Any, req: RecordedRequest) -> dict | None:
         check_message(data, creating=kind == 4, prefix="data", files=len(req.files))
     if kind == 8:
         check_autocomplete(data)
-    interaction.callback = body
+    interaction.callback, interaction.answered_at = body, req.at
     msg: StoredMessage | None = None
     if kind in (4, 5):  # a new message (5: a "thinking" one)
         msg = fake.new_message(

@@ -126,6 +126,8 @@ class Interaction:
     callback: dict | None = None  # the accepted callback body
     original_id: int | None = None  # the message @original names
     loading: bool = False  # deferred with "thinking" and not filled yet
+    sent_at: float | None = None  # time.monotonic() when the door sent it to the bot
+    answered_at: float | None = None  # time.monotonic() when the callback Discord accepted arrived
     output: Output | None = None  # what that callback showed (the Result's ``response``)
 
     @property

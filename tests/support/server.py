@@ -25,7 +25,7 @@ from .actions import Actions
 from .errors import DiscordError
 from .failures import DEFAULT
 from .gateway import Gateway
-from .interaction_routes import callback  # noqa: F401  (registers the interaction routes)
+from .interaction_routes import CALLBACK
 from .model import DiscordModel
 from .ratelimits import TOKEN_ROUTES, VIA, Bucket, RateLimiter, RateLimits, bucket_of, too_many
 from .records import RecordedRequest
@@ -57,6 +57,7 @@ class FakeDiscord(DiscordModel, Actions):
         self._routes: dict[str, list[tuple[str, Any, Handler]]] = {}
         for method, template, pattern, handler in compile_routes():
             self._routes.setdefault(method, []).append((template, pattern, handler))
+        self._answered: dict[str, asyncio.Future] = {}  # interaction token -> woken by its accepted callback
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
 
@@ -144,6 +145,8 @@ class FakeDiscord(DiscordModel, Actions):
             scope = self._refusal(req, exc, bucket, headers)
             response = _json(exc.body(), exc.status, headers)
         self.accounting.count(req, bucket, scope)
+        if template == CALLBACK and req.status < 300 and (waiter := self._answered.pop(params["webhook_token"], None)):
+            waiter.set_result(None)
         self.notify()
         return response
 
@@ -205,13 +208,31 @@ class FakeDiscord(DiscordModel, Actions):
         await self.wait_until(lambda: self.gateway.ready_count and self.commands, timeout=timeout, what="READY + sync")
         return list(self.gateway.sessions.values())[-1].identify
 
-    async def send_interaction(self, payload: dict, *, action: str = "raw", settle: bool = True) -> Result:
-        """Dispatch INTERACTION_CREATE over the gateway; with ``settle``, wait until it is answered."""
-        await self.wait_until(self.gateway.live, what="a connected gateway session")
-        result = Result(self, action, self.register_interaction(payload))
+    async def send_interaction(
+        self, payload: dict, *, action: str = "raw", settle: bool = True, timeout: float = 10.0
+    ) -> Result:
+        """Dispatch INTERACTION_CREATE over the gateway; with ``settle``, wait (up to ``timeout`` seconds)
+        until Discord accepts its callback. Safe to run many at once: each waits on its own token, and
+        its Result's ``latency`` is the time from the dispatch to the callback's arrival."""
+        if not self.gateway.live():
+            await self.wait_until(self.gateway.live, what="a connected gateway session")
+        interaction = self.register_interaction(payload)
+        result = Result(self, action, interaction)
+        interaction.sent_at = time.monotonic()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
-        if settle:
-            await self.wait_until(lambda: not result.unanswered, what=f"an answer to {action}")
+        return await self.wait_answered(result, timeout) if settle else result
+
+    async def wait_answered(self, result: Result, timeout: float = 10.0) -> Result:
+        """Wait until Discord accepted ``result``'s callback (at once if it has): for actions sent with
+        ``settle=False``, so a driver keeps many in flight and still learns each one's latency."""
+        if result.unanswered:
+            waiter = self._answered.get(result.token)
+            if waiter is None:
+                waiter = self._answered[result.token] = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            except TimeoutError:
+                raise TimeoutError(f"no answer to {result.action} after {timeout}s; {self.problems=}") from None
         return result
 
 
