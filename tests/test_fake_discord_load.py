@@ -47,6 +47,9 @@ async def test_a_long_run_keeps_counters_and_the_newest_outputs_only() -> None:
         assert [r.response.content for r in results] == [f"n{n}" for n in range(30)]  # kept by each result
         assert results[0].outputs == [] and [o.content for o in results[-1].outputs] == ["n29"]
         assert all(i.payload == {} for i in h.interactions.values())
+        h.advance(31)  # half a minute on, an interaction keeps its token and callback type, not its bodies
+        later = await h.slash(ALICE, "toy say", text="later")
+        assert results[0].response is None and results[0].callback_type == 4 and later.response.content == "later"
     finally:
         await h.close()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -31,6 +32,7 @@ from .records import Interaction, Output, RecordedRequest, StoredMessage
 from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
+SLIM_AFTER = 30.0  # with record_requests=False: seconds an interaction keeps its callback body and output
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
 MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
@@ -75,6 +77,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         self.interactions: dict[str, Interaction] = {}  # by token
         self.commands: dict[int | None, list[dict]] = {}  # scope (guild id, None = global) -> synced commands
         self.record_requests = record_requests  # False: counters only (``stats``), for long runs
+        self._unslimmed: deque[Interaction] = deque()  # without records: interactions still holding bodies
         self.requests: list[RecordedRequest] = []
         self.keep_outputs = keep_outputs  # None: every output; N: about the newest N (older ones dropped)
         self.outputs_dropped = 0
@@ -230,7 +233,19 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             message_id=int(message["id"]) if message else None,
         )
         self.interactions[interaction.token] = interaction
+        if not self.record_requests:
+            self._slim(interaction)
         return interaction
+
+    def _slim(self, newest: Interaction) -> None:
+        """Without records, an interaction older than SLIM_AFTER keeps its token and callback type but no
+        longer the bodies (its Result's ``response`` becomes None): a long run's memory stays bounded."""
+        self._unslimmed.append(newest)
+        while self._unslimmed and newest.created_at - self._unslimmed[0].created_at > SLIM_AFTER:
+            old = self._unslimmed.popleft()
+            old.output = None
+            if old.callback is not None:
+                old.callback = {"type": old.callback["type"]}
 
     def interaction_payload(
         self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None, channel_id: int | None = None

@@ -232,7 +232,8 @@ class FakeDiscord(DiscordModel, Actions):
             try:
                 await asyncio.wait_for(asyncio.shield(waiter), timeout)
             except TimeoutError:
-                raise TimeoutError(f"no answer to {result.action} after {timeout}s; {self.problems=}") from None
+                recent = f"{len(self.problems)} problems, the last: {self.problems[-3:]}"
+                raise TimeoutError(f"no answer to {result.action} after {timeout}s; {recent}") from None
         return result
 
 
