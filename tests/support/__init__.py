@@ -1,10 +1,11 @@
 """Shared test helpers. ``support.fake_discord`` is the one fake Discord every bot test runs against.
 
-One model of Discord (``model``: a guild with one text channel, its users, messages, each user's
-ephemeral messages and DMs with the bot (``dms``), interactions and their tokens on a clock a test can
-move, synced commands, recorded requests, injected failures (``failures``)), one route table (``routes``,
-``interaction_routes``, ``dms``) and one set of Discord's documented limits (``validation``), applied to
-every request whichever way it came in. Every 4xx the fake answers by Discord's rules is listed in
+One model of Discord (``model``: a guild with one or many text channels (``channels``), its users,
+messages, each user's ephemeral messages and DMs with the bot (``dms``), interactions and their tokens on
+a clock a test can move, synced commands, recorded requests, injected failures (``failures``)), one
+route table (``routes``, ``interaction_routes``, ``dms``), one set of Discord's documented limits
+(``validation``) and, when asked, Discord's rate limits (``ratelimits``), applied to every request
+whichever way it came in. Every 4xx the fake answers by Discord's rules (429s aside) is listed in
 ``problems``; ``assert_no_errors`` fails on any, and closing a Harness fails on a refused body (50035,
 50006) a test did not clear. A refusal the test expects (a 404 for a message a user deleted, 403 50007
 for a user who accepts no DMs) is asserted and then cleared: ``h.problems.clear()``.
@@ -19,10 +20,22 @@ Two doors lead to it, both a loopback aiohttp server (``server``, with the webso
   straight to ``parse_interaction_create`` and message events straight to discord.py's parsers.
 * ``FakeDiscord`` (``server``), for ``python -m bot`` in a subprocess: ``env()`` gives it the API and
   gateway URLs; interactions and message events travel over the gateway (zlib-stream, READY,
-  GUILD_CREATE, RESUME).
+  GUILD_CREATE, RESUME from a bounded backlog), one ordered writer per connection.
 
 Both doors have the same user actions (``actions``: slash, autocomplete, click, select, built from the
-synced command JSON and the visible components, as Discord's client does) and the same ``Result``.
+synced command JSON and the visible components, as Discord's client does; slash and autocomplete in any
+text channel with ``channel_id=``) and the same ``Result``, which carries the interaction's ``latency``
+(dispatch to accepted callback).
+
+For a load run (the benchmark: ``python -m bot`` with a thousand games): ``FakeDiscord(channels=1000,
+rate_limits=True, record_requests=False, keep_outputs=1000)``. ``rate_limits`` models Discord's buckets
+(message create/edit/delete 5 per 5 s per channel, other routes 50/s, sliding windows with every
+``X-RateLimit-*`` header) and the global 50 requests/s per token that interaction callbacks and
+webhooks escape; a 429 is Discord's to the byte discord.py reads. ``stats()`` (``accounting``) counts
+requests by route, global vs interaction-token, 429s by scope, invalid requests, the peak global rate
+and the busiest channel's message operations in any 5 s, whether or not requests are recorded. Many
+interactions can be in flight (``settle=False``, then ``wait_answered``). ``load`` and ``load_bot``
+measure what the fake itself takes (``python -m support.load`` from tests/).
 
 Why the in-process door also goes over loopback HTTP rather than patching ``HTTPClient.request``: the
 bot then runs discord.py's real request path (rate-limit buckets, retries on 429 and 5xx, error
@@ -33,7 +46,8 @@ dispatch started, the server's request handlers included, and ignores only keep-
 and discord.py's timers. Measured on this machine, tests/test_bot.py + tests/test_typed_commands.py went
 from 5.5 s with the patched transport to 6.3 s; the whole suite's time did not change measurably.
 
-Not modelled: threads, other channels, group DMs, messages users write, slash commands in DMs, the
-``mentions`` arrays of message objects (use ``notified``), modal submits, attachments beyond their names,
-and the layout rules of components v2 (their per-component limits are checked).
+Not modelled: threads, group DMs, messages users write, slash commands in DMs, the ``mentions`` arrays
+of message objects (use ``notified``), modal submits, attachments beyond their names, the layout rules of
+components v2 (their per-component limits are checked), Discord's invalid-request ban (only counted),
+and routes' own limits other than the message bucket (each gets the generous default).
 """

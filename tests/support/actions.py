@@ -1,8 +1,9 @@
 """What a user can do in Discord's client, built into INTERACTION_CREATE payloads the way the client would.
 
 Slash commands are built from the command JSON the bot synced (as Discord's client does), with the
-client's own checks (required options, types, ranges, choices); clicks and selects only on components a
-user can see and use, in the channel or in their DMs with the bot (then the interaction comes from the DM).
+client's own checks (required options, types, ranges, choices), in any of the guild's text channels;
+clicks and selects only on components a user can see and use, and they come from the message's channel
+(a DM's too).
 Both doors share this; each supplies ``send_interaction`` (how the payload reaches the bot and how long to
 wait).
 """
@@ -29,17 +30,22 @@ class Actions:
     async def send_interaction(self, payload: dict, *, action: str = "raw", settle: bool = True) -> Result:
         raise NotImplementedError
 
-    async def slash(self, user_id: int, command: str, /, *, settle: bool = True, **options: Any) -> Result:
-        """Run ``/command`` (e.g. ``"augsburg new"``) as ``user_id`` with typed ``options``."""
-        payload = self.interaction_payload(user_id, COMMAND, self._command_data(command, options))
+    async def slash(
+        self, user_id: int, command: str, /, *, settle: bool = True, channel_id: int | None = None, **options: Any
+    ) -> Result:
+        """Run ``/command`` (e.g. ``"augsburg new"``) as ``user_id`` with typed ``options``, in the guild
+        text channel ``channel_id`` (default: the first)."""
+        data = self._command_data(command, options)
+        payload = self.interaction_payload(user_id, COMMAND, data, channel_id=channel_id)
         return await self.send_interaction(payload, action=f"/{command}", settle=settle)
 
     async def autocomplete(
-        self, user_id: int, command: str, focused: str, value: Any = "", /, **options: Any
-    ) -> list[dict] | None:
+        self, user_id: int, command: str, focused: str, value: Any = "", /, *, channel_id: int | None = None,
+        **options: Any,
+    ) -> list[dict] | None:  # fmt: skip
         """Type ``value`` into option ``focused``; the choices the bot offered (None if it did not answer)."""
         data = self._command_data(command, options, focused=focused, focused_value=value)
-        payload = self.interaction_payload(user_id, AUTOCOMPLETE, data)
+        payload = self.interaction_payload(user_id, AUTOCOMPLETE, data, channel_id=channel_id)
         self.last_result = await self.send_interaction(payload, action=f"autocomplete /{command} {focused}")
         return self.last_result.choices
 

@@ -34,11 +34,12 @@ class DirectMessages:
     users: dict[int, FakeUser]
     user: Callable[[int], FakeUser]
     next_id: Callable[[], int]
-    live_messages: Callable[[Callable[[StoredMessage], bool]], dict[int, StoredMessage]]
+    messages_in: Callable[[int], dict[int, StoredMessage]]
 
     def __init__(self) -> None:
         super().__init__()
         self.dm_channels: dict[int, int] = {}  # user id -> the id of the bot's DM channel with them
+        self._dm_users: dict[int, int] = {}  # and back: DM channel id -> user id
         self.closed_dms: set[int] = set()
 
     def close_dms(self, user_id: int) -> None:
@@ -53,22 +54,23 @@ class DirectMessages:
         """The id of the DM channel with ``user``, created on first use: one stable channel per user."""
         if user.id not in self.dm_channels:
             self.dm_channels[user.id] = self.next_id()
+            self._dm_users[self.dm_channels[user.id]] = user.id
         return self.dm_channels[user.id]
 
     def dm_recipient(self, channel_id: int) -> FakeUser | None:
         """The user a DM channel is with; None if ``channel_id`` is no DM channel."""
-        found = [uid for uid, cid in self.dm_channels.items() if cid == int(channel_id)]
-        return self.users[found[0]] if found else None
+        user_id = self._dm_users.get(int(channel_id))
+        return None if user_id is None else self.users[user_id]
 
     def dm_messages(self, user_id: int) -> dict[int, StoredMessage]:
         """Live messages in the user's DMs with the bot, as the user sees them there, oldest first."""
         channel_id = self.dm_channels.get(self.user(user_id).id)
-        return self.live_messages(lambda m: m.channel_id == channel_id and not m.ephemeral)
+        return {} if channel_id is None else self.messages_in(channel_id)
 
     def channel_payload(self, channel_id: int) -> dict:
-        """The channel object of the guild's text channel or of a DM channel."""
+        """The channel object of a guild text channel or of a DM channel."""
         recipient = self.dm_recipient(channel_id)
-        return payloads.channel(self) if recipient is None else payloads.dm_channel(channel_id, recipient)
+        return payloads.channel(self, channel_id) if recipient is None else payloads.dm_channel(channel_id, recipient)
 
     def check_dm_send(self, channel_id: int) -> None:
         """Refuse a new message to a user who accepts no DMs from the bot (or is a bot), as Discord does."""

@@ -25,10 +25,12 @@ class DiscordError(Exception):
         self.errors = errors or {}
         self.retry_after = retry_after
         self.injected = False  # raised by a test's fail_next/on_route, not by the fake's own rules
+        self.global_ = False  # a 429 of the global limit
+        self.headers: dict[str, str] = {}  # sent with the answer (a 429's Retry-After, scope, bucket)
 
     def body(self) -> dict[str, Any]:
         if self.status == 429:
-            return {"message": self.message, "retry_after": self.retry_after or 0.0, "global": False}
+            return {"message": self.message, "retry_after": float(self.retry_after or 0.0), "global": self.global_}
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.errors:
             body["errors"] = self.errors

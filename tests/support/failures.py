@@ -1,6 +1,8 @@
 """Failures a test injects: answer a route its own way (``on_route``) or make it fail (``fail_next``).
 
-An injected error is not one of Discord's refusals: the server leaves it out of ``problems``.
+An injected error is not one of Discord's refusals: the server leaves it out of ``problems``. An injected
+429 is the one Discord gives (:func:`~support.ratelimits.too_many`): body, ``Retry-After``, scope, and
+for ``scope="global"`` the global flag, so discord.py waits ``retry_after`` and sends the request again.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import DiscordError
+from .ratelimits import too_many
 from .records import RecordedRequest
 
 RouteHandler = Callable[[RecordedRequest], Any]
@@ -32,10 +35,11 @@ class InjectedFailures:
 
     def fail_next(
         self, method: str, route: str, status: int = 500, code: int = 0, message: str = "injected failure",
-        *, retry_after: float = 0.05, times: int = 1,
+        *, retry_after: float = 0.05, times: int = 1, scope: str = "user",
     ) -> None:  # fmt: skip
         """Make the next ``times`` requests to this route fail. discord.py itself retries a 429 (after
-        ``retry_after``) and a 500/502/504 (after 1 s, 3 s, ...; five tries in all) before the bot sees it."""
+        ``retry_after``; ``scope`` "user", "global" or "shared") and a 500/502/504 (after 1 s, 3 s, ...;
+        five tries in all) before the bot sees it."""
         handlers = self.overrides.setdefault((method.upper(), route), [])
         left = [times]
 
@@ -43,10 +47,14 @@ class InjectedFailures:
             left[0] -= 1
             if not left[0]:
                 handlers.remove(fail)
-            raise self.http_error(status, code, message, retry_after=retry_after)
+            raise self.http_error(status, code, message, retry_after=retry_after, scope=scope)
 
         handlers.append(fail)
 
     @staticmethod
-    def http_error(status: int, code: int = 0, message: str = "", *, retry_after: float | None = None) -> DiscordError:
+    def http_error(
+        status: int, code: int = 0, message: str = "", *, retry_after: float | None = None, scope: str = "user"
+    ) -> DiscordError:
+        if status == 429:
+            return too_many(0.05 if retry_after is None else retry_after, scope)
         return DiscordError(status, code, message or "injected failure", retry_after=retry_after)

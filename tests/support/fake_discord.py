@@ -6,6 +6,7 @@ from .harness import Harness
 from .model import TOKEN_LIFETIME
 from .payloads import FakeUser
 from .processes import stop_process
+from .ratelimits import RateLimits
 from .records import Output, RecordedRequest, StoredMessage
 from .results import Result
 from .server import FakeDiscord
@@ -21,6 +22,7 @@ __all__ = [
     "Harness",
     "HarnessError",
     "Output",
+    "RateLimits",
     "RecordedRequest",
     "Result",
     "SettleTimeout",

@@ -4,14 +4,22 @@ heartbeats, RESUME with replay, and dispatches of INTERACTION_CREATE and message
 discord.py asks for ``compress=zlib-stream`` (or ``zstd-stream`` when zstandard is importable):
 zlib-stream is done for real (one deflate context per connection, each frame ended with Z_SYNC_FLUSH);
 for anything else plain text frames are sent, which discord.py accepts whatever it asked for.
+
+A frame is serialized once, when it is queued (the model may change the message right after), and
+each connection has one writer that sends its queue in order: sequence numbers reach the bot in order
+however many interactions are in flight, and no task is made per event. A session keeps the last
+``backlog`` dispatches for RESUME; a bot further behind gets op 9 (not resumable) and identifies anew,
+as on Discord.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import zlib
+from collections import deque
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -20,86 +28,110 @@ from . import payloads
 from .model import delivered
 
 
+def _frame(payload: dict) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
 class Connection:
     def __init__(self, ws: web.WebSocketResponse, query: dict[str, str]) -> None:
         self.ws, self.query = ws, query
         self.deflate = zlib.compressobj() if query.get("compress") == "zlib-stream" else None
-        self.lock = asyncio.Lock()  # a zlib stream must be written in order
         self.session: Session | None = None
+        self.queue: deque[str] = deque()
+        self.wake = asyncio.Event()
+        self.writer = asyncio.get_running_loop().create_task(self._write(), name="fake gateway writer")
 
-    async def send(self, payload: dict) -> None:
-        raw = json.dumps(payload, separators=(",", ":"))
-        async with self.lock:
-            if self.ws.closed:
-                return
-            try:
-                if self.deflate is None:
-                    await self.ws.send_str(raw)
-                else:
-                    await self.ws.send_bytes(
-                        self.deflate.compress(raw.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
-                    )
-            except (ConnectionError, RuntimeError):
-                pass  # the client went away mid-send; it will resume or identify again
+    def send(self, payload: dict) -> None:
+        self.send_raw(_frame(payload))
+
+    def send_raw(self, raw: str) -> None:
+        self.queue.append(raw)
+        self.wake.set()
+
+    async def _write(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.queue and not self.ws.closed:
+                raw = self.queue.popleft()
+                try:
+                    if self.deflate is None:
+                        await self.ws.send_str(raw)
+                    else:
+                        await self.ws.send_bytes(
+                            self.deflate.compress(raw.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
+                        )
+                except (ConnectionError, RuntimeError):
+                    return  # the client went away mid-send; it will resume or identify again
+
+    async def close(self, code: int, message: bytes = b"") -> None:
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.writer
+        await self.ws.close(code=code, message=message)
 
 
 class Session:
-    def __init__(self, identify: dict) -> None:
+    def __init__(self, identify: dict, backlog: int) -> None:
         self.id = secrets.token_hex(16)
         self.identify = identify
         self.intents = int(identify.get("intents") or 0)
         self.seq = 0
-        self.backlog: list[dict] = []  # every dispatch, replayed after the client's seq on RESUME
+        self.backlog: deque[tuple[int, str]] = deque(maxlen=backlog)  # (seq, frame) replayed on RESUME
         self.conn: Connection | None = None
+
+    def queue(self, event: str, data_json: str) -> None:
+        """Number and send (or keep, while disconnected) one dispatch whose ``d`` is already JSON."""
+        self.seq += 1
+        raw = f'{{"op":0,"t":"{event}","s":{self.seq},"d":{data_json}}}'
+        self.backlog.append((self.seq, raw))
+        if self.conn is not None:
+            self.conn.send_raw(raw)
+
+    def resumable(self, seq: int) -> bool:
+        """Whether every dispatch after ``seq`` is still kept."""
+        return not self.backlog or self.backlog[0][0] <= seq + 1
 
 
 class Gateway:
     """The websocket side of a :class:`~support.server.FakeDiscord`; events come from its model."""
 
-    def __init__(self, fake: Any, heartbeat_interval_ms: int = 41250) -> None:
+    def __init__(self, fake: Any, heartbeat_interval_ms: int = 41250, backlog: int = 5000) -> None:
         self.fake = fake
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.backlog = backlog
         self.sessions: dict[str, Session] = {}
         self.connections: list[dict[str, str]] = []  # the query of every websocket connect
         self.received: list[dict] = []  # every payload a client sent
         self.ready_count = self.resume_count = 0
         self._open: set[Connection] = set()
-        self._tasks: set[asyncio.Task] = set()
         fake.listeners.append(self._on_model_event)
 
     def _on_model_event(self, event: str, data: dict) -> None:
         """Message events reach a session only with the GUILD_MESSAGES (DIRECT_MESSAGES in a DM) intent."""
-        for session in list(self.sessions.values()):
-            if delivered(session.intents, data):
-                task = asyncio.get_running_loop().create_task(self.send(session, event, data))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+        sessions = [s for s in self.sessions.values() if delivered(s.intents, data)]
+        if sessions:
+            data_json = _frame(data)
+            for session in sessions:
+                session.queue(event, data_json)
 
     def live(self) -> bool:
         return any(s.conn is not None for s in self.sessions.values())
 
     async def dispatch(self, event: str, data: dict) -> None:
         """Send a DISPATCH to every session; one that is reconnecting gets it on RESUME."""
+        data_json = _frame(data)
         for session in list(self.sessions.values()):
-            await self.send(session, event, data)
-
-    async def send(self, session: Session, event: str, data: dict) -> None:
-        session.seq += 1
-        payload = {"op": 0, "t": event, "s": session.seq, "d": data}
-        session.backlog.append(payload)
-        if session.conn is not None:
-            await session.conn.send(payload)
+            session.queue(event, data_json)
 
     async def reconnect(self) -> None:
         """Ask every client to reconnect (op 7); discord.py then RESUMEs."""
         for conn in list(self._open):
-            await conn.send({"op": 7, "d": None, "s": None, "t": None})
+            conn.send({"op": 7, "d": None, "s": None, "t": None})
 
     async def close(self) -> None:
         for conn in list(self._open):
-            await conn.ws.close(code=1001, message=b"fake discord shutting down")
-        for task in list(self._tasks):
-            task.cancel()
+            await conn.close(code=1001, message=b"fake discord shutting down")
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, compress=False)
@@ -108,7 +140,7 @@ class Gateway:
         self._open.add(conn)
         self.connections.append(conn.query)
         try:
-            await conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+            conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
             async for msg in ws:
                 if msg.type in (WSMsgType.TEXT, WSMsgType.BINARY):
                     payload = json.loads(msg.data)
@@ -117,6 +149,7 @@ class Gateway:
                     self.fake.notify()
         finally:
             self._open.discard(conn)
+            conn.writer.cancel()
             if conn.session is not None and conn.session.conn is conn:
                 conn.session.conn = None
             self.fake.notify()
@@ -127,27 +160,30 @@ class Gateway:
 
     async def _on_op(self, conn: Connection, op: int | None, d: dict) -> None:
         if op == 1:  # HEARTBEAT
-            await conn.send({"op": 11, "d": None, "s": None, "t": None})
+            conn.send({"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:  # IDENTIFY
             if not self._authorized(d.get("token")):
-                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                await conn.close(code=4004, message=b"Authentication failed.")
                 return
-            session = Session(d)
+            session = Session(d, self.backlog)
             self.sessions[session.id] = conn.session = session
             session.conn = conn
-            await self.send(session, "READY", payloads.ready(self.fake, session.id, [0, 1], owns_guild=True))
-            await self.send(session, "GUILD_CREATE", payloads.guild(self.fake))
+            ready = payloads.ready(self.fake, session.id, [0, 1], owns_guild=True)
+            session.queue("READY", _frame(ready))
+            session.queue("GUILD_CREATE", _frame(payloads.guild(self.fake)))
             self.ready_count += 1
         elif op == 6:  # RESUME
             session = self.sessions.get(d.get("session_id"))
-            if session is None or not self._authorized(d.get("token")):
-                await conn.send({"op": 9, "d": False, "s": None, "t": None})
+            seq = int(d.get("seq") or 0)
+            if session is None or not self._authorized(d.get("token")) or not session.resumable(seq):
+                conn.send({"op": 9, "d": False, "s": None, "t": None})
                 return
             if session.conn is not None and session.conn is not conn:
-                await session.conn.ws.close(code=4000)
+                await session.conn.close(code=4000)
             session.conn, conn.session = conn, session
-            for missed in [p for p in session.backlog if p["s"] > int(d.get("seq") or 0)]:
-                await conn.send(missed)
-            await self.send(session, "RESUMED", {})
+            for missed_seq, raw in session.backlog:
+                if missed_seq > seq:
+                    conn.send_raw(raw)
+            session.queue("RESUMED", "{}")
             self.resume_count += 1
         # op 3 (presence), 4 (voice), 8 (member requests): recorded in ``received``, not answered

@@ -11,7 +11,9 @@ started, so each action's effects are complete (and deterministic) when it retur
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -143,7 +145,7 @@ class Harness(FakeDiscord):
         if self.bot is None or not delivered(self.bot.intents.value, data):
             return
         try:
-            self.bot._connection.parsers[event](data)
+            self.bot._connection.parsers[event](copy.deepcopy(data))  # discord.py keeps what it is given
         except Exception:
             self.errors.append(f"gateway {event} parser failed:\n{traceback.format_exc()}")
 
@@ -155,10 +157,12 @@ class Harness(FakeDiscord):
         """Register and dispatch a raw INTERACTION_CREATE payload; with ``settle``, wait for all it started."""
         if self.bot is None:
             raise HarnessError("no bot attached")
-        result = Result(self, action, self.register_interaction(payload))
+        interaction = self.register_interaction(payload)
+        result = Result(self, action, interaction)
         self._open_results.append(result)
         self._begin()
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        interaction.sent_at = time.monotonic()
+        self.bot._connection.parse_interaction_create(copy.deepcopy(payload))  # type: ignore[arg-type]
         if settle:
             await self.settle(timeout)
         else:

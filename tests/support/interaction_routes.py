@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .errors import DiscordError, invalid_form
@@ -63,7 +62,7 @@ def callback(fake: Any, req: RecordedRequest) -> dict | None:
         check_message(data, creating=kind == 4, prefix="data", files=len(req.files))
     if kind == 8:
         check_autocomplete(data)
-    interaction.callback = copy.deepcopy(body)
+    interaction.callback, interaction.answered_at = body, req.at
     msg: StoredMessage | None = None
     if kind in (4, 5):  # a new message (5: a "thinking" one)
         msg = fake.new_message(
@@ -75,8 +74,8 @@ def callback(fake: Any, req: RecordedRequest) -> dict | None:
         if kind == 7:
             fake.edit_message(msg, data)
     interaction.original_id = msg.id if msg else None
-    extra = {"choices": copy.deepcopy(data.get("choices"))} if kind == 8 else {"modal": data} if kind == 9 else {}
-    fake.record(CALLBACK_KINDS[kind], msg, data, **extra, **_common(interaction))
+    extra = {"choices": data.get("choices")} if kind == 8 else {"modal": data} if kind == 9 else {}
+    interaction.output = fake.record(CALLBACK_KINDS[kind], msg, data, **extra, **_common(interaction))
     return _callback_answer(interaction, kind, msg) if truthy(req.query.get("with_response")) else None
 
 

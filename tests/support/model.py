@@ -1,16 +1,21 @@
-"""One model of Discord for one guild, its text channel and the bot's DMs: what exists, who sees what, and
-on what clock.
+"""One model of Discord for one guild, its text channels (``channels``) and the bot's DMs (``dms``): what
+exists, who sees what, and on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
-intents whether Discord would deliver them (:func:`delivered`).
+intents whether Discord would deliver them (:func:`delivered`). A listener gets the model's own dict and
+must copy or serialize it before the model changes it again.
+
+Nothing is deep-copied on the way in: a request's JSON is parsed afresh for each request and the model
+only ever replaces a message's keys, never changes them in place, so a message, its outputs and the
+request that made it can share what they hold.
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -18,14 +23,16 @@ from typing import Any
 import discord
 
 from . import payloads
+from .channels import Channels, known, plan_channels
 from .dms import DirectMessages
-from .errors import HarnessError, invalid_form
+from .errors import invalid_form
 from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
 from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
+SLIM_AFTER = 30.0  # with record_requests=False: seconds an interaction keeps its callback body and output
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
 MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
@@ -38,21 +45,26 @@ def delivered(intents: int, data: dict) -> bool:
     return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
 
 
-class DiscordModel(DirectMessages, InjectedFailures):
+class DiscordModel(Channels, DirectMessages, InjectedFailures):
     def __init__(
         self,
         *,
         guild_id: int = 900_000_000_000_000_001,
         channel_id: int = 900_000_000_000_000_002,
+        channel_ids: Iterable[int] | None = None,
+        channels: int = 1,
         users: Iterable[FakeUser | int] = (),
         application_id: int = 900_000_000_000_000_100,
         bot_name: str = "augsburg-bot",
         response_deadline: float | None = 3.0,
         locale: str = "en-US",
+        record_requests: bool = True,
+        keep_outputs: int | None = None,
     ) -> None:
         super().__init__()
         self.key = next(_keys)
-        self.guild_id, self.channel_id = guild_id, channel_id
+        self.guild_id = guild_id
+        self.set_channels(plan_channels(channel_id, channel_ids, channels))
         self.application_id = application_id  # the bot user's id too, as on Discord
         self.bot_user = FakeUser(application_id, bot_name, bot=True)
         self.users: dict[int, FakeUser] = {}
@@ -64,7 +76,11 @@ class DiscordModel(DirectMessages, InjectedFailures):
         self.messages: dict[int, StoredMessage] = {}  # every message ever created
         self.interactions: dict[str, Interaction] = {}  # by token
         self.commands: dict[int | None, list[dict]] = {}  # scope (guild id, None = global) -> synced commands
+        self.record_requests = record_requests  # False: counters only (``stats``), for long runs
+        self._unslimmed: deque[Interaction] = deque()  # without records: interactions still holding bodies
         self.requests: list[RecordedRequest] = []
+        self.keep_outputs = keep_outputs  # None: every output; N: about the newest N (older ones dropped)
+        self.outputs_dropped = 0
         self.problems: list[str] = []  # every 4xx the fake answered by Discord's rules (not injected ones)
         self.outputs: list[Output] = []
         self.errors: list[str] = []  # filled by a door: errors the bot logged
@@ -91,7 +107,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         return user
 
     def user(self, user_id: int) -> FakeUser:
-        return _known(self.users, user_id, "user (add it with users=[...])")
+        return known(self.users, user_id, "user (add it with users=[...])")
 
     # ------------------------------------------------------------------ messages
 
@@ -117,8 +133,8 @@ class DiscordModel(DirectMessages, InjectedFailures):
             "mentions": [],
             "mention_roles": [],
             "attachments": [],
-            "embeds": copy.deepcopy(body.get("embeds") or []),
-            "components": copy.deepcopy(body.get("components") or []),
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
             "pinned": False,
             "type": 0,
             "flags": flags,
@@ -138,8 +154,9 @@ class DiscordModel(DirectMessages, InjectedFailures):
             del data["guild_id"]
         seer = owner.id if ephemeral and owner else recipient.id if recipient else None
         msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
-        msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
+        msg.allowed_mentions = body.get("allowed_mentions")
         self.messages[mid] = msg
+        self.index_message(msg)
         if not ephemeral:
             self.emit("MESSAGE_CREATE", data)
         return msg
@@ -153,7 +170,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
             if ref and ref.get("fail_if_not_exists", True):
                 raise invalid_form([("message_reference", "Unknown message")])
             return
-        data["type"], data["referenced_message"] = 19, copy.deepcopy(target.data)
+        data["type"], data["referenced_message"] = 19, dict(target.data)
         data["message_reference"] = {"type": 0, "message_id": str(target.id), "channel_id": str(channel_id)}
 
     def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
@@ -161,7 +178,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         was_loading = msg.loading
         for key in MESSAGE_KEYS:
             if key in body:
-                value = copy.deepcopy(body[key])
+                value = body[key]
                 msg.data[key] = value if value is not None else ("" if key == "content" else [])
         flags = int(msg.data["flags"])
         if body.get("flags") is not None:
@@ -170,7 +187,7 @@ class DiscordModel(DirectMessages, InjectedFailures):
         if not was_loading:
             msg.data["edited_timestamp"] = now_iso()
         if "content" in body or "allowed_mentions" in body:  # Discord parses the mentions again
-            msg.allowed_mentions = copy.deepcopy(body.get("allowed_mentions"))
+            msg.allowed_mentions = body.get("allowed_mentions")
         if not msg.ephemeral:
             self.emit("MESSAGE_UPDATE", msg.data)
         return msg
@@ -183,50 +200,24 @@ class DiscordModel(DirectMessages, InjectedFailures):
 
     def emit(self, event: str, data: dict) -> None:
         for listener in list(self.listeners):
-            listener(event, copy.deepcopy(data))
+            listener(event, data)
 
     def record(self, kind: str, msg: StoredMessage | None, payload: Any, **extra: Any) -> Output:
-        out = Output(kind=kind, payload=copy.deepcopy(payload) if isinstance(payload, dict) else {}, **extra)
+        """An output (what a user sees change); with ``keep_outputs``, the oldest are dropped in batches."""
+        out = Output(kind=kind, payload=payload if isinstance(payload, dict) else {}, **extra)
         if msg is not None:
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
             out.recipient_id = msg.owner_id if msg.in_dm else None
             out.content = msg.content
-            out.embeds, out.components = copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)
+            out.embeds, out.components = msg.embeds, msg.components
         self.outputs.append(out)
+        if self.keep_outputs is not None and len(self.outputs) >= 2 * self.keep_outputs + 1:
+            dropped = len(self.outputs) - self.keep_outputs
+            del self.outputs[:dropped]
+            self.outputs_dropped += dropped
         return out
 
-    # ------------------------------------------------------------------ what users see
-
-    def live_messages(self, keep: Callable[[StoredMessage], bool]) -> dict[int, StoredMessage]:
-        """Live (not deleted) messages that ``keep`` accepts, oldest first (id -> message)."""
-        return {i: m for i, m in sorted(self.messages.items()) if not m.deleted and keep(m)}
-
-    @property
-    def channel_messages(self) -> dict[int, StoredMessage]:
-        """Live public messages in the guild's channel, oldest first (id -> message); never DMs."""
-        return self.live_messages(lambda m: m.channel_id == self.channel_id and not m.ephemeral)
-
-    def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
-        """Live ephemeral messages only ``user_id`` can see, oldest first."""
-        return self.live_messages(lambda m: m.ephemeral and m.owner_id == user_id)
-
-    def visible_messages(self, user_id: int) -> dict[int, StoredMessage]:
-        """Everything ``user_id`` can see: the channel, their ephemeral messages and their DMs, oldest first."""
-        return self.live_messages(lambda m: m.owner_id in (None, user_id))
-
-    def message(self, message_id: int) -> StoredMessage:
-        return _known(self.messages, message_id, "message")
-
-    def find_message(
-        self, custom_id: str | None = None, *, label: str | None = None, user_id: int | None = None
-    ) -> StoredMessage:
-        """The newest live message (visible to ``user_id`` if given) with a matching component;
-        ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
-        pool = self.live_messages(lambda m: True) if user_id is None else self.visible_messages(user_id)
-        for msg in reversed(pool.values()):
-            if msg.has(custom_id, label=label, prefix=True):
-                return msg
-        raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
+    # ------------------------------------------------------------------ interactions
 
     def register_interaction(self, payload: dict) -> Interaction:
         """Discord's side of an INTERACTION_CREATE about to be sent: the token starts its clocks now."""
@@ -238,15 +229,31 @@ class DiscordModel(DirectMessages, InjectedFailures):
             user=self.user(int((payload.get("member") or payload)["user"]["id"])),
             channel_id=int(payload["channel_id"]),
             created_at=self.now(),
-            payload=copy.deepcopy(payload),
+            payload=payload if self.record_requests else {},
             message_id=int(message["id"]) if message else None,
         )
         self.interactions[interaction.token] = interaction
+        if not self.record_requests:
+            self._slim(interaction)
         return interaction
 
-    def interaction_payload(self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None) -> dict:
-        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too) or the guild's."""
-        user, place = self.user(user_id), message and self.channel_payload(message.channel_id)
+    def _slim(self, newest: Interaction) -> None:
+        """Without records, an interaction older than SLIM_AFTER keeps its token and callback type but no
+        longer the bodies (its Result's ``response`` becomes None): a long run's memory stays bounded."""
+        self._unslimmed.append(newest)
+        while self._unslimmed and newest.created_at - self._unslimmed[0].created_at > SLIM_AFTER:
+            old = self._unslimmed.popleft()
+            old.output = None
+            if old.callback is not None:
+                old.callback = {"type": old.callback["type"]}
+
+    def interaction_payload(
+        self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None, channel_id: int | None = None
+    ) -> dict:
+        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too), else in the guild
+        text channel ``channel_id`` (default: the first)."""
+        user = self.user(user_id)
+        place = self.text_channel(channel_id) if message is None else self.channel_payload(message.channel_id)
         return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)
 
     # ------------------------------------------------------------------ checks a test makes
@@ -282,10 +289,3 @@ class DiscordModel(DirectMessages, InjectedFailures):
         if self.errors or self.problems:
             found = [f"refused: {p}" for p in self.problems] + self.errors
             raise AssertionError("errors and refused requests:\n" + "\n---\n".join(found))
-
-
-def _known(table: dict, key: Any, what: str) -> Any:
-    try:
-        return table[int(key)]
-    except KeyError:
-        raise HarnessError(f"unknown {what}: {key}") from None

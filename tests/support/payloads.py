@@ -1,4 +1,4 @@
-"""JSON shapes Discord sends: users, members, the guild and its channel, the application, READY, interactions.
+"""JSON shapes Discord sends: users, members, the guild and its channels, the application, READY, interactions.
 
 discord.py parses every one of these itself (GUILD_CREATE, INTERACTION_CREATE, message objects), so they
 carry the fields its parsers read; nothing here decides behaviour.
@@ -6,7 +6,6 @@ carry the fields its parsers read; nothing here decides behaviour.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -74,13 +73,16 @@ class FakeUser:
         return payload
 
 
-def channel(fake: Any) -> dict:
+def channel(fake: Any, channel_id: int | None = None) -> dict:
+    """A guild text channel (default: the first); the others are named augsburg-2, augsburg-3, ..."""
+    channel_id = fake.channel_id if channel_id is None else channel_id
+    position = fake.channel_position(channel_id)
     return {
-        "id": str(fake.channel_id),
+        "id": str(channel_id),
         "type": 0,
         "guild_id": str(fake.guild_id),
-        "name": "augsburg",
-        "position": 0,
+        "name": "augsburg" if position == 0 else f"augsburg-{position + 1}",
+        "position": position,
         "permission_overwrites": [],
         "nsfw": False,
         "parent_id": None,
@@ -141,7 +143,7 @@ def guild(fake: Any, *, full: bool = True) -> dict:
     }
     if full:  # member_count == len(members): discord.py sees the guild as chunked
         payload.update(
-            channels=[channel(fake)],
+            channels=[channel(fake, channel_id) for channel_id in fake.channel_ids],
             threads=[],
             members=members,
             member_count=len(members),
@@ -187,12 +189,11 @@ def ready(fake: Any, session_id: str, shard: list[int], owns_guild: bool) -> dic
     }
 
 
-def interaction(
-    fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None, place: dict | None = None
-) -> dict:
-    """INTERACTION_CREATE's ``d`` in the guild's text channel, or in ``place``, a DM channel with ``user``:
-    then there is no guild, ``user`` replaces ``member``, the context is 1 (BOT_DM) and the guild install's
-    authorizing owner is "0", as Discord documents for a DM with the app's bot user."""
+def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, message: dict | None, place: dict) -> dict:
+    """INTERACTION_CREATE's ``d`` in ``place``, a guild text channel or a DM channel with ``user``: then
+    there is no guild, ``user`` replaces ``member``, the context is 1 (BOT_DM) and the guild install's
+    authorizing owner is "0", as Discord documents for a DM with the app's bot user. ``message`` is
+    copied one level deep: the model replaces a message's keys, never changes them in place."""
     payload: dict[str, Any] = {
         "id": str(iid),
         "application_id": str(fake.application_id),
@@ -201,8 +202,8 @@ def interaction(
         "version": 1,
         "guild_id": str(fake.guild_id),
         "guild": {"id": str(fake.guild_id), "locale": fake.locale, "features": []},
-        "channel_id": str(fake.channel_id),
-        "channel": channel(fake),
+        "channel_id": place["id"],
+        "channel": place,
         "member": user.member_payload(with_permissions=True),
         "app_permissions": str(discord.Permissions.all_channel().value),
         "locale": fake.locale,
@@ -214,12 +215,9 @@ def interaction(
         "data": data,
     }
     if message is not None:
-        payload["message"] = copy.deepcopy(message)
-    if place is not None and place["type"] == 1:
+        payload["message"] = dict(message)
+    if place["type"] == 1:
         for key in ("guild_id", "guild", "member", "guild_locale"):
             del payload[key]
-        payload.update(
-            channel_id=place["id"], channel=place, user=user.user_payload(), context=1,
-            authorizing_integration_owners={"0": "0"},
-        )  # fmt: skip
+        payload.update(user=user.user_payload(), context=1, authorizing_integration_owners={"0": "0"})
     return payload

@@ -126,6 +126,9 @@ class Interaction:
     callback: dict | None = None  # the accepted callback body
     original_id: int | None = None  # the message @original names
     loading: bool = False  # deferred with "thinking" and not filled yet
+    sent_at: float | None = None  # time.monotonic() when the door sent it to the bot
+    answered_at: float | None = None  # time.monotonic() when the callback Discord accepted arrived
+    output: Output | None = None  # what that callback showed (the Result's ``response``)
 
     @property
     def callback_type(self) -> int | None:
@@ -134,7 +137,9 @@ class Interaction:
 
 @dataclass
 class RecordedRequest:
-    """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one."""
+    """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one;
+    ``at`` its arrival (time.monotonic()), ``channel_id`` the channel a channel route names, and
+    ``global_limited`` whether it counts against Discord's global limit (interaction routes do not)."""
 
     method: str
     route: str
@@ -147,6 +152,9 @@ class RecordedRequest:
     status: int = 0
     response: Any = None
     error: str | None = None
+    at: float = 0.0
+    channel_id: int | None = None
+    global_limited: bool = True
 
 
 @dataclass

@@ -14,22 +14,51 @@ class Result(ComponentQueries):
     """The outputs recorded from the dispatch until the action settled (channel posts and DMs included).
 
     ``unanswered`` is True when Discord would show "This interaction failed" (no accepted callback). A
-    result of the subprocess door is live: its outputs grow until the test stops looking.
+    result of the subprocess door is live: its outputs grow until the test stops looking (and, with the
+    fake's ``keep_outputs``, lose those the fake dropped; ``response`` stays). ``latency`` is the time from
+    sending the interaction to the arrival of the callback Discord accepted.
     """
 
     def __init__(self, fake: Any, action: str, interaction: Interaction) -> None:
         self._fake, self.action, self._interaction = fake, action, interaction
         self.interaction_id, self.user_id = interaction.id, interaction.user.id
-        self._start, self._errors_start = len(fake.outputs), len(fake.errors)
+        self._start, self._errors_start = self._outputs_seen(), len(fake.errors)
         self._end: int | None = None
         self._errors_end: int | None = None
 
+    @property
+    def token(self) -> str:
+        """The interaction's token."""
+        return self._interaction.token
+
+    def _outputs_seen(self) -> int:
+        """Outputs recorded so far, dropped ones included: positions that survive ``keep_outputs``."""
+        return len(self._fake.outputs) + self._fake.outputs_dropped
+
     def finish(self) -> None:
-        self._end, self._errors_end = len(self._fake.outputs), len(self._fake.errors)
+        self._end, self._errors_end = self._outputs_seen(), len(self._fake.errors)
 
     @property
     def outputs(self) -> list[Output]:
-        return self._fake.outputs[self._start : self._end]
+        dropped = self._fake.outputs_dropped
+        end = None if self._end is None else max(self._end - dropped, 0)
+        return self._fake.outputs[max(self._start - dropped, 0) : end]
+
+    @property
+    def sent_at(self) -> float | None:
+        """time.monotonic() when the interaction was sent to the bot."""
+        return self._interaction.sent_at
+
+    @property
+    def answered_at(self) -> float | None:
+        """time.monotonic() when the callback Discord accepted arrived (None: none yet)."""
+        return self._interaction.answered_at
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from sending to the accepted callback's arrival; None while unanswered."""
+        sent, answered = self.sent_at, self.answered_at
+        return None if sent is None or answered is None else answered - sent
 
     @property
     def errors(self) -> list[str]:
@@ -56,8 +85,7 @@ class Result(ComponentQueries):
     @property
     def response(self) -> Output | None:
         """The interaction callback output (response, defer, update, ...), if any."""
-        kinds = set(CALLBACK_KINDS.values())
-        return next((o for o in self.outputs if o.kind in kinds and o.interaction_id == self.interaction_id), None)
+        return self._interaction.output
 
     @property
     def messages(self) -> list[Output]:

@@ -1,5 +1,5 @@
-"""The REST routes a bot uses outside interactions: login, command sync, the guild, messages in its channel
-and in DM channels (``dms`` opens those).
+"""The REST routes a bot uses outside interactions: login, command sync, the guild, messages in its text
+channels and in DM channels (``dms`` opens those).
 
 Every handler takes the fake and the :class:`RecordedRequest` and returns the JSON Discord would
 (``None`` for 204), or raises :class:`DiscordError`. Routes are discord.py's templates, so a test names
@@ -147,9 +147,9 @@ def get_user(fake: Any, req: RecordedRequest) -> dict:
 
 
 def _channel(fake: Any, req: RecordedRequest) -> int:
-    """The id of the guild's channel or of an opened DM channel."""
+    """The id of one of the guild's text channels or of an opened DM channel."""
     channel_id = int(req.params["channel_id"])
-    if channel_id != fake.channel_id and fake.dm_recipient(channel_id) is None:
+    if not fake.is_text_channel(channel_id) and fake.dm_recipient(channel_id) is None:
         raise DiscordError(404, 10003, "Unknown Channel")
     return channel_id
 

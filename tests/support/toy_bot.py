@@ -6,16 +6,23 @@
 ``say text`` (sends ``text`` as it is), ``shout text`` (``text`` pinging nobody, then a followup pinging
 only the caller), ``dm text`` (DMs ``text`` with a "Got it" button to the caller, says so or why not),
 ``late``/``wait`` (answer or follow up once ``bot.gate`` opens), ``ignore``/``boom``/``hang`` (misbehave)
-and ``admin reset confirm [reason]`` (a nested group).
+and ``admin reset confirm [reason]`` (a nested group). :func:`on_gateway` runs it against a
+:class:`~support.server.FakeDiscord` through the gateway door, in this process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
 COLORS = ["red", "green", "blue", "rebeccapurple"]
 
@@ -178,3 +185,21 @@ class EagerBot(ToyBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("me too!")
+
+
+@contextlib.asynccontextmanager
+async def on_gateway(fake: Any, bot: discord.Client | None = None, token: str = "fake-token") -> AsyncIterator[Any]:
+    """``bot`` (a ToyBot) started against ``fake`` over HTTP and the gateway, as a subprocess bot would
+    be, and ready; discord.py's API and gateway URLs point at the fake meanwhile."""
+    bot = bot or ToyBot()
+    saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = fake.api_base, yarl.URL(fake.gateway_url)
+    task = asyncio.create_task(bot.start(fake.token or token))
+    try:
+        await fake.wait_for_ready()
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        yield bot
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 5)
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved

@@ -1,0 +1,110 @@
+"""The guild's text channels and who sees which message where.
+
+One channel by default (``channel_id``); a load run asks for many: ``channel_ids=[...]`` or ``channels=N``
+(ids spaced ``1 << 32`` apart from ``channel_id``, so they meet no user, guild or application id). The
+first is the default channel: ``channel_messages``, slash commands without ``channel_id=``, the guild's
+system channel. Messages are indexed by channel as they are created, so ``messages_in`` costs the size
+of one channel, not of the whole history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import payloads
+from .errors import HarnessError
+from .records import StoredMessage
+
+CHANNEL_STRIDE = 1 << 32
+
+
+def plan_channels(first: int, ids: Iterable[int] | None, count: int) -> list[int]:
+    """The guild's text channel ids: ``ids`` as given, else ``count`` of them starting at ``first``."""
+    if ids is None:
+        if count < 1:
+            raise ValueError("a guild needs at least one text channel")
+        return [first + CHANNEL_STRIDE * i for i in range(count)]
+    planned = [int(i) for i in ids]
+    if not planned or len(set(planned)) != len(planned):
+        raise ValueError(f"channel_ids must be distinct and not empty: {planned}")
+    return planned
+
+
+class Channels:
+    """Mixin for :class:`~support.model.DiscordModel`: the text channels and the message queries."""
+
+    channel_id: int
+    messages: dict[int, StoredMessage]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.channel_ids: list[int] = []
+        self._positions: dict[int, int] = {}
+        self._by_channel: dict[int, dict[int, StoredMessage]] = {}
+
+    def set_channels(self, ids: list[int]) -> None:
+        self.channel_ids = ids
+        self._positions = {cid: i for i, cid in enumerate(ids)}
+        self.channel_id = ids[0]
+
+    def is_text_channel(self, channel_id: int) -> bool:
+        return int(channel_id) in self._positions
+
+    def text_channel(self, channel_id: int | None) -> dict:
+        """The channel object of a guild text channel (default: the first); HarnessError for any other id."""
+        channel_id = self.channel_id if channel_id is None else int(channel_id)
+        if channel_id not in self._positions:
+            raise HarnessError(f"{channel_id} is no text channel of the guild; it has {len(self.channel_ids)}")
+        return payloads.channel(self, channel_id)
+
+    def channel_position(self, channel_id: int) -> int:
+        return self._positions[int(channel_id)]
+
+    def index_message(self, msg: StoredMessage) -> None:
+        self._by_channel.setdefault(msg.channel_id, {})[msg.id] = msg
+
+    # ------------------------------------------------------------------ what users see
+
+    def live_messages(self, keep: Callable[[StoredMessage], bool]) -> dict[int, StoredMessage]:
+        """Live (not deleted) messages that ``keep`` accepts, oldest first (id -> message)."""
+        return {i: m for i, m in sorted(self.messages.items()) if not m.deleted and keep(m)}
+
+    def messages_in(self, channel_id: int) -> dict[int, StoredMessage]:
+        """Live public messages in one channel (a guild text channel or a DM), oldest first."""
+        found = self._by_channel.get(int(channel_id), {})
+        return {i: m for i, m in found.items() if not m.deleted and not m.ephemeral}
+
+    @property
+    def channel_messages(self) -> dict[int, StoredMessage]:
+        """Live public messages in the guild's default channel, oldest first (id -> message); never DMs."""
+        return self.messages_in(self.channel_id)
+
+    def ephemeral_messages(self, user_id: int) -> dict[int, StoredMessage]:
+        """Live ephemeral messages only ``user_id`` can see, oldest first."""
+        return self.live_messages(lambda m: m.ephemeral and m.owner_id == user_id)
+
+    def visible_messages(self, user_id: int) -> dict[int, StoredMessage]:
+        """Everything ``user_id`` can see: every channel, their ephemeral messages and their DMs, oldest first."""
+        return self.live_messages(lambda m: m.owner_id in (None, user_id))
+
+    def message(self, message_id: int) -> StoredMessage:
+        return known(self.messages, message_id, "message")
+
+    def find_message(
+        self, custom_id: str | None = None, *, label: str | None = None, user_id: int | None = None
+    ) -> StoredMessage:
+        """The newest live message (visible to ``user_id`` if given) with a matching component;
+        ``custom_id`` matches exactly, or as a prefix when it ends with ':'."""
+        pool = self.live_messages(lambda m: True) if user_id is None else self.visible_messages(user_id)
+        for msg in reversed(pool.values()):
+            if msg.has(custom_id, label=label, prefix=True):
+                return msg
+        raise HarnessError(f"no live message with custom_id={custom_id!r} label={label!r}")
+
+
+def known(table: dict, key: Any, what: str) -> Any:
+    try:
+        return table[int(key)]
+    except KeyError:
+        raise HarnessError(f"unknown {what}: {key}") from None
