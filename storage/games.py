@@ -94,9 +94,14 @@ class GamesMixin:
         table: Table | None = None,
         log: list = (),
         deadlines: DeadlinePlan | None = None,
+        keep_table: Table | None = None,
+        keep_messages: TableMessages | None = None,
     ) -> GameRecord:
         """Append `action` (with who made it and the `events` it produced) to the log and store the `state`
         it produced, a changed `table`, table events (`log`) and the game's deadlines, all atomically.
+
+        `keep_table`/`keep_messages`: the unchanged ones the caller holds, reused in the record returned
+        rather than read back (fewer long-lived objects for the garbage collector to walk).
 
         If `state` ends the game, the game is finished in the same transaction, with its results.
         Raises VersionConflict (nothing written) if the game moved past `expected_version`.
@@ -122,7 +127,8 @@ class GamesMixin:
             if over:
                 await self._record_results(db, game_id, state, now)
 
-        return await self._write(game_id, expected_version, "active", sets, state, also, table=table)
+        return await self._write(game_id, expected_version, "active", sets, state, also, table=table or keep_table,
+                                 messages=keep_messages)
 
     async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
                            deadlines: DeadlinePlan | None = None) -> GameRecord:

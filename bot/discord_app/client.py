@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import discord
@@ -15,6 +16,7 @@ from ..wording import ENGLISH, notices
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
+YOUNG_THRESHOLD = 6000  # allocations between young collections (Python's default: 700)
 EXTENSION = "bot.discord_app.extension"
 
 
@@ -47,9 +49,19 @@ class AugsburgBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         await self.tree.sync(guild=guild)
+        # What exists now lives as long as the process (modules, discord.py's structures): freezing it
+        # spares every later full garbage collection from walking it again, halving its pause.
+        gc.collect()
+        gc.freeze()
+        # Each interaction leaves short-lived objects in reference cycles (discord.py's). A young
+        # collection every 700 allocations (Python's default) catches many still in flight and moves
+        # them to the old generation, whose full collections then pause the bot for tens of ms.
+        # Collecting the young generation less often lets most of them die young.
+        gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
+        gc.freeze()  # the guilds and channels just received live as long as the connection
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import time
+from collections import Counter
 from pathlib import Path
 
 TICK = 0.01
@@ -22,7 +24,8 @@ class LoopMonitor:
     def __init__(self, path: str):
         self.path = Path(path)
         self.stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
-                      "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "rss_kb": 0}
+                      "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
+                      "rss_kb": 0}
         self._gc_started = 0.0
         self._task: asyncio.Task | None = None
 
@@ -45,6 +48,8 @@ class LoopMonitor:
         self.stats["gc_runs"] += 1
         self.stats["gc_max_ms"] = max(self.stats["gc_max_ms"], round(took, 2))
         self.stats["gc_over_50ms"] += took > 50
+        by = self.stats["gc_max_ms_by_generation"]
+        by[info["generation"]] = max(by[info["generation"]], round(took, 2))
 
     async def _run(self) -> None:
         written = time.perf_counter()
@@ -60,6 +65,15 @@ class LoopMonitor:
             if time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
+                if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
+                    objects = gc.get_objects()
+                    s["objects"] = len(objects)
+                    s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
+                    s["gc_stats"] = gc.get_stats()
+                    s["frozen"] = gc.get_freeze_count()
+                    s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
+                                         for t in asyncio.all_tasks()).most_common(10)
+                    del objects
                 self.path.write_text(json.dumps(s))
 
 

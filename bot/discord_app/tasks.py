@@ -19,7 +19,13 @@ class ChannelTasks:
         task = asyncio.get_running_loop().create_task(work())
         self._current[channel_id] = task
         self._all.add(task)
-        task.add_done_callback(self._all.discard)
+        task.add_done_callback(lambda done: self._forget(channel_id, done))
+
+    def _forget(self, channel_id: int, task: asyncio.Task) -> None:
+        """A finished task holds its whole coroutine: keep none (a thousand channels would keep thousands)."""
+        self._all.discard(task)
+        if self._current.get(channel_id) is task:
+            del self._current[channel_id]
 
     def release(self, channel_id: int) -> None:
         """Called by a task that has read what it works on: later work needs a task of its own."""

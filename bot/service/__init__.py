@@ -19,6 +19,7 @@ from storage import GameRecord, LoggedMove, Store, TableMessages
 
 from ..scheduler import Clock, SystemClock
 from ..turns import Timing, computers_due, on_clock, plan
+from .cache import GameCache
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
 from .lobby import LobbyMixin
 from .moves import MovesMixin
@@ -37,7 +38,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         self.on_deadlines: Callable[[float | None], None] = lambda earliest: None
         # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._games: dict[int, GameRecord] = {}  # the open game per channel
+        self._games = GameCache()  # the open game per channel
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -51,17 +52,21 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         if record is None:
             record = await self.store.load_channel(channel_id)
             if record is not None:
-                self._games[channel_id] = record
+                self._games.put(record)
         return record
 
     def cached(self, channel_id: int) -> GameRecord | None:
         return self._games.get(channel_id)
 
+    def cached_version(self, channel_id: int) -> tuple[int, int] | None:
+        """(game id, version) of the channel's open game, if it is in memory (cheap)."""
+        return self._games.version(channel_id)
+
     def _keep(self, record: GameRecord) -> GameRecord:
         if record.open:
-            self._games[record.channel_id] = record
+            self._games.put(record)
         else:
-            self._games.pop(record.channel_id, None)
+            self._games.drop(record.channel_id)
         return record
 
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
@@ -90,7 +95,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
             await self.store.set_messages(record.id, messages)
             updated = replace(record, messages=messages)
             if latest is not None and latest.id == record.id:
-                self._games[record.channel_id] = updated
+                self._games.put(updated)
             return record.messages, updated
 
     async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:

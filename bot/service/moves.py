@@ -131,10 +131,11 @@ class MovesMixin:
             new = await self.store.commit_action(
                 record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
                 actor=actor, table=table if table is not record.table else None, log=log, deadlines=deadlines,
+                keep_table=record.table, keep_messages=record.messages,
             )
         except VersionConflict:
             # Another process wrote first: drop our copy so the next click sees the truth.
-            self._games.pop(record.channel_id, None)
+            self._games.drop(record.channel_id)
             return refuse("raced")
         self._planned(deadlines)
         return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))

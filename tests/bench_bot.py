@@ -1,0 +1,218 @@
+"""Load benchmark of the real bot (issue 11): `python tests/bench_bot.py [--games 1000] [--rate 50] [--seconds 600]`.
+
+`python -m bot` runs as a subprocess against the project's fake Discord (rate limits on, one channel
+per game). The driver opens `--games` tables through the bot (every third with a computer seat), then
+takes `--rate` decisions per second the way players do (open the private panel, click a decision) for
+`--seconds`, and prints: decisions/s, click-to-answer latency, event-loop and GC pauses inside the bot,
+its memory at start and end, REST calls per decision (those Discord counts against its global limit,
+and those on interaction tokens, which it does not), the busiest channel's message operations in any
+5 s, and 429s. Then it measures start-up: the first click answered after READY with 10,000 and
+100,000 stored games (`--startup`), and the memory the bot then holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+sys.path[:0] = [str(ROOT), str(TESTS)]
+
+from support.fake_discord import FakeDiscord, FakeUser, HarnessError, stop_process  # noqa: E402
+from support.load import percentiles  # noqa: E402
+
+from engine import new_game  # noqa: E402
+from storage import Seat, Store, Table  # noqa: E402
+
+GUILD = 730_000_000_000_000_001
+USER = 730_000_000_000_001_000
+MENTION = re.compile(r"<@(\d+)>")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def moves_in(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+
+
+@contextlib.asynccontextmanager
+async def bot_process(fake: FakeDiscord, folder: Path, **settings: str):
+    env = {**os.environ, **fake.env("bench-token"), "DISCORD_GUILD_ID": str(GUILD), "PYTHONPATH": str(ROOT),
+           "DATABASE_PATH": str(folder / "bench.sqlite3"), "MONITOR_PATH": str(folder / "monitor.json"),
+           "TURN_TIMEOUT_SECONDS": "0", "LOG_LEVEL": "WARNING", **settings}
+    with (folder / "bot.log").open("ab") as log:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, cwd=folder, stdout=log,
+                                                    stderr=asyncio.subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        await stop_process(proc, 20)
+
+
+async def answered(fake: FakeDiscord, result, latencies: list[float]):
+    await fake.wait_answered(result, timeout=30)
+    latencies.append(result.latency)
+    return result.response
+
+
+async def open_table(fake: FakeDiscord, channel: int, players: list[int], computer: bool) -> int:
+    lobby = (await fake.slash(players[0], "augsburg new", channel_id=channel)).response.message_id
+    for user in players[1:]:
+        await fake.click(user, lobby, label="Join")
+    if computer:
+        await fake.click(players[0], lobby, label="Add computer player")
+    await fake.click(players[0], lobby, label="Start game")
+    return lobby
+
+
+async def decide(fake: FakeDiscord, table: int, players: list[int], rnd: random.Random, latencies) -> bool:
+    """One decision as a player takes it; False when the table named nobody who could decide."""
+    shown = fake.message(table)
+    due = [int(u) for u in MENTION.findall(shown.embeds[0].get("description", ""))] if shown.embeds else []
+    due = [u for u in due if u in players] or players
+    user = rnd.choice(due)
+    try:
+        panel = await answered(fake, await fake.click(user, table, label="My hand & actions", settle=False),
+                               latencies)
+    except HarnessError:  # the game has ended
+        return False
+    choices = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+    choices += [s for s in panel.selects() if s["custom_id"].endswith(":pick")]
+    if not choices:
+        buys = [b for b in panel.buttons() if b.get("label") == "Buy nothing"]
+        if not buys:
+            return False
+        choices = buys
+    choice = rnd.choice(choices)
+    if choice.get("type") == 2:
+        done = await answered(fake, await fake.click(user, panel.message_id, choice["custom_id"], settle=False),
+                              latencies)
+    else:
+        value = rnd.choice(choice["options"])["value"]
+        done = await answered(fake, await fake.select(user, panel.message_id, choice["custom_id"], [value],
+                                                      settle=False), latencies)
+    return done is not None and "✅" in (done.content or "")
+
+
+async def load(args, folder: Path) -> dict:
+    users = [FakeUser(USER + i, f"P{i}") for i in range(args.users)]
+    fake = FakeDiscord(guild_id=GUILD, users=users, channels=args.games, rate_limits=True, record_requests=False,
+                       keep_outputs=2000, token="bench-token")
+    async with fake, bot_process(fake, folder) as proc:
+        await fake.wait_for_ready(timeout=60)
+        rnd, latencies = random.Random(1), []
+        games: list[tuple[int, list[int]]] = []
+        for start in range(0, args.games, 50):  # open the tables 50 at a time
+            batch = []
+            for i, channel in enumerate(fake.channel_ids[start:start + 50], start=start):
+                players = [users[(2 * i) % len(users)].id, users[(2 * i + 1) % len(users)].id]
+                batch.append((open_table(fake, channel, players, i % 3 == 0), players))
+            tables = await asyncio.gather(*(b[0] for b in batch))
+            games += [(t, b[1]) for t, b in zip(tables, batch)]
+        await asyncio.sleep(5)  # let the openings' drawings and computers settle
+        before, moves_before, rss_start = fake.stats(), moves_in(folder / "bench.sqlite3"), rss_kb(proc.pid)
+        rss_samples, decisions, attempts, in_flight = [rss_start], 0, 0, set()
+        started = time.monotonic()
+        while (elapsed := time.monotonic() - started) < args.seconds:
+            if attempts < elapsed * args.rate and len(in_flight) < 500:
+                attempts += 1
+                table, players = games[rnd.randrange(len(games))]
+                task = asyncio.ensure_future(decide(fake, table, players, rnd, latencies))
+                in_flight.add(task)
+                task.add_done_callback(in_flight.discard)
+            else:
+                await asyncio.sleep(0.002)
+            if int(elapsed) % 10 == 0 and len(rss_samples) <= elapsed / 10:
+                rss_samples.append(rss_kb(proc.pid))
+        results = await asyncio.gather(*in_flight, return_exceptions=True)
+        decisions = sum(1 for t in results if t is True)
+        await asyncio.sleep(3)
+        after, moves = fake.stats(), moves_in(folder / "bench.sqlite3") - moves_before
+        monitor = json.loads((folder / "monitor.json").read_text())
+        return {
+            "games": args.games, "seconds": args.seconds, "attempts": attempts,
+            "moves_per_s": round(moves / args.seconds, 1),
+            "click_to_answer": percentiles(latencies),
+            "loop_max_pause_ms": monitor["max_pause_ms"], "loop_pauses_over_50ms": monitor["pauses_over_50ms"],
+            "loop_pauses_over_100ms": monitor["pauses_over_100ms"], "gc_max_ms": monitor["gc_max_ms"],
+            "rss_mb_start_end": [round(rss_start / 1024), round(rss_kb(proc.pid) / 1024)],
+            "rss_mb_samples": [round(r / 1024) for r in rss_samples[::6]],
+            "global_calls_per_move": per(after, before, "global_limited", moves),
+            "token_calls_per_move": per(after, before, "interaction_token", moves),
+            "busiest_channel_ops_per_5s": after["busiest_channel_ops"],
+            "rate_limited": after["rate_limited"] - before["rate_limited"],
+            "invalid": after["invalid"],
+        } | ({"decisions_clicked": decisions} if decisions else {})
+
+
+def per(after: dict, before: dict, key: str, moves: int) -> float:
+    return round((after[key] - before[key]) / max(1, moves), 3)
+
+
+async def fill(path: Path, count: int, channel: int) -> None:
+    """`count` stored games: one open in `channel`, the others ended in channels of their own."""
+    store = await Store.open(path, synchronous="OFF")
+    try:
+        state, _ = new_game(["1", "2"], seed=1)
+        table = Table(host="1", seats=(Seat(id="1", name="A"), Seat(id="2", name="B")), seed=1)
+        for i in range(count):
+            record = await store.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
+            if i != count - 1:
+                await store.finish_game(record.id, record.version, "cancelled")
+    finally:
+        await store.close()
+
+
+async def startup(count: int, folder: Path) -> dict:
+    user = FakeUser(USER, "P0")
+    fake = FakeDiscord(guild_id=GUILD, users=[user], rate_limits=True, record_requests=False, token="bench-token")
+    async with fake:
+        await fill(folder / "bench.sqlite3", count, fake.channel_id)
+        async with bot_process(fake, folder) as proc:
+            await fake.wait_for_ready(timeout=120)
+            ready = time.monotonic()
+            result = await fake.slash(user.id, "augsburg status", settle=False)
+            await fake.wait_answered(result, timeout=60)
+            return {"stored_games": count, "first_answer_after_ready_ms": round(1000 * (time.monotonic() - ready)),
+                    "rss_mb": round(rss_kb(proc.pid) / 1024)}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--users", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=50.0, help="decisions attempted per second")
+    parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--startup", default="10000,100000", help="stored games for the start-up runs")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
+        for count in [int(c) for c in args.startup.split(",") if c]:
+            print(json.dumps({"startup": await startup(count, _fresh(tmp, f"start{count}"))}))
+
+
+def _fresh(tmp: str, name: str) -> Path:
+    path = Path(tmp) / name
+    path.mkdir()
+    return path
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
