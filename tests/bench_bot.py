@@ -27,6 +27,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
+BOT_ROOT = ROOT  # the checkout whose bot is measured (--bot-root: another one, say the one before a change)
 sys.path[:0] = [str(ROOT), str(TESTS)]
 
 from support.fake_discord import FakeDiscord, FakeUser, HarnessError, stop_process  # noqa: E402
@@ -54,7 +55,7 @@ def moves_in(path: Path) -> int:
 
 @contextlib.asynccontextmanager
 async def bot_process(fake: FakeDiscord, folder: Path, **settings: str):
-    env = {**os.environ, **fake.env("bench-token"), "DISCORD_GUILD_ID": str(GUILD), "PYTHONPATH": str(ROOT),
+    env = {**os.environ, **fake.env("bench-token"), "DISCORD_GUILD_ID": str(GUILD), "PYTHONPATH": str(BOT_ROOT),
            "DATABASE_PATH": str(folder / "bench.sqlite3"), "MONITOR_PATH": str(folder / "monitor.json"),
            "TURN_TIMEOUT_SECONDS": "0", "LOG_LEVEL": "WARNING", **settings}
     with (folder / "bot.log").open("ab") as log:
@@ -145,7 +146,9 @@ async def load(args, folder: Path) -> dict:
         decisions = sum(1 for t in results if t is True)
         await asyncio.sleep(3)
         after, moves = fake.stats(), moves_in(folder / "bench.sqlite3") - moves_before
-        monitor = json.loads((folder / "monitor.json").read_text())
+        monitor_file = folder / "monitor.json"  # a bot from before the monitor existed writes none
+        monitor = json.loads(monitor_file.read_text()) if monitor_file.exists() else dict.fromkeys(
+            ("max_pause_ms", "pauses_over_50ms", "pauses_over_100ms", "gc_max_ms"))
         return {
             "games": args.games, "seconds": args.seconds, "attempts": attempts,
             "moves_per_s": round(moves / args.seconds, 1),
@@ -158,6 +161,8 @@ async def load(args, folder: Path) -> dict:
             "token_calls_per_move": per(after, before, "interaction_token", moves),
             "busiest_channel_ops_per_5s": after["busiest_channel_ops"],
             "rate_limited": after["rate_limited"] - before["rate_limited"],
+            "rate_limited_where": [after["rate_limited_by_route"], after["rate_limited_by_scope"]],
+            "peak_global_per_s": after["peak_global_per_second"], "by_route": after["by_route"],
             "invalid": after["invalid"],
         } | ({"decisions_clicked": decisions} if decisions else {})
 
@@ -167,14 +172,15 @@ def per(after: dict, before: dict, key: str, moves: int) -> float:
 
 
 async def fill(path: Path, count: int, channel: int) -> None:
-    """`count` stored games: one open in `channel`, the others ended in channels of their own."""
+    """`count` stored games in channels of their own: a tenth still open, the rest ended; and one open
+    in `channel`, where the first click goes."""
     store = await Store.open(path, synchronous="OFF")
     try:
         state, _ = new_game(["1", "2"], seed=1)
         table = Table(host="1", seats=(Seat(id="1", name="A"), Seat(id="2", name="B")), seed=1)
         for i in range(count):
             record = await store.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
-            if i != count - 1:
+            if i != count - 1 and i % 10:
                 await store.finish_game(record.id, record.version, "cancelled")
     finally:
         await store.close()
@@ -201,7 +207,11 @@ async def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="decisions attempted per second")
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--startup", default="10000,100000", help="stored games for the start-up runs")
+    parser.add_argument("--bot-root", help="measure the bot of another checkout (e.g. the one before a change)")
     args = parser.parse_args()
+    if args.bot_root:
+        global BOT_ROOT
+        BOT_ROOT = Path(args.bot_root).resolve()
     with tempfile.TemporaryDirectory() as tmp:
         print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
         for count in [int(c) for c in args.startup.split(",") if c]:

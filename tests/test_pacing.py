@@ -31,5 +31,7 @@ async def test_no_more_than_so_many_operations_per_window_in_one_channel():
 async def test_channels_are_paced_apart_but_share_the_overall_rate():
     apart = await timed(Pacing(rate=1000, per_channel=2, window=0.2), [1, 1, 2, 2, 3, 3])
     assert apart[-1] < 0.1  # two operations in each of three channels: no waiting
-    shared = await timed(Pacing(rate=20, per_channel=100, window=1.0), list(range(30)))
-    assert shared[-1] >= 0.45  # 30 calls at 20 per second (a burst of 20, then 10 more)
+    shared = await timed(Pacing(rate=20, per_channel=100, window=1.0), list(range(45)))
+    for i in range(len(shared) - 20):  # never more than 20 within any one second, as Discord counts
+        assert shared[i + 20] - shared[i] >= 0.99
+    assert shared[-1] >= 1.99

@@ -15,12 +15,11 @@ from collections import deque
 
 class Pacing:
     def __init__(self, rate: float = 40.0, per_channel: int = 4, window: float = 5.0, clock=time.monotonic):
-        self.rate = rate  # calls per second for all channels together, below Discord's 50
+        self.rate = rate  # calls in any one second for all channels together, below Discord's 50
         self.per_channel = per_channel
         self.window = window
         self.clock = clock
-        self._tokens = rate
-        self._filled = clock()
+        self._sent: deque[float] = deque()  # when the calls of the last second went out
         self._global = asyncio.Lock()
         self._recent: dict[int, deque[float]] = {}  # per channel: when its last operations went out
         self._channel_locks: dict[int, asyncio.Lock] = {}
@@ -43,15 +42,16 @@ class Pacing:
         self._forget_quiet()
 
     async def global_turn(self) -> None:
+        """A sliding window, as Discord counts: never more than `rate` calls within any one second."""
         async with self._global:
             while True:
                 now = self.clock()
-                self._tokens = min(self.rate, self._tokens + (now - self._filled) * self.rate)
-                self._filled = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
+                while self._sent and self._sent[0] <= now - 1.0:
+                    self._sent.popleft()
+                if len(self._sent) < self.rate:
+                    self._sent.append(now)
                     return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+                await asyncio.sleep(self._sent[0] + 1.0 - now)
 
     def _forget_quiet(self) -> None:
         """Channels quiet for a whole window need no record (memory stays flat however many channels)."""

@@ -43,7 +43,10 @@ class _Routed:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, self.handler, *self.route(interaction))
+        try:
+            await _route(interaction, self.handler, *self.route(interaction))
+        finally:
+            unlink(self._view)  # discord.py built a view of the clicked message to dispatch this click
 
 
 class LobbyButton(
@@ -176,11 +179,33 @@ class LogPage(
 DYNAMIC_ITEMS = (LobbyButton, LobbyClock, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
 
 
+class StaticView(discord.ui.View):
+    """A view that only carries its components; DynamicItems route every click.
+
+    Stopped at once, so discord.py keeps no copy (it would keep an ephemeral one 15 minutes, a message's
+    forever); and its items do not point back at it, so a sent view is freed at once rather than left as
+    a reference cycle for the garbage collector to find (each of which adds to the bot's pauses).
+    """
+
+    def __init__(self):
+        super().__init__(timeout=None)
+        self.stop()
+
+    def add_item(self, item: discord.ui.Item):
+        super().add_item(item)
+        unlink(self)
+        return self
+
+
+def unlink(view: discord.ui.View | None) -> None:
+    """Undo a view's reference cycles (its items point back at it), so it is freed as soon as it is dropped."""
+    if view is not None:
+        for item in view.children:
+            item._update_view(None)
+
+
 def view_of(*items: discord.ui.Item) -> discord.ui.View:
-    """A view that only carries its components: stopped before it is sent, so discord.py keeps no copy
-    (it would keep an ephemeral one 15 minutes, a message's forever). DynamicItems route every click."""
-    view = discord.ui.View(timeout=None)
-    view.stop()
+    view = StaticView()
     for item in items:
         view.add_item(item)
     return view

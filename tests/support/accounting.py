@@ -24,6 +24,7 @@ class Accounting:
         self.by_route: Counter[str] = Counter()
         self.total = self.global_limited = self.interaction_token = self.invalid = 0
         self.rate_limited: Counter[str] = Counter()  # scope ("user", "global", "shared") -> 429s given
+        self.limited_routes: Counter[str] = Counter()  # route -> 429s given
         self.first_at: float | None = None
         self.last_at: float | None = None
         self._channel_ops: dict[int, SlidingWindow] = {}
@@ -46,6 +47,7 @@ class Accounting:
             self.interaction_token += 1
         if scope is not None:
             self.rate_limited[scope] += 1
+            self.limited_routes[f"{req.method} {req.route}"] += 1
         if req.status in (401, 403) or (req.status == 429 and scope != "shared"):
             self.invalid += 1  # Discord's invalid request limit: 10,000 per 10 minutes, then a ban
         if bucket.message_op and 200 <= req.status < 300 and req.channel_id is not None:
@@ -69,6 +71,7 @@ class Accounting:
             "peak_global_per_second": self.peak_global,
             "rate_limited": sum(self.rate_limited.values()),
             "rate_limited_by_scope": dict(self.rate_limited),
+            "rate_limited_by_route": dict(self.limited_routes),
             "invalid": self.invalid,
             "busiest_channel": self.busiest_channel,
             "busiest_channel_ops": self.busiest_ops,
