@@ -20,7 +20,7 @@ class Settings(BaseSettings):
     # Message operations the bot allows itself per channel in 5 s. Discord allows 5, but discord.py holds
     # back the request that empties a bucket for the whole reset: one spare keeps that from happening.
     channel_ops_per_5s: int = 4
-    requests_per_second: float = 40.0  # channel requests per second over all channels (Discord: 50 at most)
+    requests_per_second: float = 35.0  # over all channels (Discord: 50; a margin for requests that bunch in transit)
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
