@@ -11,9 +11,10 @@ from __future__ import annotations
 from .database import Database
 from .games import GamesMixin
 from .history import HistoryMixin
+from .messages import MessagesMixin
 from .repair import RepairMixin
 from .timers import TimersMixin
 
 
-class Store(GamesMixin, RepairMixin, HistoryMixin, TimersMixin, Database):
+class Store(GamesMixin, MessagesMixin, RepairMixin, HistoryMixin, TimersMixin, Database):
     """One connection to one database file. Safe to share between coroutines."""
