@@ -13,6 +13,7 @@ from storage import Store
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
+from . import inputs
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ class AugsburgBot(commands.Bot):
         gc.freeze()  # the guilds and channels just received live as long as the connection
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        if await inputs.command_refused(interaction, error):  # forged or outdated input: a polite answer
+            return
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
         if interaction.response.is_done():
             await interaction.followup.send(notices.sorry(ENGLISH), ephemeral=True)

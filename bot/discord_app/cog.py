@@ -22,6 +22,7 @@ from .. import choices
 from ..scheduler import RETRY_SECONDS, Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, names, rules
+from . import inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .pacing import Pacing
@@ -98,6 +99,15 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        inputs.check_command(interaction)  # options the command does not offer never reach it
+        return True
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if inputs.unrouted(interaction):  # nothing else will answer it: never "This interaction failed"
+            await inputs.answer_unrouted(interaction)
 
     # --- the table
 

@@ -45,6 +45,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
+        "unknown_input": lambda: w._("I could not read that command: an option is missing or is not one it offers. "
+                                     "`/augsburg help` lists what you can do now."),
         "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
         "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
         "no_computer": lambda: w._("There is no computer player to remove."),
