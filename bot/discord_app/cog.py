@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
 
 
+# Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
+@app_commands.guild_only()
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
                  pacing: Pacing | None = None):
@@ -112,7 +114,6 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     # --- the table
 
     @app_commands.command(name="new", description="Open a table for a new game in this channel")
-    @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction) -> None:
         await self.handlers.new_table(interaction)
 

@@ -68,6 +68,10 @@ class TableDrawer:
                 if drawn and (latest.version, latest.status) == (record.version, record.status):
                     del self._latest[game_id]
                     return
+        except discord.Forbidden as refused:  # the channel's settings: players still play from their panels
+            record = self._latest.pop(game_id, None)
+            log.warning("may not draw the table of game %s in channel %s: %s", game_id,
+                        record and record.channel_id, refused.text)
         except Exception:
             self._latest.pop(game_id, None)
             log.exception("could not draw the table of game %s", game_id)

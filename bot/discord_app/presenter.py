@@ -74,7 +74,11 @@ class Presenter:
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
-        return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions)
+        try:
+            return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions)
+        except discord.Forbidden as refused:  # the channel's settings, not the game: what was done stands
+            log.warning("may not post in channel %s: %s", channel_id, refused.text)
+            return None
 
     # --- the table
 

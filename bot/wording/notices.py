@@ -141,6 +141,15 @@ def _cannot_afford(w: Words, p: dict) -> str:
     return w._("Those cards cost {cost}; you have {money}.", cost=w.money(p["cost"]), money=w.money(p["money"]))
 
 
+def missing_permissions(w: Words, permissions: list[str]) -> str:
+    """`permissions`: their names as Discord's settings show them."""
+    return w.n_("I cannot open a table here: I lack the permission {names} in this channel. Someone who manages "
+                "the server can grant it to me (or to my role); then try again.",
+                "I cannot open a table here: I lack the permissions {names} in this channel. Someone who manages "
+                "the server can grant them to me (or to my role); then try again.",
+                len(permissions), names=w.both([f"**{p}**" for p in permissions]))
+
+
 def sorry(w: Words) -> str:
     return w._("Sorry, something went wrong on our side. The game is safe; please try again in a moment.")
 
