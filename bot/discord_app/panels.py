@@ -129,6 +129,10 @@ class Decision:
         w, hand = self.w, self.pview.you.hand
         valid = [i for i, c in enumerate(hand) if c in choice.cards]
         chosen = selection[1] if selection and selection[0] == "rev" else positions(hand, choice.suggested)
+        if choice.count > MAX_OPTIONS:  # no menu can choose that many: the suggestion, or the typed command
+            self.button(codes.encode_positions("rev", chosen), moves.lay_down_label(w, [hand[i] for i in chosen]),
+                        GREEN)
+            return f"{moves.reveal_prompt(w, choice.count)}\n{moves.reveal_too_many(w)}"
         # The chosen cards first, then the strongest: at most 25 fit in a menu.
         shown = sorted(valid, key=lambda i: (i not in chosen, -card_rank(hand[i])[0]))[:MAX_OPTIONS]
         opts = [discord.SelectOption(label=names.card_with_price(w, hand[i]), value=str(i), default=i in chosen)
