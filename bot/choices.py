@@ -106,6 +106,6 @@ def purchases(w: Words, options: list, view: View, people: People) -> list[tuple
 
 def filtered(pairs: list[tuple[str, object]], typed: str) -> list[tuple[str, object]]:
     """Keep the choices matching what has been typed so far (case-insensitive), at most 25."""
-    needle = (typed or "").strip().lower()
+    needle = str(typed or "").strip().lower()
     kept = [(n, v) for n, v in pairs if not needle or needle in n.lower() or needle in str(v).lower()]
     return [(n[:100], v) for n, v in kept[:MAX_CHOICES]]

@@ -83,6 +83,28 @@ async def test_an_unknown_subcommand_gets_a_polite_answer(harness):
     h.assert_no_errors()
 
 
+FORGED_AUTOCOMPLETES = [
+    pytest.param("augsburg reveal", {"cards": "x"}, [{"name": "zzz", "type": 3, "value": "", "focused": True}],
+                 id="unknown option"),
+    pytest.param("augsburg rules", {}, [{"name": "topic", "type": 3, "value": "", "focused": True}],
+                 id="an option that does not autocomplete"),
+    pytest.param("augsburg buy", {"cards": "x"}, [{"name": "cards", "type": 3, "value": ""}], id="nothing focused"),
+    pytest.param("augsburg buy", {"cards": "x"}, [{"name": "cards", "type": 3, "value": 7, "focused": True}],
+                 id="a number as text"),
+]
+
+
+@pytest.mark.parametrize("command, valid, options", FORGED_AUTOCOMPLETES)
+async def test_a_forged_autocomplete_gets_no_suggestions_and_logs_no_error(harness, command, valid, options):
+    h = harness
+    await open_and_start(h, players=(ADA, BEN))
+    data = h._command_data(command, valid)
+    leaf(data)["options"] = options
+    result = await h.send_interaction(h.interaction_payload(ADA, AUTOCOMPLETE, data))
+    assert not result.unanswered and isinstance(result.choices, list)
+    h.assert_no_errors()
+
+
 async def test_a_command_from_outside_a_server_gets_a_polite_answer(harness):
     h = harness
     await open_and_start(h, players=(ADA, BEN))

@@ -33,7 +33,7 @@ class AugsburgBot(commands.Bot):
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree)
         self.settings = settings
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward

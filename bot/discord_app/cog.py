@@ -102,10 +102,6 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        inputs.check_command(interaction)  # options the command does not offer never reach it
-        return True
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if inputs.unrouted(interaction):  # nothing else will answer it: never "This interaction failed"

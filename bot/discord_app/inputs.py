@@ -34,23 +34,42 @@ class BadInput(app_commands.CheckFailure):
         self.code = code
 
 
+class CheckedTree(app_commands.CommandTree):
+    """discord.py's command tree, with every command and autocomplete checked before it runs: refused
+    ones are answered here (a polite line, or no suggestions) and go no further."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        try:
+            check_command(interaction)
+        except BadInput as refused:
+            await command_refused(interaction, refused)
+            return False
+        return True
+
+
 def check_command(interaction: discord.Interaction) -> None:
-    """Raise BadInput unless the command came from a server with exactly the options it offers."""
+    """Raise BadInput unless the command came from a server with exactly the options it offers (while
+    typing, an autocomplete may lack required ones, and only an option that autocompletes may be focused)."""
     if interaction.guild_id is None:  # /augsburg is guild-only: only forged data arrives from elsewhere
         raise BadInput("server_only", "outside a server")
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         raise BadInput("unknown_input", "no such command")
-    given = {o.get("name"): o.get("value") for o in _options(interaction.data or {})}
+    typing = interaction.type == discord.InteractionType.autocomplete
+    options = _options(interaction.data or {})
+    given = {o.get("name"): o.get("value") for o in options}
+    focused = {o.get("name") for o in options if o.get("focused")}
     params = {p.display_name: p for p in command.parameters}
     unknown = set(given) - set(params)
     if unknown:
         raise BadInput("unknown_input", f"unknown options {sorted(map(str, unknown))}")
+    if typing and (len(focused) != 1 or not params[next(iter(focused))].autocomplete):
+        raise BadInput("unknown_input", f"no suggestions for {sorted(map(str, focused))}")
     for name, param in params.items():
         if name not in given:
-            if param.required:
+            if param.required and not typing:
                 raise BadInput("unknown_input", f"{name} missing")
-        elif not _fits(param, given[name]):
+        elif name not in focused and not _fits(param, given[name]):  # a focused value is text being typed
             raise BadInput("unknown_input", f"{name}={given[name]!r} not offered")
 
 
