@@ -14,6 +14,7 @@ from support.bot_support import ADA, BEN, game, open_and_start, service
 from support.fake_discord import DEFAULT
 
 from bot.discord_app import permissions
+from bot.wording import ENGLISH, names
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = 2
@@ -79,7 +80,7 @@ def test_the_readme_invite_asks_for_every_permission_the_bot_uses():
     links = re.findall(r"https://discord\.com/oauth2/authorize\?\S*?permissions=(\d+)", readme)
     assert links and all(int(value) == permissions.INVITE.value for value in links), links
     prose = " ".join(readme.split())  # names may wrap across lines
-    for name in permissions.names(permissions.INVITE):
+    for name in [names.permission(ENGLISH, flag) for flag in permissions.flags(permissions.INVITE)]:
         assert name in prose, f"the README does not name {name}"
 
 

@@ -29,14 +29,10 @@ def missing(interaction: discord.Interaction) -> discord.Permissions:
     return discord.Permissions(wanted.value & ~interaction.app_permissions.value)
 
 
-def names(perms: discord.Permissions) -> list[str]:
-    """The permissions' names as Discord's settings show them, in a fixed order."""
-    return [name for flag, name in NAMES.items() if getattr(perms, flag)]
+def flags(perms: discord.Permissions) -> list[str]:
+    """The permissions among those the bot uses, by discord.py's flag names, in a fixed order
+    (bot/wording/names.py names them for people)."""
+    return [flag for flag in ORDER if getattr(perms, flag)]
 
 
-NAMES = {  # as Discord's channel and role settings name them
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "embed_links": "Embed Links",
-}
+ORDER = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links")

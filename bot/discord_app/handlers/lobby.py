@@ -7,7 +7,7 @@ import discord
 from storage import Seat
 
 from ...service import Notice, Outcome
-from ...wording import notices
+from ...wording import names, notices
 from .. import permissions
 from ..embeds import lobby_embed
 from ..widgets import CancelButton, lobby_view, table_view, view_of
@@ -20,9 +20,9 @@ class LobbyHandlers:
         if interaction.guild_id is None:
             await say(interaction, self.notice(Notice("server_only")))
             return
-        lacking = permissions.missing(interaction)
-        if lacking:  # opening a table the bot could not keep going would strand its players
-            await say(interaction, notices.missing_permissions(self.w, permissions.names(lacking)))
+        lacking = permissions.flags(permissions.missing(interaction))
+        if lacking:  # a table the bot could not keep going would strand its players
+            await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
             return
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host)
