@@ -148,3 +148,23 @@ async def test_a_forged_menu_choice_is_refused_and_changes_nothing(harness):
     assert game(h).state == before
     h.assert_all_answered()
     h.assert_no_errors()
+
+
+async def test_a_forged_reveal_choice_is_refused(harness):
+    h = harness
+    await open_and_start(h, players=(ADA, BEN))
+    showdown(h, ADA, noble=0)
+    state = game(h).state.model_copy(deep=True)
+    seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
+    state.players[seat].hand.append("louise-3")  # in hand, but it does not count for Philipp
+    put(h, state)
+    panel = (await h.slash(ADA, "augsburg hand")).response
+    menu = select_of(panel, "rev")["custom_id"]
+    louise = str(len(state.players[seat].hand) - 1)
+    for values in (["0"], ["0", louise], ["0", "1", "2"]):  # too few, a card that does not count, too many
+        data = {"custom_id": menu, "component_type": 3, "values": values}
+        forged = await h.send_interaction(h.interaction_payload(ADA, 3, data, h.message(panel.message_id)))
+        assert "no longer matches your cards" in forged.response.content
+        assert preselected(forged.response) != sorted(values)
+    assert game(h).state == state
+    h.assert_no_errors()

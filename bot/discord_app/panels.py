@@ -51,16 +51,16 @@ def chosen(record: GameRecord, player: str, key: str, kind: str, values: list[st
     choice = next((o for o in options if isinstance(o, RevealChoice if kind == "rev" else BuyChoice)), None)
     if choice is None:
         return Notice("stale_decision") if options else Notice("not_your_turn", {"phase": record.state.phase})
-    if kind == "rev":
+    if kind == "rev":  # exactly the count, of the cards that count for this noble
         hand = player_view(record.state, player).you.hand
-        allowed, most = {i for i, c in enumerate(hand) if c in choice.cards}, choice.count
-    else:
-        allowed, most = set(range(len(choice.offered))), len(choice.offered)
+        allowed, sizes = {i for i, c in enumerate(hand) if c in choice.cards}, {choice.count}
+    else:  # any number of the offered cards
+        allowed, sizes = set(range(len(choice.offered))), set(range(len(choice.offered) + 1))
     try:
         picked = [int(v) for v in values]
     except ValueError:
         return Notice("stale_choice")
-    if len(set(picked)) != len(picked) or not set(picked) <= allowed or len(picked) > most:
+    if len(set(picked)) != len(picked) or not set(picked) <= allowed or len(picked) not in sizes:
         return Notice("stale_choice")
     return kind, picked
 
