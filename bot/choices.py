@@ -63,7 +63,7 @@ def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[s
     """The suggested lay-down first, then each certificate as the best card with the cheapest fillers.
 
     Values name positions in the player's hand, like a purchase's: card names would not fit
-    Discord's 100 characters once ten cards are laid down.
+    Discord's 100 characters once ten cards are laid down (and many positions are a bitmask, codes.py).
     """
     choice = next((o for o in options if isinstance(o, RevealChoice)), None)
     if choice is None:
@@ -73,7 +73,8 @@ def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[s
         offer = reveal_set(choice.cards, choice.count, best)
         if len(offer) == choice.count and sorted(offer) not in [sorted(o) for o in offers]:
             offers.append(offer)
-    return [(names.cards(w, o), codes.encode_positions("rev", positions(view.you.hand, o))) for o in offers if o]
+    return [(moves.cards_within(w, o), codes.encode_positions("rev", positions(view.you.hand, o)))
+            for o in offers if o]
 
 
 def positions(hand: list[str], cards: list[str]) -> list[int]:
@@ -105,6 +106,6 @@ def purchases(w: Words, options: list, view: View, people: People) -> list[tuple
 
 def filtered(pairs: list[tuple[str, object]], typed: str) -> list[tuple[str, object]]:
     """Keep the choices matching what has been typed so far (case-insensitive), at most 25."""
-    needle = (typed or "").strip().lower()
+    needle = str(typed or "").strip().lower()
     kept = [(n, v) for n, v in pairs if not needle or needle in n.lower() or needle in str(v).lower()]
     return [(n[:100], v) for n, v in kept[:MAX_CHOICES]]

@@ -28,6 +28,9 @@ from engine.state import GameState, seat_of
 
 from .wording.names import card_from_name
 
+DOTTED_AT_MOST = 24  # characters of dotted positions; longer ones are written as a bitmask
+MASK = re.compile(r"x[0-9a-f]{1,25}")  # a bitmask of up to 100 positions: more than a hand can hold
+
 
 def encode(action: ActionModel) -> str:
     match action:
@@ -55,17 +58,26 @@ def encode(action: ActionModel) -> str:
 
 
 def encode_positions(kind: str, positions: list[int]) -> str:
-    """`buy:` / `rev:` followed by positions in the player's offer / hand."""
-    return f"{kind}:{'.'.join(str(i) for i in sorted(positions))}"
+    """`buy:` / `rev:` followed by positions in the player's offer / hand: `rev:0.3.4`, or for many cards
+    a bitmask, `rev:x19` (bit i: position i), so a lay-down of the whole deck still fits a custom_id and
+    an autocomplete value (100 characters; 80 positions take 20 hex digits)."""
+    dotted = ".".join(str(i) for i in sorted(positions))
+    if len(dotted) <= DOTTED_AT_MOST:
+        return f"{kind}:{dotted}"
+    return f"{kind}:x{sum(1 << i for i in set(positions)):x}"
 
 
 def decode(code: str):
     """An action, or for positional codes a function (state, player) -> action, read under the lock."""
     if code.startswith(("buy:", "rev:")):
         kind, _, rest = code.partition(":")
-        if rest and not re.fullmatch(r"[0-9.]+", rest):
+        if MASK.fullmatch(rest):
+            mask = int(rest[1:], 16)
+            positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        elif rest and not re.fullmatch(r"[0-9.]+", rest):
             return _by_names(kind, rest)
-        positions = [int(i) for i in rest.split(".") if i]
+        else:
+            positions = [int(i) for i in rest.split(".") if i]
         if len(set(positions)) != len(positions):
             raise ValueError("a card was chosen twice")
 

@@ -13,6 +13,7 @@ from storage import Store
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
+from . import inputs
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ class AugsburgBot(commands.Bot):
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree)
         self.settings = settings
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward
@@ -64,6 +65,8 @@ class AugsburgBot(commands.Bot):
         gc.freeze()  # the guilds and channels just received live as long as the connection
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        if await inputs.command_refused(interaction, error):  # forged or outdated input: a polite answer
+            return
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
         if interaction.response.is_done():
             await interaction.followup.send(notices.sorry(ENGLISH), ephemeral=True)

@@ -19,6 +19,7 @@ from .. import choices
 from ..scheduler import Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, names, rules
+from . import inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .pacing import Pacing
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
 
 
+# Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
+@app_commands.guild_only()
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
                  pacing: Pacing | None = None):
@@ -69,10 +72,14 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def on_ready(self) -> None:
         self.upkeep.after_ready()
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if inputs.unrouted(interaction):  # nothing else will answer it: never "This interaction failed"
+            await inputs.answer_unrouted(interaction)
+
     # --- the table
 
     @app_commands.command(name="new", description="Open a table for a new game in this channel")
-    @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction) -> None:
         await self.handlers.new_table(interaction)
 

@@ -16,7 +16,7 @@ from storage import GameRecord
 
 from .. import codes
 from ..choices import positions
-from ..service import decision_key
+from ..service import Notice, decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
 from .people import people
@@ -39,6 +39,30 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = "", selection:
         decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)
         lines += ["", notices.your_move_heading(w, decision.add(options, selection))]
     return "\n".join(lines)[:2000], buttons
+
+
+def chosen(record: GameRecord, player: str, key: str, kind: str, values: list[str]) -> Selection | Notice:
+    """What a reveal or purchase menu chose, if it still may: the menu was built for the current decision
+    (`key`), its player is due to make it, and the positions are ones the menu could offer now. Else why
+    not, for its player alone: a menu left open since an earlier decision must never choose in this one."""
+    if key != decision_key(record.state):
+        return Notice("stale_decision")
+    options = legal_actions(record.state, player)
+    choice = next((o for o in options if isinstance(o, RevealChoice if kind == "rev" else BuyChoice)), None)
+    if choice is None:
+        return Notice("stale_decision") if options else Notice("not_your_turn", {"phase": record.state.phase})
+    if kind == "rev":  # exactly the count, of the cards that count for this noble
+        hand = player_view(record.state, player).you.hand
+        allowed, sizes = {i for i, c in enumerate(hand) if c in choice.cards}, {choice.count}
+    else:  # any number of the offered cards
+        allowed, sizes = set(range(len(choice.offered))), set(range(len(choice.offered) + 1))
+    try:
+        picked = [int(v) for v in values]
+    except ValueError:
+        return Notice("stale_choice")
+    if len(set(picked)) != len(picked) or not set(picked) <= allowed or len(picked) not in sizes:
+        return Notice("stale_choice")
+    return kind, picked
 
 
 class Decision:
@@ -105,6 +129,10 @@ class Decision:
         w, hand = self.w, self.pview.you.hand
         valid = [i for i, c in enumerate(hand) if c in choice.cards]
         chosen = selection[1] if selection and selection[0] == "rev" else positions(hand, choice.suggested)
+        if choice.count > MAX_OPTIONS:  # no menu can choose that many: the suggestion, or the typed command
+            self.button(codes.encode_positions("rev", chosen), moves.lay_down_label(w, [hand[i] for i in chosen]),
+                        GREEN)
+            return f"{moves.reveal_prompt(w, choice.count)}\n{moves.reveal_too_many(w)}"
         # The chosen cards first, then the strongest: at most 25 fit in a menu.
         shown = sorted(valid, key=lambda i: (i not in chosen, -card_rank(hand[i])[0]))[:MAX_OPTIONS]
         opts = [discord.SelectOption(label=names.card_with_price(w, hand[i]), value=str(i), default=i in chosen)

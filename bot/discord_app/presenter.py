@@ -59,10 +59,11 @@ class Presenter:
         self._followups[interaction.channel_id] = (interaction.followup, expires)
 
     async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING,
-                   nonce: str | None = None):
+                   nonce: str | None = None, must: bool = False):
         """A public message naming (and notifying) exactly `users`, within the channel's pace: a follow-up
         if a token lives (free of the global limit), else a channel message. With a `nonce`, always a
-        channel message: Discord then keeps a repeat (after a restart) from appearing twice."""
+        channel message: Discord then keeps a repeat (after a restart) from appearing twice. A channel that
+        refuses the bot's posts is logged and skipped, unless the post `must` be made (then it raises)."""
         mentions = notify(list(users)) if users else NOBODY
         await self.pacing.turn(channel_id, counted=False)
         hook, expires = self._followups.get(channel_id, (None, 0.0))
@@ -72,8 +73,14 @@ class Presenter:
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
-        return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions,
-                                                   **({"nonce": nonce} if nonce else {}))
+        try:
+            return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions,
+                                                       **({"nonce": nonce} if nonce else {}))
+        except discord.Forbidden as refused:  # the channel's settings, not the game: what was done stands
+            if must:
+                raise  # tried again later
+            log.warning("may not post in channel %s: %s", channel_id, refused.text)
+            return None
 
     # --- the table
 
@@ -106,10 +113,13 @@ class Presenter:
             self.drawer.want(record)
 
     async def table_exists(self, record: GameRecord) -> bool:
-        """Whether the table message is still there (someone may have deleted it); asked only when needed."""
+        """Whether the table message is still there (someone may have deleted it); asked only when needed,
+        by drawing it (reading it back would need the permission to read the channel's history)."""
         await self.pacing.turn(record.channel_id)
+        embed, view = await self.looks(record)
         try:
-            await self.channel(record.channel_id).fetch_message(record.messages.table)
+            await self.channel(record.channel_id).get_partial_message(record.messages.table).edit(embed=embed,
+                                                                                                  view=view)
         except discord.NotFound:
             return False
         except discord.HTTPException:
@@ -189,7 +199,7 @@ class Presenter:
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         embed = standings_embed(self.w, record, spectator_view(record.state), over, prestige)
         message = await self.post(record.channel_id, end.standings(self.w, over, people(self.w, record.table))[:2000],
-                                  humans, embed, nonce=f"augsburg-end-{record.id}"[-25:])
+                                  humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True)
         return message.id
 
     # --- announcements

@@ -39,8 +39,12 @@ def decision_key(state: GameState) -> str:
 
     A turn-based decision lasts one move. A secret simultaneous choice lasts
     until everyone has chosen, though others' choices add moves meanwhile.
+    The initial purchase and the one ending round 1 both happen in round 1: the
+    initial one is "buy0", so a panel left open since then is recognised as stale.
     """
-    if state.phase in ("initial_purchase", "round_end_purchase"):
+    if state.phase == "initial_purchase":
+        return "buy0"
+    if state.phase == "round_end_purchase":
         return f"buy{state.round}"
     if state.phase == "showdown":
         return f"show{state.round}.{state.noble}"

@@ -92,6 +92,22 @@ def reveal_prompt(w: Words, count: int) -> str:
                 "lay down exactly {n} valid cards (at least one certificate); your best card decides.", count)
 
 
+def reveal_too_many(w: Words) -> str:
+    """For a lay-down of more cards than a menu can hold (25)."""
+    return w._("That is more cards than a menu can hold: the button lays down the suggested cards, or type "
+               "`/augsburg reveal` to choose others.")
+
+
+def cards_within(w: Words, cards: list[str], limit: int = 100) -> str:
+    """The cards' names, or as many as fit in `limit` characters and how many more."""
+    text, shown = names.cards(w, cards), len(cards)
+    while len(text) > limit and shown > 1:
+        shown -= 1
+        text = w.n_("{cards} and {n} more", "{cards} and {n} more", len(cards) - shown,
+                    cards=names.cards(w, cards[:shown]))
+    return text[:limit]
+
+
 def buy_prompt(w: Words, total: int, budget: int) -> str:
     if total > budget:
         return w._("choose which offered cards to buy (selected {total} of your {budget} — more than you have); "

@@ -85,6 +85,16 @@ def seat(w: Words, seat) -> str:
     return seat.name
 
 
+def permission(w: Words, flag: str) -> str:
+    """A Discord permission (discord.py's flag name) as Discord's channel settings name it."""
+    return {
+        "view_channel": w._("View Channel"),
+        "send_messages": w._("Send Messages"),
+        "send_messages_in_threads": w._("Send Messages in Threads"),
+        "embed_links": w._("Embed Links"),
+    }[flag]
+
+
 def card_from_name(text: str) -> str:
     """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card).
 

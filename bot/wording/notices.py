@@ -45,6 +45,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
+        "unknown_input": lambda: w._("I could not read that command: an option is missing or is not one it offers. "
+                                     "`/augsburg help` lists what you can do now."),
         "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
         "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
         "no_computer": lambda: w._("There is no computer player to remove."),
@@ -137,6 +139,15 @@ def _cannot_afford(w: Words, p: dict) -> str:
         return w._("The top {tile} costs {cost}; you have {money}.", tile=names.tile(w, p["tile"]),
                    cost=w.money(p["cost"]), money=w.money(p["money"]))
     return w._("Those cards cost {cost}; you have {money}.", cost=w.money(p["cost"]), money=w.money(p["money"]))
+
+
+def missing_permissions(w: Words, permissions: list[str]) -> str:
+    """`permissions`: their names as Discord's settings show them."""
+    return w.n_("I cannot open a table here: I lack the permission {names} in this channel. Someone who manages "
+                "the server can grant it to me (or to my role); then try again.",
+                "I cannot open a table here: I lack the permissions {names} in this channel. Someone who manages "
+                "the server can grant them to me (or to my role); then try again.",
+                len(permissions), names=w.both([f"**{p}**" for p in permissions]))
 
 
 def sorry(w: Words) -> str:

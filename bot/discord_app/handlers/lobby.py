@@ -9,8 +9,8 @@ import discord
 from storage import Seat
 
 from ...service import Notice, Outcome
-from ...wording import notices
-from .. import answers
+from ...wording import names, notices
+from .. import answers, permissions
 from ..embeds import lobby_embed
 from ..widgets import CancelButton, lobby_view, table_view, view_of
 from .base import guarded, say
@@ -23,6 +23,10 @@ class LobbyHandlers:
     async def new_table(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             await say(interaction, self.notice(Notice("server_only")))
+            return
+        lacking = permissions.flags(permissions.missing(interaction))
+        if lacking:  # a table the bot could not keep going would strand its players
+            await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
             return
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host)

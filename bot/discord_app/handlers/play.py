@@ -12,7 +12,7 @@ from ...wording import history, notices
 from ...wording import log as words_log
 from .. import answers
 from ..embeds import COLOUR
-from ..panels import panel
+from ..panels import chosen, panel
 from ..people import people
 from .base import MISSING, guarded, say
 
@@ -54,16 +54,17 @@ class PlayHandlers:
                 return
             await self._act(interaction, game_id, key, action)
             return
-        # Reveal and purchase: show the selection (with the running total) and a confirm button.
+        # Reveal and purchase: show the selection (with the running total) and a confirm button; a menu
+        # of another decision (or not its player's) is refused with the current panel.
         record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
         if record is None:
             return
-        try:
-            chosen = [int(v) for v in values]
-        except ValueError:
-            await say(interaction, self.notice(Notice("not_ours")))
-            return
-        content, view = panel(self.w, record, interaction.user.id, selection=(kind, chosen))
+        selection = chosen(record, str(interaction.user.id), key, kind, values)
+        if isinstance(selection, Notice):
+            note = notices.warning(self.w, self.notice(selection, record))
+            content, view = panel(self.w, record, interaction.user.id, note)
+        else:
+            content, view = panel(self.w, record, interaction.user.id, selection=selection)
         await answers.update(interaction, content, view=view)
 
     @guarded
