@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 
@@ -13,6 +14,9 @@ from storage import Store
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
+from .backoff import transient, with_backoff
+from .command_sync import sync_commands
+from .lease import LeaseKeeper
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
@@ -37,8 +41,32 @@ class AugsburgBot(commands.Bot):
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
+        self.lease: LeaseKeeper | None = None
+        self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
+        self._closing: asyncio.Task | None = None
+
+    async def login(self, token: str) -> None:
+        # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_path)
+        self.lease = LeaseKeeper(self.store, self.settings.lease_seconds, self.close)
+        await self.lease.take()
+        # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
+        await with_backoff("log in to Discord", lambda: self._login_once(token),
+                           first=self.settings.startup_retry_first, cap=self.settings.startup_retry_max,
+                           retry=lambda exc: not self._set_up and transient(exc))
+
+    async def _login_once(self, token: str) -> None:
+        try:
+            await super().login(token)
+        except Exception:
+            if not self._set_up:  # a fresh HTTP session for the next try: static_login opens one each time
+                await self.http.close()
+                self.http.connector = discord.utils.MISSING  # closed along with the session
+            raise
 
     async def setup_hook(self) -> None:
+        self._set_up = True
         if self.settings.monitor_path:
             self.monitor = LoopMonitor(self.settings.monitor_path)
             self.monitor.start()
@@ -48,7 +76,7 @@ class AugsburgBot(commands.Bot):
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        await self.tree.sync(guild=guild)
+        await sync_commands(self, guild)  # retried if Discord fails for a while; skipped if nothing changed
         # What exists now lives as long as the process (modules, discord.py's structures): freezing it
         # spares every later full garbage collection from walking it again, halving its pause.
         gc.collect()
@@ -71,8 +99,20 @@ class AugsburgBot(commands.Bot):
             await interaction.response.send_message(notices.sorry(ENGLISH), ephemeral=True)
 
     async def close(self) -> None:
+        # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later
+        # callers wait for all of it, where discord.py's own close would only wait for its part.
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close_all(), name="closing the bot")
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def _close_all(self) -> None:
         if getattr(self, "monitor", None) is not None:
             await self.monitor.stop()
         await super().close()
+        if self.lease is not None:
+            await self.lease.release()
         if self.store is not None:
             await self.store.close()

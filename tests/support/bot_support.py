@@ -9,6 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
+from bot.discord_app.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, names
 from support.fake_discord import FakeUser, Harness
 
@@ -34,8 +35,8 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
 
 
 def long_lived(task) -> bool:
-    """The bot's one deadline scheduler runs for as long as the bot."""
-    return task.get_name() == "deadline scheduler"
+    """The bot's deadline scheduler and its lease heartbeat run for as long as the bot."""
+    return task.get_name() in ("deadline scheduler", HEARTBEAT_TASK)
 
 
 @pytest.fixture

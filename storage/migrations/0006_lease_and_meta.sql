@@ -1,0 +1,16 @@
+-- One bot process per database: the process serving it holds this single row and renews its heartbeat.
+-- A second process refuses to start while the heartbeat is fresh; it may take over once it is stale.
+CREATE TABLE lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),   -- at most one row
+    holder TEXT NOT NULL,                    -- a random id per process (pids are reused, hosts shared)
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    taken_at REAL NOT NULL,                  -- unix time
+    heartbeat_at REAL NOT NULL               -- unix time of the last renewal
+);
+
+-- Small facts about the deployment, e.g. a hash of the slash commands last synced to Discord.
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
