@@ -54,10 +54,10 @@ class GameQuarantined(StorageError):
 
 
 class LeaseHeld(StorageError):
-    """Another live process serves this database (its heartbeat is younger than the takeover time)."""
+    """Another live process serves this database (its heartbeat is younger than its takeover time)."""
 
-    def __init__(self, lease: Lease, seconds: float, now: float):
+    def __init__(self, lease: Lease, now: float):
         self.lease = lease
         self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
-        self.wait = max(0.0, seconds - self.age)  # until it may be taken over, if it stays silent
+        self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
         super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")

@@ -2,7 +2,8 @@
 
 A bot keeps open games in memory between moves, so two processes on one file would each answer from
 their own copy. The lease lets only one serve: it can be taken when free, or when its heartbeat is older
-than the takeover time (the holder died or froze). Times are wall-clock (unix): processes compare them.
+than the holder's takeover time (the holder died or froze). Times are wall-clock (unix): processes
+compare them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 from .errors import LeaseHeld
 
+_COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
+
 
 @dataclass(frozen=True)
 class Lease:
@@ -20,32 +23,35 @@ class Lease:
     host: str
     taken_at: float
     heartbeat_at: float
+    seconds: float  # the holder's takeover time: it renews well within it
+
+    def stale(self, now: float) -> bool:
+        return now - self.heartbeat_at >= self.seconds
 
 
 class LeaseMixin:
     async def lease(self) -> Lease | None:
-        row = await self._fetchone("SELECT holder, pid, host, taken_at, heartbeat_at FROM lease WHERE id = 1")
+        row = await self._fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
         return Lease(*row) if row else None
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
-        """Hold the lease if it is free, already ours, or its heartbeat is more than `seconds` old;
-        otherwise raise LeaseHeld with the live holder. One transaction, so two takers cannot both win."""
+        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, or
+        stale; otherwise raise LeaseHeld. One transaction, so two takers cannot both win."""
         now = time.time() if now is None else now
 
         async def work(db):
-            async with db.execute("SELECT holder, pid, host, taken_at, heartbeat_at FROM lease WHERE id = 1") as cur:
+            async with db.execute(f"SELECT {_COLUMNS} FROM lease WHERE id = 1") as cur:
                 row = await cur.fetchone()
             current = Lease(*row) if row else None
-            if current is not None and current.holder != holder and now - current.heartbeat_at < seconds:
-                raise LeaseHeld(current, seconds, now)
-            taken_at = current.taken_at if current is not None and current.holder == holder else now
+            ours = current is not None and current.holder == holder
+            if current is not None and not ours and not current.stale(now):
+                raise LeaseHeld(current, now)
+            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, seconds)
             await db.execute(
-                "INSERT INTO lease (id, holder, pid, host, taken_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, host = excluded.host,"
-                " taken_at = excluded.taken_at, heartbeat_at = excluded.heartbeat_at",
-                (holder, pid, host, taken_at, now),
+                f"INSERT OR REPLACE INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                (lease.holder, lease.pid, lease.host, lease.taken_at, lease.heartbeat_at, lease.seconds),
             )
-            return Lease(holder, pid, host, taken_at, now)
+            return lease
 
         return await self._transaction(work)
 

@@ -33,6 +33,9 @@ def intents() -> discord.Intents:
 
 class AugsburgBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store | None = None, clock: Clock | None = None):
+        # The bot never joins voice: discord.py's warnings about missing voice libraries would only bury
+        # the lines that matter at start-up (a refused lease, a refused token).
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,

@@ -86,4 +86,5 @@ def refusal(held: LeaseHeld, path: str) -> str:
     lease = held.lease
     since = datetime.fromtimestamp(lease.taken_at).astimezone().isoformat(sep=" ", timespec="seconds")
     return (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
-            f" {held.age:.0f} s ago. Stop it, or wait {math.ceil(held.wait)} s if it has died (LEASE_SECONDS).")
+            f" {held.age:.0f} s ago. Stop it, or wait {math.ceil(held.wait)} s if it has died (its LEASE_SECONDS is"
+            f" {lease.seconds:g}).")

@@ -26,9 +26,8 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
             database_path=str(path),
             table_edit_delay=delay,
             computer_delay=0.0,
-            discord_guild_id=None,
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.
-            **{"channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0, **settings},
+            **{"discord_guild_id": None, "channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0, **settings},
         ),
         clock=clock,
     )
