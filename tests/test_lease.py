@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
+from support.bot_support import ADA, BEN, open_and_start
 
 from bot.discord_app.lease import LeaseKeeper, refusal
 from storage import LeaseHeld, Store
@@ -97,3 +99,21 @@ async def test_the_keeper_stops_the_bot_when_another_process_took_over(store, ca
     assert keeper.lost and "lost the lease" in caplog.text and "pid 99 on elsewhere" in caplog.text
     await keeper.release()  # what the bot's close does: the other's lease is left alone
     assert (await store.lease()).holder == "other"
+
+
+async def test_after_a_stall_a_bot_whose_lease_was_taken_answers_nothing_and_stops(harness, caplog):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    bot, keeper = h.bot, h.bot.lease
+    held = await bot.store.lease()
+    assert held.holder == keeper.holder and held.pid == os.getpid()
+    # Frozen past the takeover time: another process took the lease, and this one's heartbeat has not run
+    # yet when the first interaction that queued up meanwhile arrives.
+    await bot.store.take_lease("other", 99, "elsewhere", 30, now=held.heartbeat_at + held.seconds)
+    keeper._renewed -= keeper.seconds
+    status = await h.slash(ADA, "augsburg status")
+    clicked = await h.click(BEN, table, label="My hand & actions")
+    assert status.response is None and clicked.response is None  # the other process answers these
+    assert bot.is_closed() and keeper.lost and "lost the lease" in caplog.text
+    async with await Store.open(h.db_path) as store:
+        assert (await store.lease()).holder == "other"  # left to its new holder

@@ -44,6 +44,7 @@ class AugsburgBot(commands.Bot):
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = self.serving
         self.lease: LeaseKeeper | None = None
         self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
         self._closing: asyncio.Task | None = None
@@ -93,6 +94,11 @@ class AugsburgBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
         gc.freeze()  # the guilds and channels just received live as long as the connection
+
+    async def serving(self, interaction: discord.Interaction) -> bool:
+        """Whether to answer: only while this process holds the database lease. Otherwise the process that
+        took it over answers, from the games as they are, and this one is stopping."""
+        return self.lease is None or await self.lease.still_held()
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)

@@ -37,6 +37,7 @@ class LeaseKeeper:
         self.lost = False
         self._renewed = 0.0  # time.monotonic() of the last renewal
         self._task: asyncio.Task | None = None
+        self._stopping: asyncio.Task | None = None
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
@@ -46,28 +47,42 @@ class LeaseKeeper:
         self._task = asyncio.create_task(self._heartbeat(), name=HEARTBEAT_TASK)
 
     async def _heartbeat(self) -> None:
-        while True:
+        while not self.lost:
             await asyncio.sleep(self.seconds / 3)
-            try:
-                held = await self.store.renew_lease(self.holder)
-                why = "another process took it over (this one was stalled longer than the takeover time)"
-            except Exception:
-                log.warning("could not renew the database lease", exc_info=True)
-                # No one may take it over before `seconds` without a heartbeat: until then, keep serving.
-                held = time.monotonic() - self._renewed < self.seconds
-                why = f"it could not be renewed for {self.seconds:g} s"
-            if held:
+            await self._renew()
+
+    async def still_held(self) -> bool:
+        """Before serving an interaction. While the heartbeat is on time nobody can have taken the lease;
+        after a stall (the process was frozen, or the loop blocked) the database is asked first, since the
+        heartbeat task may run only after the interactions that queued up meanwhile."""
+        if self.lost:
+            return False
+        if time.monotonic() - self._renewed < self.seconds / 2:
+            return True
+        return await self._renew()
+
+    async def _renew(self) -> bool:
+        try:
+            if await self.store.renew_lease(self.holder):
                 self._renewed = time.monotonic()
-                continue
+                return True
+            why = "another process took it over (this one was stalled longer than the takeover time)"
+        except Exception:
+            log.warning("could not renew the database lease", exc_info=True)
+            # No one may take it over before `seconds` without a heartbeat: until then, keep serving.
+            if time.monotonic() - self._renewed < self.seconds:
+                return True
+            why = f"it could not be renewed for {self.seconds:g} s"
+        if not self.lost:
             self.held, self.lost = False, True
-            self._task = None  # release() must not cancel this task: it is the one stopping the bot
             with contextlib.suppress(Exception):
                 if (now := await self.store.lease()) is not None:
                     why += f"; it is now held by pid {now.pid} on {now.host}"
             log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.",
                       self.store.path, why)
-            await self.on_lost()
-            return
+            # In a task of its own: stopping cancels the heartbeat, which may be the caller.
+            self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
+        return False
 
     async def release(self) -> None:
         """Stop renewing and give the lease up (unless it was lost: then it is someone else's)."""
