@@ -1,7 +1,7 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite)."""
 
-from .errors import ChannelBusy, GameNotFound, GameQuarantined, LeaseHeld, StorageError, VersionConflict, WrongStatus
-from .lease import Lease
+from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, VersionConflict, WrongStatus
+from .lease import Lease, LeaseHeld
 from .records import (
            LOG,
            Deadline,

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .lease import Lease
-
 
 class StorageError(Exception):
     pass
@@ -52,12 +47,3 @@ class GameQuarantined(StorageError):
         self.channel_id = channel_id
         self.reason = reason
 
-
-class LeaseHeld(StorageError):
-    """Another live process serves this database (its heartbeat is younger than its takeover time)."""
-
-    def __init__(self, lease: Lease, now: float):
-        self.lease = lease
-        self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
-        self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
-        super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")

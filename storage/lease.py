@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .errors import LeaseHeld
+from .errors import StorageError
 
 _COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
 
@@ -27,6 +27,16 @@ class Lease:
 
     def stale(self, now: float) -> bool:
         return now - self.heartbeat_at >= self.seconds
+
+
+class LeaseHeld(StorageError):
+    """Another live process serves this database (its heartbeat is younger than its takeover time)."""
+
+    def __init__(self, lease: Lease, now: float):
+        self.lease = lease
+        self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
+        self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
+        super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")
 
 
 class LeaseMixin:
