@@ -46,4 +46,3 @@ class GameQuarantined(StorageError):
         self.game_id = game_id
         self.channel_id = channel_id
         self.reason = reason
-

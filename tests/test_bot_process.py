@@ -85,11 +85,11 @@ def fake_discord(**kwargs) -> FakeDiscord:
 
 async def test_a_second_bot_is_refused_while_the_first_serves_and_takes_over_once_it_died(tmp_path):
     async with fake_discord() as fake, bots(fake, tmp_path) as start:
-        first = await start("first", LEASE_SECONDS="3")
+        first = await start("first", LEASE_SECONDS="4")
         await fake.wait_for_ready()
         logins = len(fake.requests_to(*LOGIN))
 
-        second = await start("second", LEASE_SECONDS="3")
+        second = await start("second", LEASE_SECONDS="4")
         assert await second.exited() == HELD
         (line,) = second.output().strip().splitlines()  # one line, no traceback
         assert f"pid {first.proc.pid} on" in line and "Stop it, or wait" in line and "bot.sqlite3" in line
@@ -98,12 +98,12 @@ async def test_a_second_bot_is_refused_while_the_first_serves_and_takes_over_onc
 
         first.proc.kill()  # kill -9: no release, the lease goes stale
         await first.exited()
-        assert lease_row(tmp_path) == (first.proc.pid, 3)
-        too_soon = await start("too-soon", LEASE_SECONDS="3")
+        assert lease_row(tmp_path) == (first.proc.pid, 4)
+        too_soon = await start("too-soon", LEASE_SECONDS="4")
         assert await too_soon.exited() == HELD
 
-        await asyncio.sleep(3)
-        third = await start("third", LEASE_SECONDS="3")
+        await asyncio.sleep(4)
+        third = await start("third", LEASE_SECONDS="4")
         await fake.wait_until(lambda: fake.gateway.ready_count == 2, timeout=60, what="the third bot's IDENTIFY")
         await answers(fake)
         assert third.proc.returncode is None and lease_row(tmp_path)[0] == third.proc.pid
