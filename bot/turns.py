@@ -25,6 +25,9 @@ class Timing:
     # A computer due to move gets a marker this long ahead: if the bot restarts before it moves,
     # the scheduler finds it there and sets it going again. None: no markers (the terminal).
     computer_marker: float | None = None
+    # A change's public side (table, pings, standings) is promised in the same write, due this much later:
+    # if the bot has not announced it by then (Discord failed, or a restart), the scheduler does. None: none.
+    announce_after: float | None = None
 
     def reminder_before(self, turn_seconds: int) -> float:
         return turn_seconds / 2 if self.reminder_seconds is None else self.reminder_seconds

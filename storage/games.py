@@ -65,7 +65,8 @@ class GamesMixin:
         return await self._write(game_id, expected_version, "lobby", sets, None, table=table)
 
     async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState, *,
-                         log: list = (), deadlines: DeadlinePlan | None = None) -> GameRecord:
+                         log: list = (), deadlines: DeadlinePlan | None = None,
+                         announce_at: float | None = None) -> GameRecord:
         """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player).
 
         `log`: what the deal told (the events of new_game), kept before the first move.
@@ -78,6 +79,7 @@ class GamesMixin:
         async def also(db):
             await self._log(db, game_id, 0, log, now)
             await self._plan(db, game_id, deadlines)
+            await self._announce(db, game_id, expected_version + 1, announce_at)
 
         return await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
 
@@ -96,6 +98,7 @@ class GamesMixin:
         deadlines: DeadlinePlan | None = None,
         keep_table: Table | None = None,
         keep_messages: TableMessages | None = None,
+        announce_at: float | None = None,
     ) -> GameRecord:
         """Append `action` (with who made it and the `events` it produced) to the log and store the `state`
         it produced, a changed `table`, table events (`log`) and the game's deadlines, all atomically.
@@ -104,6 +107,8 @@ class GamesMixin:
         rather than read back (fewer long-lived objects for the garbage collector to walk).
 
         If `state` ends the game, the game is finished in the same transaction, with its results.
+        `announce_at`: when to announce the change again (table, pings, standings) if the bot has not
+        said it has (`set_messages(settled=)`) by then; a restart meanwhile loses nothing.
         Raises VersionConflict (nothing written) if the game moved past `expected_version`.
         """
         now = time.time()
@@ -124,6 +129,7 @@ class GamesMixin:
             )
             await self._log(db, game_id, state.moves, log, now)
             await self._plan(db, game_id, DeadlinePlan() if over else deadlines)
+            await self._announce(db, game_id, expected_version + 1, announce_at)
             if over:
                 await self._record_results(db, game_id, state, now)
 
@@ -131,7 +137,7 @@ class GamesMixin:
                                  messages=keep_messages)
 
     async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
-                           deadlines: DeadlinePlan | None = None) -> GameRecord:
+                           deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> GameRecord:
         """A change of seats during play (leaving, a stand-in, coming back), with its table events."""
         record = await self.load_game(game_id)
         now = time.time()
@@ -140,13 +146,14 @@ class GamesMixin:
         async def also(db):
             await self._log(db, game_id, moves, log, now)
             await self._plan(db, game_id, deadlines)
+            await self._announce(db, game_id, expected_version + 1, announce_at)
 
         sets = {"setup": table.model_dump_json(), "updated_at": now}
         return await self._write(game_id, expected_version, "active", sets, record.state, also, table=table,
                                  messages=record.messages)
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
-                          table: Table | None = None, log: list = ()) -> GameRecord:
+                          table: Table | None = None, log: list = (), announce_at: float | None = None) -> GameRecord:
         """Close an open game ('finished', 'cancelled', or 'abandoned' by all its players); it stays, with
         its log, as history, and its deadlines go. Only a game finished at its end records results.
         """
@@ -162,22 +169,13 @@ class GamesMixin:
         async def also(db):
             await self._log(db, game_id, record.state.moves if record.state else 0, log, now)
             await self._plan(db, game_id, DeadlinePlan())
+            await self._announce(db, game_id, expected_version + 1, announce_at)
             if ended:
                 await self._record_results(db, game_id, record.state, now)
 
         sets = {"status": status, "finished_at": now, "updated_at": now, "setup": table.model_dump_json()}
         return await self._write(game_id, expected_version, record.status, sets, record.state, also,
                                  table=table, messages=record.messages)
-
-    async def set_messages(self, game_id: int, messages: TableMessages) -> None:
-        """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict."""
-
-        async def work(db):
-            cur = await db.execute("UPDATE games SET ui = ? WHERE id = ?", (messages.model_dump_json(), game_id))
-            if cur.rowcount != 1:
-                raise GameNotFound(game_id)
-
-        await self._transaction(work)
 
     async def _write(self, game_id, expected_version, status, sets: dict, state, also=None, *,
                      table: Table | None = None, messages: TableMessages | None = None) -> GameRecord:
@@ -216,7 +214,8 @@ class GamesMixin:
             return
         keep = sorted(plan.keep)
         await db.execute(
-            f"DELETE FROM deadlines WHERE game_id = ? AND player NOT IN ({', '.join('?' * len(keep))})",
+            f"DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce'"  # that one goes once it is done
+            f" AND player NOT IN ({', '.join('?' * len(keep))})",
             (game_id, *keep),
         )
         for d in plan.new:

@@ -118,6 +118,7 @@ class TableMessages(BaseModel):
 
     table: int | None = None  # the lobby message, which becomes the table
     drawn: int | None = None  # the game version the table shows (a restart may have left it stale)
+    standings: int | None = None  # the final standings' message, once posted (they are posted once)
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,11 @@ from .database import Database
 from .games import GamesMixin
 from .history import HistoryMixin
 from .lease import LeaseMixin
+from .messages import MessagesMixin
 from .meta import MetaMixin
 from .repair import RepairMixin
 from .timers import TimersMixin
 
 
-class Store(GamesMixin, RepairMixin, HistoryMixin, TimersMixin, LeaseMixin, MetaMixin, Database):
+class Store(GamesMixin, MessagesMixin, RepairMixin, HistoryMixin, TimersMixin, LeaseMixin, MetaMixin, Database):
     """One connection to one database file. Safe to share between coroutines."""

@@ -33,9 +33,10 @@ class TimersMixin:
         return await self._transaction(work)
 
     async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]:
-        """Deadlines (of open games), the earliest first; `due_before`: only those due by then."""
+        """Deadlines of open games, and announcements of any game (its end is announced too), the earliest
+        first; `due_before`: only those due by then."""
         sql = ("SELECT d.game_id, d.player, d.kind, d.due_at, d.payload, g.channel_id FROM deadlines d"
-               " JOIN games g ON g.id = d.game_id WHERE g.status IN ('lobby', 'active')")
+               " JOIN games g ON g.id = d.game_id WHERE (g.status IN ('lobby', 'active') OR d.kind = 'announce')")
         params: list = []
         if due_before is not None:
             sql, params = sql + " AND d.due_at <= ?", [due_before]

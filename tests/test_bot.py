@@ -54,15 +54,15 @@ async def test_a_whole_three_player_game_through_interactions(harness, seed):
 async def test_only_seated_players_act_and_outsiders_get_polite_answers(harness):
     h = harness
     r = await h.slash(ADA, "augsburg new")
-    table = r.response.message_id
+    table = r.answer.message_id
     refused = await h.click(BEN, table, label="Start game")
-    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    assert refused.answer.ephemeral and "Only the host" in refused.answer.content
     again = await h.slash(BEN, "augsburg new")
-    assert again.response.ephemeral and "already has a game" in again.response.content
+    assert again.answer.ephemeral and "already has a game" in again.answer.content
     await h.click(BEN, table, label="Join")
     await h.click(ADA, table, label="Start game")
     outsider = await h.click(STRANGER, table, label="My hand & actions")
-    assert outsider.response.ephemeral and "not playing" in outsider.response.content
+    assert outsider.answer.ephemeral and "not playing" in outsider.answer.content
     h.assert_all_answered()
 
 
@@ -70,16 +70,16 @@ async def test_stale_and_double_clicks_change_nothing(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
     # Two copies of Ada's panel are on her screen; she uses one, then the old copy.
-    panel = (await h.click(ADA, table, label="My hand & actions")).response
-    copy = (await h.click(ADA, table, label="My hand & actions")).response
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    copy = (await h.click(ADA, table, label="My hand & actions")).answer
     first = await h.click(ADA, panel.message_id, label="Buy nothing")
-    assert first.response.kind == "update" and "Done" in first.response.content
+    assert first.answer.kind == "update" and "Done" in first.answer.content
     moves = game(h).state.moves
     again = await h.click(ADA, copy.message_id, label="Buy nothing")
-    assert again.response.ephemeral and "not your turn" in again.response.content
+    assert again.answer.ephemeral and "not your turn" in again.answer.content
     assert game(h).state.moves == moves
     # Two clicks at the same moment on Ben's panel: one applies, the other is refused.
-    ben_panel = (await h.click(BEN, table, label="My hand & actions")).response
+    ben_panel = (await h.click(BEN, table, label="My hand & actions")).answer
     cid = next(b for b in ben_panel.buttons() if b["label"] == "Buy nothing")["custom_id"]
     await h.click(BEN, ben_panel.message_id, cid, settle=False)
     await h.click(BEN, ben_panel.message_id, cid, settle=False)
@@ -92,41 +92,41 @@ async def test_an_old_auction_button_is_refused_in_a_later_decision(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
     for user in (ADA, BEN):
-        panel = (await h.click(user, table, label="My hand & actions")).response
+        panel = (await h.click(user, table, label="My hand & actions")).answer
         await h.click(user, panel.message_id, label="Buy nothing")
     opener = int(to_act(game(h).state)[0])
-    panel = (await h.click(opener, table, label="My hand & actions")).response
-    old_copy = (await h.click(opener, table, label="My hand & actions")).response
+    panel = (await h.click(opener, table, label="My hand & actions")).answer
+    old_copy = (await h.click(opener, table, label="My hand & actions")).answer
     await h.click(opener, panel.message_id, label="Pass")
     other = ADA if opener == BEN else BEN
-    other_panel = (await h.click(other, table, label="My hand & actions")).response
+    other_panel = (await h.click(other, table, label="My hand & actions")).answer
     await h.click(other, other_panel.message_id, label="Pass")
     # Now Louise's auction, opened by the same player: Philipp's old "Pass" must not pass Louise.
     assert game(h).state.noble == 1 and to_act(game(h).state) == [str(opener)]
     moves = game(h).state.moves
     stale = await h.click(opener, old_copy.message_id, label="Pass")
-    assert "already been taken" in stale.response.content
+    assert "already been taken" in stale.answer.content
     assert game(h).state.moves == moves
 
 
 async def test_after_a_restart_old_buttons_still_work(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
-    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
     await h.restart(make_bot(h.db_path))
     restored = await service(h).current(h.channel_id)  # read when the channel is next used
     assert restored is not None and restored.state.phase == "initial_purchase"
     clicked = await h.click(ADA, panel.message_id, label="Buy nothing")
-    assert "Done" in clicked.response.content and game(h).state.moves == 1
+    assert "Done" in clicked.answer.content and game(h).state.moves == 1
     reopened = await h.click(BEN, table, label="My hand & actions")
-    assert reopened.response.ephemeral and "Your money" in reopened.response.content
+    assert reopened.answer.ephemeral and "Your money" in reopened.answer.content
     h.assert_all_answered()
 
 
 async def test_a_deleted_table_is_posted_again(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
-    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
     h.message(table).deleted = True  # someone deleted the table message
     await h.click(ADA, panel.message_id, label="Buy nothing")
     tables = [m for m in h.channel_messages.values() if m.embeds and "round 1" in m.embeds[0].get("title", "")]
@@ -137,19 +137,19 @@ async def test_status_rules_and_cancel(harness):
     h = harness
     await open_and_start(h, players=(ADA, BEN))
     status = await h.slash(CLEO, "augsburg status")
-    assert status.response.ephemeral and "round 1 of 4" in status.response.embeds[0]["title"]
+    assert status.answer.ephemeral and "round 1 of 4" in status.answer.embeds[0]["title"]
     rules = await h.slash(CLEO, "augsburg rules", topic="limits")
-    assert rules.response.ephemeral and "25" in rules.response.content
+    assert rules.answer.ephemeral and "25" in rules.answer.content
     ask = await h.slash(BEN, "augsburg cancel")
-    assert ask.response.ephemeral
-    refused = await h.click(BEN, ask.response.message_id, label="Yes, cancel the game")
-    assert "Only the host" in refused.response.content and game(h) is not None
+    assert ask.answer.ephemeral
+    refused = await h.click(BEN, ask.answer.message_id, label="Yes, cancel the game")
+    assert "Only the host" in refused.answer.content and game(h) is not None
     ask = await h.slash(ADA, "augsburg cancel")
-    done = await h.click(ADA, ask.response.message_id, label="Yes, cancel the game")
-    assert "cancelled" in done.response.content and game(h) is None
+    done = await h.click(ADA, ask.answer.message_id, label="Yes, cancel the game")
+    assert "cancelled" in done.answer.content and game(h) is None
     assert any("was cancelled" in m.content for m in h.channel_messages.values())
     fresh = await h.slash(BEN, "augsburg new")
-    assert not fresh.response.ephemeral
+    assert not fresh.answer.ephemeral
     h.assert_all_answered()
 
 
@@ -163,10 +163,10 @@ async def test_a_damaged_game_is_explained_after_a_restart(harness):
     await h.restart(make_bot(h.db_path))
     # Nothing is loaded at start; whoever next uses the channel is told.
     told = await h.slash(BEN, "augsburg hand")
-    assert told.response.ephemeral and "damaged" in told.response.content
-    assert "/augsburg new" in told.response.content and "Traceback" not in told.response.content
+    assert told.answer.ephemeral and "damaged" in told.answer.content
+    assert "/augsburg new" in told.answer.content and "Traceback" not in told.answer.content
     fresh = await h.slash(ADA, "augsburg new")
-    assert not fresh.response.ephemeral and fresh.response.embeds
+    assert not fresh.answer.ephemeral and fresh.answer.embeds
 
 
 async def test_a_burst_of_moves_becomes_one_table_edit(tmp_path):
@@ -174,7 +174,7 @@ async def test_a_burst_of_moves_becomes_one_table_edit(tmp_path):
     h = await Harness.create(make_bot(tmp_path / "burst.sqlite3", delay=0.3), users=users, ignore=(long_lived,))
     try:
         table = await open_and_start(h)
-        panels = [(await h.click(u, table, label="My hand & actions")).response for u in (ADA, BEN, CLEO)]
+        panels = [(await h.click(u, table, label="My hand & actions")).answer for u in (ADA, BEN, CLEO)]
         def table_edits() -> int:
             edits = h.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
             return sum(1 for r in edits if r.path.endswith(f"/{table}"))
@@ -192,9 +192,9 @@ async def test_a_burst_of_moves_becomes_one_table_edit(tmp_path):
 
 async def test_computer_players_fill_seats_and_play_on_their_own(harness):
     h = harness
-    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
     refused = await h.click(BEN, table, label="Add computer player")
-    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    assert refused.answer.ephemeral and "Only the host" in refused.answer.content
     for _ in range(2):
         await h.click(ADA, table, label="Add computer player")
     seats = h.message(table).embeds[0]["fields"][0]["value"]
@@ -218,7 +218,7 @@ async def test_computer_players_fill_seats_and_play_on_their_own(harness):
 
 async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(harness):
     h = harness
-    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
     await h.click(ADA, table, label="Add computer player")
     await h.click(ADA, table, label="Start game")
     cog = h.bot.get_cog("Augsburg")
@@ -228,25 +228,25 @@ async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(h
     await h.bot.unload_extension("bot.discord_app.extension")
     assert task.cancelled() or task.done()
     stranded = await h.click(ADA, table, label="My hand & actions")
-    assert stranded.response.ephemeral and "restarting" in stranded.response.content
+    assert stranded.answer.ephemeral and "restarting" in stranded.answer.content
     await h.bot.load_extension("bot.discord_app.extension")
     reopened = await h.click(ADA, table, label="My hand & actions")
-    assert "Your money" in reopened.response.content
+    assert "Your money" in reopened.answer.content
 
 
 async def test_the_one_guard_explains_each_case(harness):
     h = harness
-    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
     early = await h.slash(ADA, "augsburg hand")
-    assert early.response.ephemeral and "not started yet" in early.response.content
+    assert early.answer.ephemeral and "not started yet" in early.answer.content
     await h.click(BEN, table, label="Join")
     await h.click(ADA, table, label="Start game")
-    panel = (await h.click(ADA, table, label="My hand & actions")).response
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
     ask = await h.slash(ADA, "augsburg cancel")
-    await h.click(ADA, ask.response.message_id, label="Yes, cancel the game")
+    await h.click(ADA, ask.answer.message_id, label="Yes, cancel the game")
     old = await h.click(ADA, panel.message_id, label="Buy nothing")
-    assert old.response.ephemeral and "no longer work" in old.response.content
+    assert old.answer.ephemeral and "no longer work" in old.answer.content
     after = await h.slash(BEN, "augsburg status")  # the last game's table, which says how it ended
-    assert after.response.ephemeral and "cancelled" in after.response.embeds[0]["description"]
-    assert not after.response.custom_ids()
+    assert after.answer.ephemeral and "cancelled" in after.answer.embeds[0]["description"]
+    assert not after.answer.custom_ids()
     h.assert_all_answered()

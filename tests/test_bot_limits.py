@@ -36,4 +36,4 @@ async def test_reveal_autocomplete_offers_the_lay_downs(harness, count):
     offered = await h.autocomplete(ADA, "augsburg reveal", "cards", "")
     assert h.problems == [] and offered
     laid = await h.slash(ADA, "augsburg reveal", cards=offered[0]["value"])
-    assert "✅" in laid.response.content and game(h).state.phase != "showdown"
+    assert "✅" in laid.answer.content and game(h).state.phase != "showdown"

@@ -76,7 +76,7 @@ def lease_row(tmp_path: Path):
 
 async def answers(fake: FakeDiscord) -> None:
     status = await fake.slash(ALICE, "augsburg status")
-    assert status.response is not None and status.response.ephemeral
+    assert status.answer is not None and status.answer.ephemeral
 
 
 def fake_discord(**kwargs) -> FakeDiscord:

@@ -26,7 +26,7 @@ async def test_a_restart_with_the_same_commands_does_not_sync_and_a_change_does(
         await h.restart(make_bot(path))
         assert len(h.requests_to(*SYNC)) == 1  # the same commands: nothing sent
         new = await h.slash(ADA, "augsburg new")  # Discord still has them
-        assert "new table" in new.response.embeds[0]["title"]
+        assert "new table" in new.answer.embeds[0]["title"]
 
         await h.restart(with_extra_command(make_bot(path)))
         syncs = h.requests_to(*SYNC)

@@ -47,23 +47,23 @@ async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_pat
             assert {o["name"] for o in augsburg["options"]} >= {"new", "hand", "status", "rules", "cancel"}
 
             new = await fake.slash(ALICE, "augsburg new")
-            assert new.response.kind == "response" and "new table" in new.response.embeds[0]["title"]
-            table = new.response.message_id
+            assert new.answer.kind == "response" and "new table" in new.answer.embeds[0]["title"]
+            table = new.answer.message_id
             joined = await fake.click(BOB, table, label="Join")
-            assert joined.response.kind == "update"  # the lobby message is updated in place
-            seats = joined.response.embeds[0]["fields"][0]["value"]
+            assert joined.answer.kind == "update"  # the lobby message is updated in place
+            seats = joined.answer.embeds[0]["fields"][0]["value"]
             assert "1." in seats and "2." in seats
             started = await fake.click(ALICE, table, label="Start game")
-            assert "round 1 of" in started.response.embeds[0]["title"]
+            assert "round 1 of" in started.answer.embeds[0]["title"]
             panel = await fake.click(BOB, table, label="My hand & actions")
-            assert panel.response.ephemeral and "Your money" in panel.response.content
+            assert panel.answer.ephemeral and "Your money" in panel.answer.content
             assert fake.problems == [] and fake.unknown_requests == []
 
 
 async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
     """Open the private panel and take one of its decisions, as a player would; False if none is due."""
     try:
-        panel = (await fake.click(user, table, label="My hand & actions")).response
+        panel = (await fake.click(user, table, label="My hand & actions")).answer
     except HarnessError:  # the game has just ended: the table has no button any more
         return False
     if panel is None or not panel.ephemeral:
@@ -79,7 +79,7 @@ async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
     values = [o["value"] for o in choice["options"]]
     picked = rnd.sample(values, rnd.randint(choice.get("min_values", 1), choice.get("max_values", 1)))
     result = await fake.select(user, panel.message_id, choice["custom_id"], picked)
-    confirm = [b for b in result.response.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+    confirm = [b for b in result.answer.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
     if confirm and not choice["custom_id"].endswith(":pick"):
         await fake.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
     return True
@@ -92,7 +92,7 @@ async def test_a_silent_player_cannot_stall_the_real_bot(tmp_path):
     async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
         async with running_bot(fake, tmp_path, COMPUTER_DELAY="0", TURN_TIMEOUT_SECONDS="3", REMINDER_SECONDS="1"):
             await fake.wait_for_ready(timeout=30)
-            table = (await fake.slash(ALICE, "augsburg new")).response.message_id
+            table = (await fake.slash(ALICE, "augsburg new")).answer.message_id
             for user in (BOB, carol):
                 await fake.click(user, table, label="Join")
             await fake.click(ALICE, table, label="Start game")

@@ -16,11 +16,11 @@ PLAYERS = [FakeUser(720_000_000_000_000_100 + n, f"P{n}") for n in range(60)]
 
 async def a_game(fake: FakeDiscord, channel_id: int, players: list[FakeUser]) -> list[float]:
     new = await fake.slash(players[0].id, "augsburg new", channel_id=channel_id)
-    table = new.response.message_id
+    table = new.answer.message_id
     joins = [await fake.click(p.id, table, label="Join") for p in players[1:]]
     started = await fake.click(players[0].id, table, label="Start game")
     panel = await fake.click(players[1].id, table, label="My hand & actions")
-    assert "round 1 of" in started.response.embeds[0]["title"] and panel.response.ephemeral
+    assert "round 1 of" in started.answer.embeds[0]["title"] and panel.answer.ephemeral
     return [r.latency for r in (new, *joins, started, panel)]
 
 

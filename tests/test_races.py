@@ -36,7 +36,7 @@ def shows_now(h, table: int) -> bool:
 
 
 async def buy_nothing(h, user: int, table: int, settle: bool = True):
-    panel = (await h.click(user, table, label="My hand & actions", settle=settle)).response
+    panel = (await h.click(user, table, label="My hand & actions", settle=settle)).answer
     panel_id = panel.message_id if panel is not None else (await _answer(h, user)).id  # not settled: wait for it
     result = await h.click(user, panel_id, label="Buy nothing", settle=settle)
     if not settle:
@@ -103,11 +103,11 @@ async def test_a_pending_drawing_never_posts_a_second_table(h):
     await buy_nothing(h, ADA, table, settle=False)  # a drawing of this game is pending...
     ask = await h.slash(ADA, "augsburg cancel", settle=False)
     await h.settle()
-    await h.click(ADA, ask.response.message_id, label="Yes, cancel the game", settle=False)
+    await h.click(ADA, ask.answer.message_id, label="Yes, cancel the game", settle=False)
     fresh = await h.slash(BEN, "augsburg new", settle=False)  # ...when a new table opens
     await h.settle()
     live = [m for m in h.channel_messages.values() if any(c.startswith("aug:") for c in m.custom_ids())]
-    assert [m.id for m in live] == [fresh.response.message_id], "exactly one live table: the new lobby"
+    assert [m.id for m in live] == [fresh.answer.message_id], "exactly one live table: the new lobby"
     assert "cancelled" in h.message(table).embeds[0]["description"] and not h.message(table).custom_ids()
 
 

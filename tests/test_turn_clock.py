@@ -86,10 +86,10 @@ async def test_a_player_who_never_acts_does_not_stop_the_game(h):
     everything = "\n".join(m.content for m in h.channel_messages.values())
     assert "final standings" in everything
     assert not any(m.custom_ids() for m in h.channel_messages.values()), "a live button was left behind"
-    page = (await h.slash(ADA, "augsburg log")).response
+    page = (await h.slash(ADA, "augsburg log")).answer
     logged = page.content
     while "(page 1 of" not in page.content:
-        page = (await h.click(ADA, page.message_id, label="◀ Earlier")).response
+        page = (await h.click(ADA, page.message_id, label="◀ Earlier")).answer
         logged += page.content
     assert logged.count("Time ran out for Cleo; the computer chose for them.") == 2
     h.assert_all_answered()
@@ -138,7 +138,7 @@ async def test_a_player_who_comes_back_gets_their_seat_and_sees_what_the_compute
     assert game(h).table.seat(str(BEN)).stand_in
     back = await h.click(BEN, table_id(h), label="My hand & actions")
     assert not game(h).table.seat(str(BEN)).stand_in
-    since = back.response.embeds[0]
+    since = back.answer.embeds[0]
     assert since["title"] == "Since your last move" and "Your time ran out; the computer chose for you" in (
         since["description"])
     assert re.search(r"\*\*(Philipp|Louise|Leo|Maria|Maximilian|Round \d|Round end):\*\* ", since["description"])
@@ -148,12 +148,12 @@ async def test_a_player_who_comes_back_gets_their_seat_and_sees_what_the_compute
 
 
 async def test_the_host_sets_the_clock_in_the_lobby(h):
-    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
     assert "24 h per decision" not in str(h.message(table).embeds)  # this bot's default is 1 h
     assert "1 h per decision" in str(h.message(table).embeds)
     select = next(c for c in h.message(table).selects())
     refused = await h.select(BEN, table, select["custom_id"], [str(4 * HOUR)])
-    assert refused.response.ephemeral and "Only the host" in refused.response.content
+    assert refused.answer.ephemeral and "Only the host" in refused.answer.content
     await h.select(ADA, table, select["custom_id"], ["0"])
     assert "No time limit per decision" in str(h.message(table).embeds)
     await h.click(ADA, table, label="Add computer player")
@@ -167,43 +167,43 @@ async def test_the_host_sets_the_clock_in_the_lobby(h):
 async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandons_the_game(h):
     await open_and_start(h, players=(ADA, BEN))
     ask = await h.slash(BEN, "augsburg leave")
-    assert ask.response.ephemeral
-    done = await h.click(BEN, ask.response.message_id, label="Yes, leave the game")
-    assert "computer plays your seat" in done.response.content and game(h).table.seat(str(BEN)).left
+    assert ask.answer.ephemeral
+    done = await h.click(BEN, ask.answer.message_id, label="Yes, leave the game")
+    assert "computer plays your seat" in done.answer.content and game(h).table.seat(str(BEN)).left
     assert str(BEN) not in {d.player for d in await service(h).store.deadlines()}
     game_id = game(h).id
     ask = await h.slash(ADA, "augsburg leave")
-    await h.click(ADA, ask.response.message_id, label="Yes, leave the game")
+    await h.click(ADA, ask.answer.message_id, label="Yes, leave the game")
     assert game(h) is None
     record = await service(h).store.load_game(game_id)
     assert record.status == "abandoned" and (await service(h).store.player_stats(str(ADA)))["games"] == 0
     status = await h.slash(CLEO, "augsburg status")
-    assert "abandoned" in status.response.embeds[0]["description"] and not status.response.custom_ids()
+    assert "abandoned" in status.answer.embeds[0]["description"] and not status.answer.custom_ids()
 
 
 async def test_the_host_replaces_a_seat_only_after_its_time_ran_out(h):
     await open_and_start(h)
     ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
-    early = await h.click(ADA, ask.response.message_id, label="Yes, the computer plays")
-    assert "never run out" in early.response.content and not game(h).table.seat(str(CLEO)).stand_in
+    early = await h.click(ADA, ask.answer.message_id, label="Yes, the computer plays")
+    assert "never run out" in early.answer.content and not game(h).table.seat(str(CLEO)).stand_in
     for user in (ADA, BEN):
-        panel = (await h.click(user, table_id(h), label="My hand & actions")).response
+        panel = (await h.click(user, table_id(h), label="My hand & actions")).answer
         await h.click(user, panel.message_id, label="Buy nothing")
     await pass_time(h, HOUR + 1)  # Cleo's time runs out once
     choices = await h.autocomplete(ADA, "augsburg replace", "player", "")
     assert [c["value"] for c in choices] == [str(CLEO)]
     ask = await h.slash(BEN, "augsburg replace", player=str(CLEO))
-    refused = await h.click(BEN, ask.response.message_id, label="Yes, the computer plays")
-    assert "Only the host" in refused.response.content
+    refused = await h.click(BEN, ask.answer.message_id, label="Yes, the computer plays")
+    assert "Only the host" in refused.answer.content
     ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
-    await h.click(ADA, ask.response.message_id, label="Yes, the computer plays")
+    await h.click(ADA, ask.answer.message_id, label="Yes, the computer plays")
     assert game(h).table.seat(str(CLEO)).stand_in
     history = await moves(h, game(h).id)
     assert any(e.type == "table" and e.what == "replaced" and e.by == str(ADA) for m in history for e in m.entries)
     back = await h.slash(CLEO, "augsburg back")
-    assert "Welcome back" in back.response.content and not game(h).table.seat(str(CLEO)).stand_in
+    assert "Welcome back" in back.answer.content and not game(h).table.seat(str(CLEO)).stand_in
     again = await h.slash(CLEO, "augsburg back")
-    assert "your seat is yours" in again.response.content
+    assert "your seat is yours" in again.answer.content
 
 
 async def test_pings_name_only_the_newly_due_and_respect_each_players_choice(h):
@@ -223,18 +223,18 @@ async def test_the_log_is_paged_and_shows_every_round(h):
         record = game(h)
         await take_a_decision(h, int(rnd.choice(to_act(record.state))), table_id(h), rnd)
     first = await h.slash(CLEO, "augsburg log")  # a spectator may read the public log
-    assert first.response.ephemeral and "The game's log" in first.response.content
-    page, pages = [int(x) for x in first.response.content.split("page ")[1].split(")")[0].split(" of ")]
+    assert first.answer.ephemeral and "The game's log" in first.answer.content
+    page, pages = [int(x) for x in first.answer.content.split("page ")[1].split(")")[0].split(" of ")]
     assert page == pages >= 2
-    earlier = await h.click(CLEO, first.response.message_id, label="◀ Earlier")
-    assert f"page {pages - 1} of {pages}" in earlier.response.content
-    assert "Your hand" not in earlier.response.content
+    earlier = await h.click(CLEO, first.answer.message_id, label="◀ Earlier")
+    assert f"page {pages - 1} of {pages}" in earlier.answer.content
+    assert "Your hand" not in earlier.answer.content
     one = await h.slash(CLEO, "augsburg log", round=1)
-    assert "round 1" in one.response.content
+    assert "round 1" in one.answer.content
 
 
 async def test_the_end_ranks_and_explains_every_score_and_leaves_no_live_button(h):
-    table = (await h.slash(ADA, "augsburg new")).response.message_id
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
     await h.click(ADA, table, label="Add computer player")
     await h.click(ADA, table, label="Start game")
     game_id = game(h).id
@@ -254,7 +254,7 @@ async def test_the_end_ranks_and_explains_every_score_and_leaves_no_live_button(
             assert "from the rounds' scoring" in field["value"]
     assert not any(m.custom_ids() for m in h.channel_messages.values())
     status = await h.slash(BEN, "augsburg status")
-    assert "The game is over" in status.response.embeds[0]["description"]
+    assert "The game is over" in status.answer.embeds[0]["description"]
 
 
 async def test_a_display_name_of_at_everyone_notifies_nobody(tmp_path):
@@ -300,9 +300,9 @@ async def test_direct_messages_as_well_and_a_closed_inbox_falls_back_to_the_chan
     assert [p for p in h.problems if "50007" in p] and all("50007" in p for p in h.problems)
     h.problems.clear()  # Discord refused the DM to Cleo, as it does for a closed inbox
     first = await h.click(CLEO, table_id(h), label="My hand & actions")
-    assert "could not send you a direct message" in first.response.content
+    assert "could not send you a direct message" in first.answer.content
     again = await h.click(CLEO, table_id(h), label="My hand & actions")
-    assert "could not send you a direct message" not in again.response.content  # told once
+    assert "could not send you a direct message" not in again.answer.content  # told once
     await pass_time(h, HOUR * 3 / 4 + 1)
     assert any("still waiting" in m.content for m in h.dm_messages(BEN).values())  # reminders by DM too
     h.problems.clear()

@@ -15,7 +15,7 @@ COMMAND = re.compile(r"`/augsburg (\w+)(?: (\w+):)?`")
 
 async def typed_decision(h, user: int, rnd: random.Random) -> None:
     """Ask /augsburg help what can be done, then do one of those things by typing it."""
-    help_text = (await h.slash(user, "augsburg help")).response.content
+    help_text = (await h.slash(user, "augsburg help")).answer.content
     assert "What you can do now" in help_text
     commands = COMMAND.findall(help_text.split("\n\n")[0])
     command, option = rnd.choice(commands)
@@ -29,7 +29,7 @@ async def typed_decision(h, user: int, rnd: random.Random) -> None:
             assert offered, f"no autocomplete for /augsburg {command} {option}"
             value = rnd.choice(offered)["value"]
         result = await h.slash(user, f"augsburg {command}", **{option: value})
-    assert result.response.ephemeral and not result.unanswered
+    assert result.answer.ephemeral and not result.unanswered
 
 
 async def test_a_whole_game_through_typed_commands_alone(harness):
@@ -68,13 +68,13 @@ async def test_an_illegal_typed_value_is_refused_like_a_stale_button(harness):
     other = ADA if opener == BEN else BEN
     moves = game(h).state.moves
     too_many = await h.slash(opener, "augsburg bid", count=40)
-    assert too_many.response.ephemeral and "⚠️" in too_many.response.content
+    assert too_many.answer.ephemeral and "⚠️" in too_many.answer.content
     not_yours = await h.slash(other, "augsburg pass")
-    assert not_yours.response.ephemeral and "not your turn" in not_yours.response.content
+    assert not_yours.answer.ephemeral and "not your turn" in not_yours.answer.content
     nonsense = await h.slash(opener, "augsburg use", privilege="fly to the moon")
-    assert nonsense.response.ephemeral and "⚠️" in nonsense.response.content
+    assert nonsense.answer.ephemeral and "⚠️" in nonsense.answer.content
     stranger = await h.slash(STRANGER, "augsburg pass")
-    assert stranger.response.ephemeral and "not playing" in stranger.response.content
+    assert stranger.answer.ephemeral and "not playing" in stranger.answer.content
     assert game(h).state.moves == moves
-    help_text = (await h.slash(other, "augsburg help")).response.content
+    help_text = (await h.slash(other, "augsburg help")).answer.content
     assert "not your turn" in help_text

@@ -6,8 +6,6 @@ they start when it loads and stop when it unloads.
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import logging
 from typing import Literal
 
@@ -16,10 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import legal_actions, player_view
-from storage import Deadline, GameQuarantined
 
 from .. import choices
-from ..scheduler import RETRY_SECONDS, Scheduler
+from ..scheduler import Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, names, rules
 from .computers import ComputerRunner
@@ -27,6 +24,7 @@ from .handlers import Handlers
 from .pacing import Pacing
 from .people import people
 from .presenter import Presenter
+from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
 RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
@@ -40,9 +38,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self.presenter = Presenter(bot, service, table_delay, pacing)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
-        self.scheduler = Scheduler(service.store, service.clock, self.fire)
+        self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers)
+        self.scheduler = Scheduler(service.store, service.clock, self.upkeep.fire)
         service.on_deadlines = self.scheduler.wake
-        self._background: set[asyncio.Task] = set()
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -55,49 +53,21 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.scheduler.stop()
         await self.computers.close()
         await self.presenter.close()
-        for task in list(self._background):
-            task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        await self.upkeep.close()
 
-    async def fire(self, deadline: Deadline) -> None:
-        """A deadline is due: the computer decides for a player out of time, a reminder goes out, or a
-        computer whose move a restart interrupted is set going again."""
-        try:
-            await self._fire(deadline)
-        except GameQuarantined as lost:
-            await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+    # --- deleted channels end their games
 
-    async def _fire(self, deadline: Deadline) -> None:
-        if deadline.kind == "computer":
-            if await self.service.computer_due(deadline):
-                self.computers.schedule(deadline.channel_id)  # its move replaces the marker
-                await self._later(deadline)
-            return
-        if deadline.kind == "timeout":
-            outcome = await self.service.expire(deadline)
-            if outcome is not None and not outcome.ok:
-                raise RuntimeError(f"the clock's move was refused: {outcome.notice}")  # tried again later
-            if outcome is not None:
-                self._spawn(self.handlers.moved(outcome))  # Discord's side never holds up the scheduler
-            return
-        record = await self.service.remind(deadline)
-        if record is not None and deadline.payload.get("timeout", float("inf")) <= self.service.clock.now():
-            await self.service.reminded(deadline)  # the time has run out already: too late to remind
-        elif record is not None:
-            await self._later(deadline)  # until it is sent: a failure sends it again then, never twice at once
-            self._spawn(self._remind(deadline, record))
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.upkeep.channel_gone(channel.id)
 
-    async def _remind(self, deadline: Deadline, record) -> None:
-        await self.presenter.remind(deadline, record)
-        await self.service.reminded(_postponed(deadline))
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.upkeep.channel_gone(payload.thread_id)
 
-    async def _later(self, deadline: Deadline) -> None:
-        await self.service.store.postpone_deadline(deadline, _postponed(deadline).due_at)
-
-    def _spawn(self, work) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.upkeep.after_ready()
 
     # --- the table
 
@@ -275,7 +245,3 @@ def _card_code(head: str, card: str) -> str:
         return head + names.card_from_name(card)
     except ValueError:
         return head + "?"
-
-
-def _postponed(deadline: Deadline) -> Deadline:
-    return dataclasses.replace(deadline, due_at=deadline.due_at + RETRY_SECONDS)

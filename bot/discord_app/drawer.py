@@ -1,12 +1,18 @@
-"""The one owner of each table message: it draws the game's newest public state.
+"""The one owner of each game's public side: its table message, its "your move" pings, its final standings.
 
-A burst of moves becomes one edit (it waits `delay`, then reads the newest
-record just before sending); edits are paced under Discord's limits; an edit
-still pending when a newer state exists (Discord is throttling us) is given up
-and the newest state is sent instead, never a stale one. It posts a table again
-only if an open game's table message was deleted, and never a second lobby.
-The version it drew is stored, so a table left stale by a restart is redrawn
-when someone next looks at it.
+A burst of changes becomes one round of work (it waits `delay`, then reads the
+newest record just before sending): the ping of whoever became due, one table
+edit, and at the end the standings. Edits are paced under Discord's limits; an
+edit still pending when a newer state exists (Discord is throttling us) is given
+up and the newest state is sent instead, never a stale one. It posts a table
+again only if an open game's table message was deleted, and never a second
+lobby.
+
+Every change was promised durably with the move that made it (an "announce"
+row, storage/games.py); once a round has done all of it, the version drawn and
+the promise kept are stored in one write. A round that fails (Discord down, a
+restart) leaves the promise, and the scheduler asks for the round again
+(`want(record, again=True)`), which pings everyone still due.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from engine import to_act
 from storage import GameRecord
 
 from ..service import GameService
@@ -27,50 +34,90 @@ from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
 PATIENCE = 1.0  # seconds an edit may take before a newer state replaces it
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel (or thread)
+
+
+class ChannelGone(Exception):
+    """Discord says the game's channel no longer exists."""
 
 
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
                  looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None]]],
-                 delay: float = 1.0):
+                 delay: float = 1.0,
+                 ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
+                 standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
+                 gone: Callable[[GameRecord], Awaitable[None]] | None = None):
         self.client = client
         self.service = service
         self.pacing = pacing
         self.looks = looks  # what the table looks like for a record: its embed and buttons
         self.delay = delay
+        self.ping = ping  # tell these players it is their move
+        self.standings = standings  # post a finished game's standings; their message id
+        self.gone = gone  # the game's channel was deleted
         self._latest: dict[int, GameRecord] = {}  # per game: the newest record to draw
+        self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
 
     async def close(self) -> None:
         await self._tasks.close()
 
-    def want(self, record: GameRecord) -> None:
-        """Draw this game's table soon (with whatever is newest by then)."""
+    def want(self, record: GameRecord, due: set[str] | frozenset[str] = frozenset(), again: bool = False) -> None:
+        """Announce this game's newest state soon: ping `due` (with `again`: everyone due), draw the table."""
         known = self._latest.get(record.id)
         if known is None or (record.version, not record.open) >= (known.version, not known.open):
             self._latest[record.id] = record
+        if again and record.state is not None:
+            due = set(due) | set(to_act(record.state))
+        if due:
+            self._due.setdefault(record.id, set()).update(due)
         self._tasks.start(record.id, lambda: self._work(record.id))
+
+    def busy(self, game_id: int) -> bool:
+        """Whether a round for this game is under way (it will keep the game's promise)."""
+        return self._tasks.get(game_id) is not None
 
     def stale(self, record: GameRecord) -> bool:
         return record.state is not None and record.messages.drawn != record.version
 
     async def _work(self, game_id: int) -> None:
+        channel_id = self._latest[game_id].channel_id
         try:
             while True:
                 await asyncio.sleep(self.delay)
-                await self.pacing.turn(self._latest[game_id].channel_id)
                 record = self._newest(game_id)
                 if record.open and computers_due(record.state, record.table):
-                    del self._latest[game_id]  # a computer moves in a moment: its move draws the table
+                    del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
                     return
-                drawn = await self._draw(record)
+                await self._ping(record)
+                await self.pacing.turn(record.channel_id)
+                record = self._newest(game_id)
+                if not await self._draw(record):
+                    continue  # given up for a newer state
+                standings = await self._standings(record)
                 latest = self._latest[game_id]
-                if drawn and (latest.version, latest.status) == (record.version, record.status):
+                if (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id):
+                    await self.service.set_messages(record, drawn=record.version, standings=standings,
+                                                    settled=record.version)
                     del self._latest[game_id]
                     return
+        except ChannelGone:
+            self._forget(game_id)
+            log.info("the channel %s of game %s was deleted", channel_id, game_id)
+            if self.gone is not None:
+                await self.gone(record)
+        except discord.HTTPException as exc:
+            self._forget(game_id)  # the promise stays: the scheduler asks again
+            log.warning("could not announce game %s in channel %s (%s %s); trying again later", game_id, channel_id,
+                        exc.status, exc.text)
         except Exception:
-            self._latest.pop(game_id, None)
-            log.exception("could not draw the table of game %s", game_id)
+            self._forget(game_id)
+            log.exception("could not announce game %s in channel %s; trying again later", game_id, channel_id)
+
+    def _forget(self, game_id: int) -> None:
+        self._latest.pop(game_id, None)
+        self._due.pop(game_id, None)
 
     def _newest(self, game_id: int) -> GameRecord:
         """The newest record, with the newest message ids (the cache has them while the game is open)."""
@@ -80,10 +127,30 @@ class TableDrawer:
             self._latest[game_id] = record = cached
         return record
 
+    async def _ping(self, record: GameRecord) -> None:
+        """Ping who became due and still is (players who acted meanwhile are left out)."""
+        wanted = self._due.pop(record.id, set())
+        if not wanted or not record.open or self.ping is None:
+            return
+        due = {p for p in to_act(record.state) if p in wanted and not record.table.computer_plays(p)}
+        if due:
+            try:
+                await _gone_if_unknown(self.ping(record, due))
+            except Exception:
+                self._due.setdefault(record.id, set()).update(due)  # not pinged: the promise stays
+                raise
+
+    async def _standings(self, record: GameRecord) -> int | None:
+        if record.status != "finished" or self.standings is None:
+            return record.messages.standings
+        if record.messages.standings is None:
+            return await _gone_if_unknown(self.standings(record))
+        return record.messages.standings
+
     async def _draw(self, record: GameRecord) -> bool:
-        """One edit; False if it was given up for a newer state."""
-        if record.messages.table is None:
-            return True  # the interaction that opens the table posts it
+        """One edit (none if the table shows this version already); False if given up for a newer state."""
+        if record.messages.table is None or record.messages.drawn == record.version:
+            return True  # the interaction that opens the table posts it; or it is drawn already
         embed, view = await self.looks(record)
         channel = self.client.get_partial_messageable(record.channel_id)
         attempt = asyncio.ensure_future(channel.get_partial_message(record.messages.table).edit(embed=embed,
@@ -96,13 +163,23 @@ class TableDrawer:
                 attempt.cancel()
                 return False
         try:
-            attempt.result()
+            await _gone_if_unknown(attempt)
         except discord.NotFound:
             if not record.open:
                 return True  # an ended game's deleted table stays deleted
             await self.pacing.turn(record.channel_id)
-            message = await channel.send(embed=embed, view=view, allowed_mentions=NOBODY)
-            _, record = await self.service.set_messages(record, table=message.id)
-        if record.state is not None:
-            await self.service.set_messages(record, drawn=record.version)
+            message = await _gone_if_unknown(channel.send(embed=embed, view=view, allowed_mentions=NOBODY))
+            _, updated = await self.service.set_messages(record, table=message.id)
+            self._latest[record.id] = updated if updated.version >= self._latest[record.id].version else \
+                self._latest[record.id]
         return True
+
+
+async def _gone_if_unknown(awaitable):
+    """Await a request to the game's channel; a deleted channel raises ChannelGone."""
+    try:
+        return await awaitable
+    except discord.NotFound as exc:
+        if exc.code == UNKNOWN_CHANNEL:
+            raise ChannelGone from exc
+        raise

@@ -15,13 +15,15 @@ from .pacing import Pacing
 from .widgets import DYNAMIC_ITEMS
 
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
+ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
 
 
 async def setup(bot) -> None:
     settings = bot.settings
     # A computer due to move leaves a marker a while ahead: after a restart it is set going again.
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
-                    computer_marker=settings.computer_delay + COMPUTER_GRACE)
+                    computer_marker=settings.computer_delay + COMPUTER_GRACE,
+                    announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
     service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing))

@@ -11,7 +11,6 @@ behind) and are never deleted, so they stay in the Mentions inbox.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import defaultdict
 
@@ -27,7 +26,6 @@ from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
-from .tasks import ChannelTasks
 from .widgets import lobby_view, table_view
 
 log = logging.getLogger(__name__)
@@ -45,14 +43,12 @@ class Presenter:
         self.pacing = pacing or Pacing()
         self.w = ENGLISH  # the table's language
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
-        self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay)
+        self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
+                                  standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
-        self._pinging: dict[int, set[str]] = {}  # per channel: players due since its last ping
-        self._pings = ChannelTasks()
 
     async def close(self) -> None:
         await self.drawer.close()
-        await self._pings.close()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -62,34 +58,63 @@ class Presenter:
         expires = interaction.created_at.timestamp() + TOKEN_LIFE
         self._followups[interaction.channel_id] = (interaction.followup, expires)
 
-    async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING):
+    async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING,
+                   nonce: str | None = None):
         """A public message naming (and notifying) exactly `users`, within the channel's pace: a follow-up
-        if a token lives (free of the global limit), else a channel message."""
+        if a token lives (free of the global limit), else a channel message. With a `nonce`, always a
+        channel message: Discord then keeps a repeat (after a restart) from appearing twice."""
         mentions = notify(list(users)) if users else NOBODY
         await self.pacing.turn(channel_id, counted=False)
         hook, expires = self._followups.get(channel_id, (None, 0.0))
-        if hook is not None and discord.utils.utcnow().timestamp() < expires:
+        if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
                 return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
-        return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions)
+        return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions,
+                                                   **({"nonce": nonce} if nonce else {}))
 
     # --- the table
 
     async def show_move(self, outcome: Outcome) -> None:
-        """After a move: the table soon, then who is due, and the standings at the end."""
-        self.refresh(outcome.record)
-        await self.notify(outcome.record, outcome.previous_to_act, outcome.events)
+        """After a move: soon a ping for whoever newly must act, the table, and the standings at the end."""
+        self.changed(outcome.record, outcome.previous_to_act)
+
+    def changed(self, record: GameRecord, before: list[str] = ()) -> None:
+        """The game changed: announce it (`before`: who had to act before, so were pinged already)."""
+        due = set()
+        if record.open and record.state is not None:
+            due = {p for p in to_act(record.state) if p not in before and not record.table.computer_plays(p)}
+        self.drawer.want(record, due)
 
     def refresh(self, record: GameRecord) -> None:
         self.drawer.want(record)
+
+    def recover(self, record: GameRecord) -> None:
+        """A change that was never announced (Discord failed, or a restart came first): announce it now,
+        pinging everyone due; unless a round is under way (a slow one, under heavy load), which will."""
+        if not self.drawer.busy(record.id):
+            self.drawer.want(record, again=True)
+
+    async def _channel_gone(self, record: GameRecord) -> None:
+        await self.service.channel_gone(record.channel_id, record.id)
 
     def look(self, record: GameRecord) -> None:
         """Someone looks at the game: a table left stale (a restart between a move and its drawing) is redrawn."""
         if self.drawer.stale(record):
             self.drawer.want(record)
+
+    async def table_exists(self, record: GameRecord) -> bool:
+        """Whether the table message is still there (someone may have deleted it); asked only when needed."""
+        await self.pacing.turn(record.channel_id)
+        try:
+            await self.channel(record.channel_id).fetch_message(record.messages.table)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True  # cannot tell (no access to its history, Discord busy): post no second table
+        return True
 
     async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None]:
         embed = await self.embed(record)
@@ -109,42 +134,19 @@ class Presenter:
 
     # --- telling who must act
 
-    async def notify(self, record: GameRecord, before: list[str], events=()) -> None:
-        """Ping whoever newly must act; at the end, post the standings."""
-        over = next((e for e in events if e.type == "game_over"), None)
-        if over is not None:
-            await self._standings(record, over)
-        if not record.open:
+    async def _ping(self, record: GameRecord, due: set[str]) -> None:
+        """One ping for whoever became due in a burst of moves, as each asked to be told."""
+        due = sorted(due, key=record.table.players.index)
+        how = {p: await self.service.notify_setting(p) for p in due}
+        mentioned = [p for p in due if how[p] != "none"]
+        if not mentioned:
             return
-        due = [p for p in to_act(record.state) if not record.table.computer_plays(p)]
-        fresh = [p for p in due if p not in before]
-        if fresh:
-            self._pinging.setdefault(record.channel_id, set()).update(fresh)
-            self._pings.start(record.channel_id, lambda: self._ping(record.channel_id, record.id))
-
-    async def _ping(self, channel_id: int, game_id: int) -> None:
-        """One ping for whoever became due in a burst of moves (players who acted meanwhile are left out),
-        posted within the channel's pace."""
-        try:
-            await asyncio.sleep(self.delay)
-            self._pings.release(channel_id)  # players becoming due from now on get the next ping
-            wanted = self._pinging.pop(channel_id, set())
-            record = self.service.cached(channel_id)
-            if record is None or record.id != game_id or record.status != "active":
-                return
-            due = [p for p in to_act(record.state) if p in wanted and not record.table.computer_plays(p)]
-            how = {p: await self.service.notify_setting(p) for p in due}
-            mentioned = [p for p in due if how[p] != "none"]
-            if not mentioned:
-                return
-            status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table).plain())
-            link = self._table_link(record)
-            text = notices.your_move(self.w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
-            await self.post(channel_id, text[:2000], mentioned)
-            for player in (p for p in mentioned if how[p] == "dm"):
-                await self._direct(player, clock.dm_your_move(self.w, status, link))
-        except Exception:
-            log.exception("could not ping in channel %s", channel_id)
+        status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table).plain())
+        link = self._table_link(record)
+        text = notices.your_move(self.w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
+        await self.post(record.channel_id, text[:2000], mentioned)
+        for player in (p for p in mentioned if how[p] == "dm"):
+            await self._direct(player, clock.dm_your_move(self.w, status, link))
 
     def _table_link(self, record: GameRecord) -> str:
         return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.messages.table}"
@@ -172,16 +174,23 @@ class Presenter:
             nonce = f"r{deadline.game_id}.{int(deadline.due_at)}"[-25:]
             await self._direct(deadline.player, clock.dm_reminder(self.w, timeout, self._table_link(record)), nonce)
 
-    async def _standings(self, record: GameRecord, over) -> None:
+    async def _standings(self, record: GameRecord) -> int | None:
+        """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
+        them once even if a restart repeats the post."""
+        moves = await self.store.moves_since(record.id, -1)
+        entries = [e for move in moves for e in move.entries]
+        over = next((e for e in reversed(entries) if e.type == "game_over"), None)
+        if over is None:
+            return None
         prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for move in await self.store.moves_since(record.id, -1):
-            for e in move.entries:
-                if e.type == "prestige_gained":
-                    prestige[e.player][e.reason] += e.amount
+        for e in entries:
+            if e.type == "prestige_gained":
+                prestige[e.player][e.reason] += e.amount
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         embed = standings_embed(self.w, record, spectator_view(record.state), over, prestige)
-        await self.post(record.channel_id, end.standings(self.w, over, people(self.w, record.table))[:2000],
-                        humans, embed)
+        message = await self.post(record.channel_id, end.standings(self.w, over, people(self.w, record.table))[:2000],
+                                  humans, embed, nonce=f"augsburg-end-{record.id}"[-25:])
+        return message.id
 
     # --- announcements
 

@@ -77,12 +77,20 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
                     computers_due(state, new_table))
 
-    def _planned(self, deadlines) -> None:
-        if deadlines.earliest is not None:
-            self.on_deadlines(deadlines.earliest)
+    def _planned(self, deadlines=None, announce_at: float | None = None) -> None:
+        earliest = [t for t in (deadlines.earliest if deadlines else None, announce_at) if t is not None]
+        if earliest:
+            self.on_deadlines(min(earliest))
 
-    async def set_messages(self, record: GameRecord, **changes) -> tuple[TableMessages, GameRecord]:
-        """Change a game's message bookkeeping (`table=`, `pings=`) on top of its newest record.
+    def _announce_at(self) -> float | None:
+        """When a change written now is announced again unless the bot says it has been (see Timing)."""
+        after = self.timing.announce_after
+        return None if after is None else self.clock.now() + after
+
+    async def set_messages(self, record: GameRecord, settled: int | None = None,
+                           **changes) -> tuple[TableMessages, GameRecord]:
+        """Change a game's message bookkeeping (`table=`, `drawn=`, `standings=`) on top of its newest record;
+        `settled`: the version up to which everything has been announced (its promise is dropped).
 
         Under the channel's lock, so a move landing meanwhile is neither undone nor undoes this.
         Returns the bookkeeping as it was just before, and the updated record.
@@ -92,7 +100,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
             if latest is not None and latest.id == record.id:
                 record = latest
             messages = record.messages.model_copy(update=changes)
-            await self.store.set_messages(record.id, messages)
+            await self.store.set_messages(record.id, messages, settled)
             updated = replace(record, messages=messages)
             if latest is not None and latest.id == record.id:
                 self._games.put(updated)

@@ -21,7 +21,7 @@ class LobbyMixin:
             except GameQuarantined:
                 existing = None
             if existing is not None:
-                return refuse("channel_busy")
+                return refuse("channel_busy", existing)
             turn = self.timing.turn_seconds if clock else None
             try:
                 record = await self.store.open_lobby(guild_id, channel_id,
@@ -121,9 +121,10 @@ class LobbyMixin:
             table = table.model_copy(update={"seed": secrets.randbits(62) if seed is None else seed})
             state, events = new_game(table.players, seed=table.seed)
             deadlines = self._plan(record, table, state)
+            announce = self._announce_at()
             record = await self.store.start_game(record.id, record.version, table, state, log=events,
-                                                 deadlines=deadlines)
-            self._planned(deadlines)
+                                                 deadlines=deadlines, announce_at=announce)
+            self._planned(deadlines, announce)
             return Outcome(True, record=self._keep(record), events=events)
 
     async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:
@@ -133,5 +134,7 @@ class LobbyMixin:
                 return refuse("no_game")
             if record.table.host != str(user) and not can_manage:
                 return refuse("cancel_not_allowed", record)
-            record = await self.store.finish_game(record.id, record.version, "cancelled")
+            announce = self._announce_at()
+            record = await self.store.finish_game(record.id, record.version, "cancelled", announce_at=announce)
+            self._planned(None, announce)
             return Outcome(True, record=self._keep(record))

@@ -127,15 +127,16 @@ class MovesMixin:
         if not result.ok:
             return refuse(result.code, record, **result.params)
         deadlines = self._plan(record, table, result.state, restart=frozenset({player}))
+        announce = self._announce_at()
         try:
             new = await self.store.commit_action(
                 record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
                 actor=actor, table=table if table is not record.table else None, log=log, deadlines=deadlines,
-                keep_table=record.table, keep_messages=record.messages,
+                keep_table=record.table, keep_messages=record.messages, announce_at=announce,
             )
         except VersionConflict:
             # Another process wrote first: drop our copy so the next click sees the truth.
             self._games.drop(record.channel_id)
             return refuse("raced")
-        self._planned(deadlines)
+        self._planned(deadlines, announce)
         return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))

@@ -26,7 +26,10 @@ class SeatsMixin:
             present = table.present()
             if not present:
                 log.append(TableEvent(what="abandoned", player=player))
-                record = await self.store.finish_game(record.id, record.version, "abandoned", table=table, log=log)
+                announce = self._announce_at()
+                record = await self.store.finish_game(record.id, record.version, "abandoned", table=table, log=log,
+                                                      announce_at=announce)
+                self._planned(None, announce)
                 return Outcome(True, record=self._keep(record))
             if table.host == player:  # the host's say (replacing, cancelling) passes on
                 table = table.model_copy(update={"host": present[0]})
@@ -71,6 +74,22 @@ class SeatsMixin:
 
     async def _seat_change(self, record: GameRecord, table: Table, log: list) -> Outcome:
         deadlines = self._plan(record, table)
-        record = await self.store.update_table(record.id, record.version, table, log=log, deadlines=deadlines)
-        self._planned(deadlines)
+        announce = self._announce_at()
+        record = await self.store.update_table(record.id, record.version, table, log=log, deadlines=deadlines,
+                                               announce_at=announce)
+        self._planned(deadlines, announce)
         return Outcome(True, record=self._keep(record))
+
+    async def channel_gone(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
+        """The channel was deleted: its open game ends as abandoned (nobody can see or play it any more), and
+        nothing of it (or of `game_id`, a game that ended there) is left to announce."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            ended = None
+            if record is not None:
+                ended = await self.store.finish_game(record.id, record.version, "abandoned")
+                self._keep(ended)
+            for gone in {g for g in (game_id, record.id if record else None) if g is not None}:
+                await self.store.clear_deadlines(gone, kind="announce")
+            return Outcome(True, record=ended) if ended else None
+

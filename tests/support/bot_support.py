@@ -94,7 +94,7 @@ def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -
 async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random) -> None:
     """Open the private panel and take one of the decisions it offers, as a player would."""
     opened = await h.click(user, table, label="My hand & actions")
-    panel = opened.response
+    panel = opened.answer
     assert panel.ephemeral and panel.kind == "response"
     buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
     selects = panel.selects()
@@ -107,11 +107,11 @@ async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random)
         picked = rnd.sample(values, rnd.randint(low, high))
         result = await h.select(user, panel.message_id, choice["custom_id"], picked)
         confirm = [
-            b for b in result.response.buttons() if b["custom_id"].startswith(("aug:do:",)) and not b.get("disabled")
+            b for b in result.answer.buttons() if b["custom_id"].startswith(("aug:do:",)) and not b.get("disabled")
         ]
         if confirm and not choice["custom_id"].endswith(":pick"):
             result = await h.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
-    assert not result.unanswered and result.response.ephemeral
+    assert not result.unanswered and result.answer.ephemeral
 
 
 
@@ -125,11 +125,11 @@ def game(h: Harness):
 
 async def open_and_start(h: Harness, players=(ADA, BEN, CLEO)) -> int:
     r = await h.slash(players[0], "augsburg new")
-    assert r.response.kind == "response" and not r.response.ephemeral
-    table = r.response.message_id
+    assert r.answer.kind == "response" and not r.answer.ephemeral
+    table = r.answer.message_id
     for p in players[1:]:
         joined = await h.click(p, table, label="Join")
-        assert joined.response.kind == "update"
+        assert joined.answer.kind == "update"
     started = await h.click(players[0], table, label="Start game")
-    assert started.response.kind == "update" and "round 1 of" in started.response.embeds[0]["title"]
+    assert started.answer.kind == "update" and "round 1 of" in started.answer.embeds[0]["title"]
     return table

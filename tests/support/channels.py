@@ -31,6 +31,9 @@ def plan_channels(first: int, ids: Iterable[int] | None, count: int) -> list[int
     return planned
 
 
+NONCE_MINUTES = 5  # how long Discord remembers an enforced nonce ("a few minutes")
+
+
 class Channels:
     """Mixin for :class:`~support.model.DiscordModel`: the text channels and the message queries."""
 
@@ -42,11 +45,34 @@ class Channels:
         self.channel_ids: list[int] = []
         self._positions: dict[int, int] = {}
         self._by_channel: dict[int, dict[int, StoredMessage]] = {}
+        self._nonces: dict[tuple[int, str], tuple[StoredMessage, float]] = {}
 
     def set_channels(self, ids: list[int]) -> None:
         self.channel_ids = ids
         self._positions = {cid: i for i, cid in enumerate(ids)}
         self.channel_id = ids[0]
+
+    def delete_channel(self, channel_id: int, *, tell: bool = True) -> None:
+        """A server admin deletes a text channel: its messages go, requests naming it get 404 10003, and
+        (with ``tell``; else as if the bot was away) the bot gets CHANNEL_DELETE, which needs only GUILDS."""
+        payload = payloads.channel(self, channel_id)
+        del self._positions[int(channel_id)]
+        self.channel_ids.remove(int(channel_id))
+        for msg in self._by_channel.pop(int(channel_id), {}).values():
+            msg.deleted = True
+        if tell:
+            self.emit("CHANNEL_DELETE", payload)
+
+    def nonced_message(self, channel_id: int, nonce: str | int | None) -> StoredMessage | None:
+        """The message sent with this nonce in this channel within Discord's few minutes, if any."""
+        found = self._nonces.get((channel_id, str(nonce))) if nonce is not None else None
+        if found is None or self.now() - found[1] > NONCE_MINUTES * 60 or found[0].deleted:
+            return None
+        return found[0]
+
+    def remember_nonce(self, channel_id: int, nonce: str | int | None, msg: StoredMessage) -> None:
+        if nonce is not None:
+            self._nonces[(channel_id, str(nonce))] = (msg, self.now())
 
     def is_text_channel(self, channel_id: int) -> bool:
         return int(channel_id) in self._positions

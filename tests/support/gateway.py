@@ -109,7 +109,7 @@ class Gateway:
 
     def _on_model_event(self, event: str, data: dict) -> None:
         """Message events reach a session only with the GUILD_MESSAGES (DIRECT_MESSAGES in a DM) intent."""
-        sessions = [s for s in self.sessions.values() if delivered(s.intents, data)]
+        sessions = [s for s in self.sessions.values() if delivered(s.intents, data, event)]
         if sessions:
             data_json = _frame(data)
             for session in sessions:

@@ -142,7 +142,7 @@ class Harness(FakeDiscord):
 
     def _echo(self, event: str, data: dict) -> None:
         """Deliver a message event through discord.py's parser, if the bot's intents would get it."""
-        if self.bot is None or not delivered(self.bot.intents.value, data):
+        if self.bot is None or not delivered(self.bot.intents.value, data, event):
             return
         try:
             self.bot._connection.parsers[event](copy.deepcopy(data))  # discord.py keeps what it is given

@@ -33,6 +33,7 @@ from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
 SLIM_AFTER = 30.0  # with record_requests=False: seconds an interaction keeps its callback body and output
+GUILDS = 1  # the intent for channel and thread events
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
 MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
 _keys = itertools.count(1)
@@ -40,8 +41,11 @@ _keys = itertools.count(1)
 Listener = Callable[[str, dict], None]
 
 
-def delivered(intents: int, data: dict) -> bool:
-    """Whether Discord sends a bot with ``intents`` a MESSAGE_* event about ``data`` (guild or DM message)."""
+def delivered(intents: int, data: dict, event: str = "MESSAGE_CREATE") -> bool:
+    """Whether Discord sends a bot with ``intents`` this event: MESSAGE_* about a guild or DM message need
+    those intents; channel and thread events need GUILDS."""
+    if event.startswith(("CHANNEL_", "THREAD_")):
+        return bool(intents & GUILDS)
     return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
 
 

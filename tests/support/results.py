@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .errors import HarnessError
@@ -86,6 +87,21 @@ class Result(ComponentQueries):
     def response(self) -> Output | None:
         """The interaction callback output (response, defer, update, ...), if any."""
         return self._interaction.output
+
+    @property
+    def answer(self) -> Output | None:
+        """The answer as the user sees it: the callback's own message, or, when the bot deferred, what it
+        then answered with: an edit of the clicked message ("update") or a new message ("response"; after
+        a deferred update, a followup). None while a deferred answer is still empty."""
+        first = self.response
+        if first is None or first.kind not in ("defer", "defer_update"):
+            return first
+        filled = next((o for o in self.outputs if o.interaction_id == self.interaction_id
+                       and o.kind in ("edit_original", "followup")), None)
+        if filled is None:
+            return None
+        update = first.kind == "defer_update" and filled.kind == "edit_original"
+        return dataclasses.replace(filled, kind="update" if update else "response")
 
     @property
     def messages(self) -> list[Output]:

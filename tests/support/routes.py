@@ -174,7 +174,12 @@ def send_message(fake: Any, req: RecordedRequest) -> dict:
     channel_id = _channel(fake, req)
     body = checked(req, creating=True)
     fake.check_dm_send(channel_id)
+    nonce = body.get("nonce") if body.get("enforce_nonce") else None
+    earlier = fake.nonced_message(channel_id, nonce)
+    if earlier is not None:  # Discord: the same nonce within a few minutes returns that message, no new one
+        return earlier.data
     msg = fake.new_message(body, channel_id=channel_id)
+    fake.remember_nonce(channel_id, nonce, msg)
     fake.record("dm_message" if msg.in_dm else "channel_message", msg, body)
     return msg.data
 

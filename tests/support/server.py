@@ -212,15 +212,22 @@ class FakeDiscord(DiscordModel, Actions):
         self, payload: dict, *, action: str = "raw", settle: bool = True, timeout: float = 10.0
     ) -> Result:
         """Dispatch INTERACTION_CREATE over the gateway; with ``settle``, wait (up to ``timeout`` seconds)
-        until Discord accepts its callback. Safe to run many at once: each waits on its own token, and
-        its Result's ``latency`` is the time from the dispatch to the callback's arrival."""
+        until Discord accepts its callback (and, for a deferred one, until the answer follows). Safe to run
+        many at once: each waits on its own token, and its Result's ``latency`` is the time from the
+        dispatch to the callback's arrival."""
         if not self.gateway.live():
             await self.wait_until(self.gateway.live, what="a connected gateway session")
         interaction = self.register_interaction(payload)
         result = Result(self, action, interaction)
         interaction.sent_at = time.monotonic()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
-        return await self.wait_answered(result, timeout) if settle else result
+        if not settle:
+            return result
+        await self.wait_answered(result, timeout)
+        if result.response is not None and result.response.kind in ("defer", "defer_update"):
+            with contextlib.suppress(TimeoutError):  # a deferred answer follows: wait for it too
+                await self.wait_until(lambda: result.answer is not None, timeout=timeout, what="a deferred answer")
+        return result
 
     async def wait_answered(self, result: Result, timeout: float = 10.0) -> Result:
         """Wait until Discord accepted ``result``'s callback (at once if it has): for actions sent with

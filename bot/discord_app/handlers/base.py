@@ -3,15 +3,19 @@ and the public side of a change (table, pings, computers)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 
 import discord
 
+from engine import to_act
 from storage import GameQuarantined, GameRecord
 
 from ...service import GameService, Notice, Outcome
 from ...wording import ENGLISH, People, clock, notices
+from .. import answers
+from ..answers import answering
 from ..computers import ComputerRunner
 from ..people import people
 from ..presenter import Presenter
@@ -21,16 +25,21 @@ MISSING = discord.utils.MISSING
 UNNAMED = People(name=str)  # for notices about a game that is not there
 
 
-def guarded(func):
-    """Log any error with its channel; the player gets a short apology, never a traceback."""
+def guarded(func=None, *, edits: bool = False, public: bool = False):
+    """Answer within Discord's 3 s (answers.py; `edits`: the answer replaces the clicked message), and log
+    any error with its channel: the player gets a short apology, never a traceback."""
+    if func is None:
+        return functools.partial(guarded, edits=edits, public=public)
 
     @functools.wraps(func)
     async def wrapper(self, interaction: discord.Interaction, *args):
-        try:
-            return await func(self, interaction, *args)
-        except Exception:
-            log.exception("error in %s (channel %s, args %s)", func.__name__, interaction.channel_id, args)
-            await say(interaction, notices.sorry(ENGLISH))
+        async with answering(interaction, edits, public):
+            try:
+                return await func(self, interaction, *args)
+            except Exception:
+                log.exception("error in %s (channel %s, args %s)", func.__name__, interaction.channel_id, args)
+                with contextlib.suppress(discord.HTTPException):
+                    await say(interaction, notices.sorry(ENGLISH))
 
     return wrapper
 
@@ -38,10 +47,11 @@ def guarded(func):
 async def say(interaction: discord.Interaction, text: str, view: discord.ui.View = MISSING,
               embed: discord.Embed = MISSING) -> None:
     """An ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, view=view, embed=embed, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, view=view, embed=embed, ephemeral=True)
+    await answers.send(interaction, text, view=view, embed=embed)
+
+
+def _all_due(record: GameRecord) -> list[str]:
+    return list(to_act(record.state)) if record.open and record.state is not None else []
 
 
 class HandlerBase:
@@ -58,30 +68,25 @@ class HandlerBase:
     def notice_code(self, code: str, record: GameRecord | None = None) -> str:
         return self.notice(Notice(code), record)
 
-    async def moved(self, outcome: Outcome, interaction: discord.Interaction | None = None,
-                    table_drawn: bool = False) -> None:
-        """The public side of a move, once its player has their answer: table, pings, computers.
+    async def moved(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
+        """The public side of a move, once its player has their answer: pings, table, standings, computers.
 
-        `interaction`: the player's, already answered; its token carries the public posts (pings).
+        All of it happens in the background, promised in the move's own write (drawer.py), so nothing
+        here can turn the player's answer into an apology. `interaction`: the player's, already answered;
+        its token carries the public posts (pings).
         """
-        if interaction is not None:
-            self.presenter.remember(interaction)
-        if table_drawn:
-            await self.presenter.notify(outcome.record, outcome.previous_to_act, outcome.events)
-        else:
-            await self.presenter.show_move(outcome)
-        self.computers.schedule(outcome.record.channel_id)
+        try:
+            if interaction is not None:
+                self.presenter.remember(interaction)
+            self.presenter.changed(outcome.record, outcome.previous_to_act)
+            if outcome.record.open:
+                self.computers.schedule(outcome.record.channel_id)
+        except Exception:
+            log.exception("could not set the public side of a move going (channel %s)", outcome.record.channel_id)
 
     async def seats_changed(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
         """After a seat changed hands: the table and the computers (nobody newly due to ping)."""
-        record = outcome.record
-        if interaction is not None:
-            self.presenter.remember(interaction)
-        if not record.open:
-            await self.presenter.ended(record)
-            return
-        self.presenter.refresh(record)
-        self.computers.schedule(record.channel_id)
+        await self.moved(Outcome(True, record=outcome.record, previous_to_act=_all_due(outcome.record)), interaction)
 
     async def game_here(self, interaction: discord.Interaction, *, game_id: int | None = None,
                         active: bool = False, seated: bool = False) -> GameRecord | None:

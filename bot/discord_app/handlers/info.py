@@ -8,6 +8,7 @@ from engine import legal_actions, player_view
 from storage import GameQuarantined
 
 from ...wording import history, moves, notices, rules
+from .. import answers
 from ..people import people
 from ..widgets import LogPage, view_of
 from .base import guarded, say
@@ -61,14 +62,14 @@ class InfoHandlers:
         content, view = await self._log_page(record, round_ or 0, None)
         await say(interaction, content, view)
 
-    @guarded
+    @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
         record = await self.service.store.load_game(game_id)
         if record.channel_id != interaction.channel_id or record.state is None:
             await say(interaction, self.notice_code("game_gone"))
             return
         content, view = await self._log_page(record, round_, page)
-        await interaction.response.edit_message(content=content, view=view)
+        await answers.update(interaction, content, view=view)
 
     async def _log_page(self, record, round_: int, page: int | None):
         pages = history.log_pages(self.w, await self.service.history(record), people(self.w, record.table),

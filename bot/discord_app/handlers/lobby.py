@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from storage import Seat
 
 from ...service import Notice, Outcome
 from ...wording import notices
+from .. import answers
 from ..embeds import lobby_embed
 from ..widgets import CancelButton, lobby_view, table_view, view_of
 from .base import guarded, say
 
+log = logging.getLogger(__name__)
+
 
 class LobbyHandlers:
-    @guarded
+    @guarded(public=True)
     async def new_table(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             await say(interaction, self.notice(Notice("server_only")))
@@ -22,15 +27,24 @@ class LobbyHandlers:
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host)
         if not outcome.ok:
-            await say(interaction, self.notice(outcome.notice))
+            if outcome.record is None or not await self._table_again(interaction, outcome.record):
+                await say(interaction, self.notice(outcome.notice))
             return
         record = outcome.record
-        await interaction.response.send_message(embed=lobby_embed(self.w, record),
-                                                view=lobby_view(self.w, record.id, record.table.turn_seconds))
-        message = await interaction.original_response()
-        await self.service.set_messages(record, table=message.id)
+        message = await answers.post(interaction, embed=lobby_embed(self.w, record),
+                                     view=lobby_view(self.w, record.id, record.table.turn_seconds))
+        await self.service.set_messages(record, table=message)
 
-    @guarded
+    async def _table_again(self, interaction: discord.Interaction, record) -> bool:
+        """The channel's table message was deleted: post it again as the answer (else nobody could join)."""
+        if record.messages.table is not None and await self.presenter.table_exists(record):
+            return False
+        embed, view = await self.presenter.looks(record)
+        message = await answers.post(interaction, embed=embed, view=view)
+        await self.service.set_messages(record, table=message, drawn=record.version if record.state else None)
+        return True
+
+    @guarded(edits=True)
     async def lobby_click(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         user, channel = interaction.user, interaction.channel_id
         if what == "join":
@@ -45,7 +59,7 @@ class LobbyHandlers:
             outcome = await self.service.start(channel, game_id, user.id)
         await self._lobby_changed(interaction, outcome)
 
-    @guarded
+    @guarded(edits=True)
     async def lobby_clock(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         try:
             seconds = int(values[0]) or None
@@ -61,14 +75,17 @@ class LobbyHandlers:
             return
         record = outcome.record
         if record.status == "lobby":
-            await interaction.response.edit_message(embed=lobby_embed(self.w, record),
-                                                    view=lobby_view(self.w, record.id, record.table.turn_seconds))
+            await answers.update(interaction, embed=lobby_embed(self.w, record),
+                                 view=lobby_view(self.w, record.id, record.table.turn_seconds))
             return
-        # Started: the lobby message becomes the table.
-        embed = await self.presenter.embed(record)
-        await interaction.response.edit_message(embed=embed, view=table_view(self.w, record.id))
-        _, record = await self.service.set_messages(record, drawn=record.version)
-        await self.moved(Outcome(True, record=record, events=outcome.events), interaction, table_drawn=True)
+        # Started: the lobby message becomes the table; then who must act is pinged.
+        try:
+            embed = await self.presenter.embed(record)
+            await answers.update(interaction, embed=embed, view=table_view(self.w, record.id))
+            _, record = await self.service.set_messages(record, drawn=record.version)
+        except Exception:  # started all the same: the table is drawn with the announcement
+            log.exception("the table of game %s could not be shown at its start", record.id)
+        await self.moved(Outcome(True, record=record, events=outcome.events), interaction)
 
     @guarded
     async def cancel_request(self, interaction: discord.Interaction) -> None:
@@ -77,7 +94,7 @@ class LobbyHandlers:
             button = CancelButton(record.id, notices.cancel_button(self.w))
             await say(interaction, notices.cancel_question(self.w), view_of(button))
 
-    @guarded
+    @guarded(edits=True)
     async def cancel_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
         if await self.game_here(interaction, game_id=game_id) is None:
             return
@@ -86,7 +103,9 @@ class LobbyHandlers:
         if not outcome.ok:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return
-        await interaction.response.edit_message(content=notices.cancelled(self.w), view=None)
-        await self.presenter.ended(outcome.record, by=interaction.user)
+        try:
+            await answers.update(interaction, notices.cancelled(self.w), view=None)
+        finally:
+            await self.presenter.ended(outcome.record, by=interaction.user)
 
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from ... import codes
 from ...service import Notice
 from ...wording import history, notices
 from ...wording import log as words_log
+from .. import answers
 from ..embeds import COLOUR
 from ..panels import panel
 from ..people import people
 from .base import MISSING, guarded, say
+
+log = logging.getLogger(__name__)
 
 
 class PlayHandlers:
@@ -27,9 +32,9 @@ class PlayHandlers:
         if text:
             embed = discord.Embed(title=history.catch_up_title(self.w), description=text, colour=COLOUR)
         content, view = panel(self.w, record, interaction.user.id, "\n".join(await self.private_notes(player)))
-        await interaction.response.send_message(content, view=view, embed=embed, ephemeral=True)
+        await answers.send(interaction, content, view=view, embed=embed)
 
-    @guarded
+    @guarded(edits=True)
     async def act_click(self, interaction: discord.Interaction, game_id: int, key: str, code: str) -> None:
         try:
             action = codes.decode(code)
@@ -38,7 +43,7 @@ class PlayHandlers:
             return
         await self._act(interaction, game_id, key, action)
 
-    @guarded
+    @guarded(edits=True)
     async def act_select(self, interaction: discord.Interaction, game_id: int, key: str, kind: str,
                          values: list[str]) -> None:
         if kind == "pick":
@@ -59,7 +64,7 @@ class PlayHandlers:
             await say(interaction, self.notice(Notice("not_ours")))
             return
         content, view = panel(self.w, record, interaction.user.id, selection=(kind, chosen))
-        await interaction.response.edit_message(content=content, view=view)
+        await answers.update(interaction, content, view=view)
 
     @guarded
     async def typed(self, interaction: discord.Interaction, code: str) -> None:
@@ -72,11 +77,19 @@ class PlayHandlers:
         except ValueError:
             note = notices.warning(self.w, self.notice(Notice("unknown_choice")))
             content, view = panel(self.w, record, interaction.user.id, note)
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+            await answers.send(interaction, content, view=view)
             return
         await self._act(interaction, record.id, None, action)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
+        """A decision: acknowledged before it is applied (if Discord cannot be reached, nothing is), then
+        answered with the panel of what comes next."""
+        try:
+            await answers.acknowledge(interaction)
+        except discord.HTTPException:
+            log.warning("a decision in channel %s could not be acknowledged; it was not applied",
+                        interaction.channel_id)
+            return
         outcome = await self.service.act(interaction.channel_id, game_id, interaction.user.id, key, action)
         record = outcome.record
         player = str(interaction.user.id)
@@ -93,9 +106,11 @@ class PlayHandlers:
         else:
             content, view = panel(self.w, record, interaction.user.id, note)
         # A click redraws the panel it came from; a typed command answers with a fresh private panel.
-        if interaction.type == discord.InteractionType.application_command:
-            await interaction.response.send_message(content, view=view or MISSING, ephemeral=True)
-        else:
-            await interaction.response.edit_message(content=content, view=view)
         if outcome.ok:
+            try:
+                await answers.update(interaction, content, view=view)
+            except Exception:  # applied: never an apology, and its public side happens all the same
+                log.exception("the answer to a move made in channel %s could not be sent", interaction.channel_id)
             await self.moved(outcome, interaction)
+        else:
+            await answers.update(interaction, content, view=view)

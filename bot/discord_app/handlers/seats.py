@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from ...wording import clock, names
+from .. import answers
 from ..people import people
 from ..widgets import ConfirmButton, view_of
 from .base import guarded, say
@@ -47,7 +48,7 @@ class SeatHandlers:
         button = ConfirmButton(record.id, "replace", target, clock.replace_button(self.w))
         await say(interaction, clock.replace_question(self.w, name), view_of(button))
 
-    @guarded
+    @guarded(edits=True)
     async def confirmed(self, interaction: discord.Interaction, game_id: int, what: str, target: str) -> None:
         if await self.game_here(interaction, game_id=game_id, active=True) is None:
             return
@@ -62,8 +63,10 @@ class SeatHandlers:
             return
         who = people(self.w, outcome.record.table)
         done = clock.left(self.w) if what == "leave" else clock.replaced(self.w, who.name(target))
-        await interaction.response.edit_message(content=done, view=None)
-        await self.seats_changed(outcome, interaction)
+        try:
+            await answers.update(interaction, done, view=None)
+        finally:
+            await self.seats_changed(outcome, interaction)
 
     @guarded
     async def back(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,112 @@
+"""What happens without anyone clicking: deadlines fire (a computer decides for a player out of time, a
+reminder, a computer or an announcement a restart interrupted), and deleted channels end their games."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+
+import discord
+
+from storage import Deadline, GameQuarantined
+
+from ..scheduler import RETRY_SECONDS
+from ..service import GameService
+from .computers import ComputerRunner
+from .presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+
+class Upkeep:
+    def __init__(self, bot: discord.Client, service: GameService, presenter: Presenter, computers: ComputerRunner,
+                 handlers):
+        self.bot = bot
+        self.service = service
+        self.presenter = presenter
+        self.computers = computers
+        self.handlers = handlers
+        self._background: set[asyncio.Task] = set()
+        self._checked_channels = False
+
+    async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def fire(self, deadline: Deadline) -> None:
+        """A deadline is due: the computer decides for a player out of time, a reminder goes out, or a
+        computer whose move a restart interrupted is set going again."""
+        try:
+            await self._fire(deadline)
+        except GameQuarantined as lost:
+            await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+
+    async def _fire(self, deadline: Deadline) -> None:
+        if deadline.kind == "announce":
+            await self._later(deadline)  # dropped once announced; if this round fails, tried again then
+            self.presenter.recover(await self.service.store.load_game(deadline.game_id))
+            return
+        if deadline.kind == "computer":
+            if await self.service.computer_due(deadline):
+                self.computers.schedule(deadline.channel_id)  # its move replaces the marker
+                await self._later(deadline)
+            return
+        if deadline.kind == "timeout":
+            outcome = await self.service.expire(deadline)
+            if outcome is not None and not outcome.ok:
+                raise RuntimeError(f"the clock's move was refused: {outcome.notice}")  # tried again later
+            if outcome is not None:
+                self._spawn(self.handlers.moved(outcome))  # Discord's side never holds up the scheduler
+            return
+        record = await self.service.remind(deadline)
+        if record is not None and deadline.payload.get("timeout", float("inf")) <= self.service.clock.now():
+            await self.service.reminded(deadline)  # the time has run out already: too late to remind
+        elif record is not None:
+            await self._later(deadline)  # until it is sent: a failure sends it again then, never twice at once
+            self._spawn(self._remind(deadline, record))
+
+    async def _remind(self, deadline: Deadline, record) -> None:
+        await self.presenter.remind(deadline, record)
+        await self.service.reminded(_postponed(deadline))
+
+    async def _later(self, deadline: Deadline) -> None:
+        await self.service.store.postpone_deadline(deadline, _postponed(deadline).due_at)
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # --- deleted channels
+
+    def after_ready(self) -> None:
+        if not self._checked_channels:  # once per process: later READYs are reconnections
+            self._checked_channels = True
+            self._spawn(self._find_deleted_channels())
+
+    async def channel_gone(self, channel_id: int) -> None:
+        try:
+            await self.service.channel_gone(channel_id)
+        except Exception:
+            log.exception("could not end the game of deleted channel %s", channel_id)
+
+    async def _find_deleted_channels(self) -> None:
+        """Channels deleted while the bot was away: their games end too. A channel the bot's servers do not
+        list is asked about once (an archived thread is not listed, yet lives)."""
+        for _game, guild_id, channel_id in await self.service.store.open_channels():
+            guild = self.bot.get_guild(guild_id)
+            if guild is None or guild.unavailable or guild.get_channel_or_thread(channel_id) is not None:
+                continue
+            try:
+                await self.presenter.pacing.turn(channel_id)
+                await self.bot.fetch_channel(channel_id)
+            except discord.NotFound:
+                await self.channel_gone(channel_id)
+            except discord.HTTPException:
+                pass  # no access, or Discord is busy: the game stays as it is
+
+
+def _postponed(deadline: Deadline) -> Deadline:
+    return dataclasses.replace(deadline, due_at=deadline.due_at + RETRY_SECONDS)

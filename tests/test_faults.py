@@ -1,0 +1,235 @@
+"""What players are told when Discord or the database misbehaves around a move (issue 12).
+
+A player is told a move failed only if nothing was applied; once told ✅, nothing contradicts it. The
+public side of a move (table, pings, standings) is promised in the move's own write and kept even when
+Discord fails or the bot restarts; the standings appear exactly once. A deleted channel ends its game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import threading
+
+import pytest
+from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot, open_and_start, run, service
+from support.clock import ManualClock
+from support.fake_discord import FakeUser, Harness
+
+from bot.discord_app.extension import ANNOUNCE_GRACE
+from bot.discord_app.people import people
+from bot.wording import ENGLISH, phases
+from engine import spectator_view, to_act
+
+TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
+CHANNEL_POST = "/channels/{channel_id}/messages"
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+LATER = ANNOUNCE_GRACE + 5  # past the moment an unannounced change is announced again
+
+
+def bot(path, clock):
+    return make_bot(path, clock=clock)
+
+
+@pytest.fixture
+async def h(tmp_path):
+    clock = ManualClock()
+    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
+    path = tmp_path / "faults.sqlite3"
+    harness = await Harness.create(bot(path, clock), users=users, channels=2, ignore=(long_lived,))
+    harness.db_path, harness.clock = path, clock
+    yield harness
+    await harness.close()
+
+
+async def pass_time(h, seconds: float) -> int:
+    h.clock.advance(seconds)
+    return await run(h, h.bot.get_cog("Augsburg").scheduler.run_due())
+
+
+def shows_now(h, table: int) -> bool:
+    record = game(h)
+    status = phases.status(ENGLISH, spectator_view(record.state), people(ENGLISH, record.table))
+    return h.message(table).embeds[0]["description"] == status
+
+
+async def promises(h) -> list:
+    return [d for d in await service(h).store.deadlines() if d.kind == "announce"]
+
+
+async def buy_nothing(h, user: int, table: int):
+    panel = (await h.click(user, table, label="My hand & actions")).answer
+    return await h.click(user, panel.message_id, label="Buy nothing")
+
+
+def standings(h) -> list:
+    return [m for m in h.channel_messages.values() if "final standings" in m.content]
+
+
+async def play_to_the_end(h, table: int, user: int = ADA) -> None:
+    rnd = random.Random(3)
+    while game(h) is not None:
+        panel = (await h.click(user, table, label="My hand & actions")).answer
+        buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+        pick = [s for s in panel.selects() if s["custom_id"].endswith(":pick")]
+        if buttons:
+            await h.click(user, panel.message_id, rnd.choice(buttons)["custom_id"])
+        else:
+            choice = pick[0]
+            await h.select(user, panel.message_id, choice["custom_id"], [rnd.choice(choice["options"])["value"]])
+
+
+# --- 1. success is never turned into "try again"; what Discord refused is announced later
+
+
+async def test_a_failed_table_edit_never_turns_a_made_move_into_an_apology_and_is_drawn_later(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    h.fail_next("PATCH", TABLE_EDIT, status=503)  # discord.py does not retry a 503
+    moved = await buy_nothing(h, ADA, table)
+    assert "Done" in moved.answer.content and "Sorry" not in moved.text and "try again" not in moved.text
+    assert str(ADA) not in to_act(game(h).state)
+    assert not shows_now(h, table) and len(await promises(h)) == 1  # not drawn, but promised
+    await pass_time(h, LATER)
+    assert shows_now(h, table) and await promises(h) == []
+
+
+async def test_the_standings_survive_a_failed_post_and_a_restart_and_appear_once(h):
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Start game")
+    game_id = game(h).id
+    h.fail_next("POST", CHANNEL_POST, status=503)  # the standings' post (pings are follow-ups)
+    await play_to_the_end(h, table)
+    assert standings(h) == [] and (await service(h).store.load_game(game_id)).status == "finished"
+    await h.restart(bot(h.db_path, h.clock))
+    await pass_time(h, LATER)
+    assert len(standings(h)) == 1
+    await pass_time(h, LATER)  # kept: nothing is left to announce
+    assert len(standings(h)) == 1 and await promises(h) == []
+
+
+async def test_a_repeated_standings_post_is_shown_once(h):
+    """The standings carry a nonce naming the game: if a restart repeats the post (the bot died between
+    Discord's answer and its own note of it), Discord returns the first message."""
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Start game")
+    game_id = game(h).id
+    await play_to_the_end(h, table)
+    assert len(standings(h)) == 1
+    record = await service(h).store.load_game(game_id)
+    await service(h).store.set_messages(game_id, record.messages.model_copy(update={"standings": None}))
+    await h.restart(bot(h.db_path, h.clock))
+    h.bot.get_cog("Augsburg").presenter.recover(await service(h).store.load_game(game_id))
+    await run(h, asyncio.sleep(0.05))
+    assert len(standings(h)) == 1
+
+
+# --- 2. answered within 3 s, and acknowledged before anything is applied
+
+
+async def test_a_move_discord_could_not_acknowledge_is_not_applied(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    h.fail_next("POST", CALLBACK, status=500, times=2)  # discord.py retries; by then 3 s have passed
+    clicked = await h.click(ADA, panel.message_id, label="Buy nothing", settle=False)
+    await h.settle(15)
+    assert clicked.unanswered  # "This interaction failed" ...
+    assert str(ADA) in to_act(game(h).state) and game(h).state.moves == 0  # ... and indeed nothing happened
+
+
+def hold_the_database(path, seconds: float) -> threading.Thread:
+    """Another process (a backup, an admin's shell) holds the write lock for `seconds`."""
+    ready = threading.Event()
+
+    def hold():
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        ready.set()
+        threading.Event().wait(seconds)
+        db.execute("ROLLBACK")
+        db.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    ready.wait()
+    return thread
+
+
+async def test_a_move_on_a_slow_database_is_answered_in_time_and_applied(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    holder = hold_the_database(h.db_path, 3.5)
+    clicked = await h.click(ADA, panel.message_id, label="Buy nothing", settle=False)
+    await h.settle(15)
+    holder.join()
+    assert not clicked.unanswered and clicked.latency < 3.0
+    assert "Done" in clicked.answer.content and str(ADA) not in to_act(game(h).state)
+
+
+async def test_a_join_on_a_slow_database_is_deferred_and_then_answered(h):
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    holder = hold_the_database(h.db_path, 3.5)
+    joined = await h.click(BEN, table, label="Join", settle=False)
+    await h.settle(15)
+    holder.join()
+    assert not joined.unanswered and joined.latency < 3.0 and joined.response.kind == "defer_update"
+    assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
+
+
+# --- 5. deleted channels and messages
+
+
+async def test_a_deleted_channel_ends_its_game_and_no_computer_moves_there(h):
+    other = h.channel_ids[1]
+    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
+    await h.click(ADA, table, label="Add computer player")
+    await h.click(ADA, table, label="Start game")
+    game_id = service(h).cached(other).id
+    h.delete_channel(other)
+    await run(h, asyncio.sleep(0.05))
+    record = await service(h).store.load_game(game_id)
+    assert record.status == "abandoned" and service(h).cached(other) is None
+    await pass_time(h, 3600)
+    assert (await service(h).store.load_game(game_id)).state.moves == record.state.moves
+    h.assert_no_errors()
+
+
+async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_at_start(h):
+    other = h.channel_ids[1]
+    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
+    await h.click(BEN, table, label="Join")
+    await h.click(ADA, table, label="Start game")
+    game_id = service(h).cached(other).id
+    await h.detach()
+    h.delete_channel(other, tell=False)
+    await h.attach(bot(h.db_path, h.clock))
+    assert (await service(h).store.load_game(game_id)).status == "abandoned"
+    assert (await h.slash(ADA, "augsburg new")).answer.kind == "response"  # the first channel is unaffected
+
+
+async def test_a_channel_found_deleted_by_an_edit_ends_its_game(h):
+    other = h.channel_ids[1]
+    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
+    await h.click(BEN, table, label="Join")
+    await h.click(ADA, table, label="Start game")
+    game_id = service(h).cached(other).id
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    h.fail_next("PATCH", TABLE_EDIT, status=503)
+    await h.click(ADA, panel.message_id, label="Buy nothing")  # its table edit is to be tried again
+    h.delete_channel(other, tell=False)  # and the event is lost: the next try finds out
+    await pass_time(h, LATER)
+    assert (await service(h).store.load_game(game_id)).status == "abandoned"
+    assert await promises(h) == []
+
+
+async def test_a_deleted_lobby_is_posted_again_at_the_next_new(h):
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    h.delete_message(h.message(table))
+    again = await h.slash(BEN, "augsburg new")
+    assert again.answer.kind == "response" and not again.answer.ephemeral
+    joined = await h.click(BEN, again.answer.message_id, label="Join")
+    assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
+    busy = await h.slash(CLEO, "augsburg new")  # the table is there now: said so, privately
+    assert busy.answer.ephemeral and "already has a game" in busy.answer.content
