@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
+from storage import LeaseHeld
+
 from .config import Settings
 from .discord_app.client import AugsburgBot
+from .discord_app.lease import refusal
+
+log = logging.getLogger("bot")
+HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
 
 
 def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
@@ -45,8 +54,40 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = AugsburgBot(settings)
     point_at(settings, bot)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-    return 0
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    except LeaseHeld as held:
+        print(refusal(held, settings.database_path), file=sys.stderr)
+        return HELD
+    except discord.LoginFailure:
+        print("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in the environment or .env.",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run has closed the bot already
+        pass
+    return HELD if bot.lease is not None and bot.lease.lost else 0
+
+
+async def serve(bot: AugsburgBot, token: str) -> None:
+    """Log in and stay connected until stopped. SIGTERM (what process managers send) stops as cleanly as
+    Ctrl-C, so the database lease is given up and the next start need not wait for it to go stale."""
+    main = asyncio.current_task()
+    terminated = False
+
+    def terminate() -> None:
+        nonlocal terminated
+        terminated = True
+        main.cancel()
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' event loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminate)
+    try:
+        async with bot:  # closes the bot (and gives up the lease) however this ends
+            await bot.start(token)
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        log.info("stopped by SIGTERM")
 
 
 if __name__ == "__main__":

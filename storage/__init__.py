@@ -1,6 +1,7 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite)."""
 
 from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, VersionConflict, WrongStatus
+from .lease import Lease, LeaseHeld
 from .records import (
            LOG,
            Deadline,
@@ -16,5 +17,5 @@ from .records import (
 from .store import Store
 
 __all__ = ["LOG", "ChannelBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
-           "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent", "TableMessages",
-           "VersionConflict", "WrongStatus"]
+           "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
+           "TableMessages", "VersionConflict", "WrongStatus"]

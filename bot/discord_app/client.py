@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 
@@ -14,6 +15,9 @@ from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
 from . import inputs
+from .backoff import transient, with_backoff
+from .command_sync import sync_commands
+from .lease import LeaseKeeper
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
@@ -30,6 +34,9 @@ def intents() -> discord.Intents:
 
 class AugsburgBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store | None = None, clock: Clock | None = None):
+        # The bot never joins voice: discord.py's warnings about missing voice libraries would only bury
+        # the lines that matter at start-up (a refused lease, a refused token).
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
@@ -38,8 +45,32 @@ class AugsburgBot(commands.Bot):
         self.store = store
         self.clock = clock  # None: the system's; tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
+        self.lease: LeaseKeeper | None = None
+        self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
+        self._closing: asyncio.Task | None = None
+
+    async def login(self, token: str) -> None:
+        # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_path)
+        self.lease = LeaseKeeper(self.store, self.settings.lease_seconds, self.close)
+        await self.lease.take()
+        # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
+        await with_backoff("log in to Discord", lambda: self._login_once(token),
+                           first=self.settings.startup_retry_first, cap=self.settings.startup_retry_max,
+                           retry=lambda exc: not self._set_up and transient(exc))
+
+    async def _login_once(self, token: str) -> None:
+        try:
+            await super().login(token)
+        except Exception:
+            if not self._set_up:  # a fresh HTTP session for the next try: static_login opens one each time
+                await self.http.close()
+                self.http.connector = discord.utils.MISSING  # closed along with the session
+            raise
 
     async def setup_hook(self) -> None:
+        self._set_up = True
         if self.settings.monitor_path:
             self.monitor = LoopMonitor(self.settings.monitor_path)
             self.monitor.start()
@@ -49,7 +80,7 @@ class AugsburgBot(commands.Bot):
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        await self.tree.sync(guild=guild)
+        await sync_commands(self, guild)  # retried if Discord fails for a while; skipped if nothing changed
         # What exists now lives as long as the process (modules, discord.py's structures): freezing it
         # spares every later full garbage collection from walking it again, halving its pause.
         gc.collect()
@@ -64,6 +95,11 @@ class AugsburgBot(commands.Bot):
         log.info("connected as %s", self.user)
         gc.freeze()  # the guilds and channels just received live as long as the connection
 
+    async def serving(self, interaction: discord.Interaction) -> bool:
+        """Whether to answer: only while this process holds the database lease. Otherwise the process that
+        took it over answers, from the games as they are, and this one is stopping."""
+        return self.lease is None or await self.lease.still_held()
+
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         if await inputs.command_refused(interaction, error):  # forged or outdated input: a polite answer
             return
@@ -74,8 +110,20 @@ class AugsburgBot(commands.Bot):
             await interaction.response.send_message(notices.sorry(ENGLISH), ephemeral=True)
 
     async def close(self) -> None:
+        # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later
+        # callers wait for all of it, where discord.py's own close would only wait for its part.
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close_all(), name="closing the bot")
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def _close_all(self) -> None:
         if getattr(self, "monitor", None) is not None:
             await self.monitor.stop()
         await super().close()
+        if self.lease is not None:
+            await self.lease.release()
         if self.store is not None:
             await self.store.close()

@@ -36,9 +36,13 @@ class BadInput(app_commands.CheckFailure):
 
 class CheckedTree(app_commands.CommandTree):
     """discord.py's command tree, with every command and autocomplete checked before it runs: refused
-    ones are answered here (a polite line, or no suggestions) and go no further."""
+    ones are answered here (a polite line, or no suggestions) and go no further. Nothing runs in a process
+    that no longer holds the database (the client's `serving`: another process answers)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        serving = getattr(self.client, "serving", None)
+        if serving is not None and not await serving(interaction):
+            return False
         try:
             check_command(interaction)
         except BadInput as refused:

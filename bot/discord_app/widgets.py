@@ -22,6 +22,8 @@ def _handlers(interaction: discord.Interaction):
 
 
 async def _route(interaction: discord.Interaction, name: str, *args) -> None:
+    if not await interaction.client.serving(interaction):  # another process serves the games now
+        return
     handlers = _handlers(interaction)
     if handlers is None:  # the extension is being reloaded: say so rather than fail silently
         await interaction.response.send_message(notices.restarting(ENGLISH), ephemeral=True)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
+from bot.discord_app.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, names
 from support.fake_discord import FakeUser, Harness
 
@@ -25,17 +26,16 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
             database_path=str(path),
             table_edit_delay=delay,
             computer_delay=0.0,
-            discord_guild_id=None,
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.
-            **{"channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0, **settings},
+            **{"discord_guild_id": None, "channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0, **settings},
         ),
         clock=clock,
     )
 
 
 def long_lived(task) -> bool:
-    """The bot's one deadline scheduler runs for as long as the bot."""
-    return task.get_name() == "deadline scheduler"
+    """The bot's deadline scheduler and its lease heartbeat run for as long as the bot."""
+    return task.get_name() in ("deadline scheduler", HEARTBEAT_TASK)
 
 
 @pytest.fixture

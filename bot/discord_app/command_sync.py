@@ -1,0 +1,41 @@
+"""Slash commands are synced to Discord only when their definition changed since the last sync.
+
+Discord allows few command updates a day, and every sync replaces the whole set: a restart with the
+same commands should not send one. The database remembers a hash of what was last synced, and where.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+
+from .backoff import with_backoff
+
+log = logging.getLogger(__name__)
+SYNCED = "synced_commands"  # meta key: the fingerprint of the last successful sync
+
+
+def fingerprint(bot: discord.Client, guild: discord.abc.Snowflake | None) -> str:
+    """What a sync would send, and to which application and guild (None: global)."""
+    tree = bot.tree
+    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    where = {"application": bot.application_id, "guild": guild.id if guild is not None else None}
+    text = json.dumps({"where": where, "commands": payload}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+async def sync_commands(bot, guild: discord.abc.Snowflake | None) -> bool:
+    """Sync `guild`'s commands (None: the global ones) unless they are what was synced last; True if sent."""
+    digest = fingerprint(bot, guild)
+    if await bot.store.meta(SYNCED) == digest:
+        log.info("slash commands unchanged since the last sync: not syncing")
+        return False
+    settings = bot.settings
+    await with_backoff("sync the slash commands", lambda: bot.tree.sync(guild=guild),
+                       first=settings.startup_retry_first, cap=settings.startup_retry_max)
+    await bot.store.set_meta(SYNCED, digest)
+    log.info("slash commands synced (%s)", f"guild {guild.id}" if guild is not None else "global")
+    return True

@@ -1,0 +1,105 @@
+"""The bot's hold on its database: taken before anything is said to Discord, renewed every third of the
+takeover time, given up on a clean stop (so a restart is immediate).
+
+Only the holder may serve: the bot keeps open games in memory, and a second process would answer from
+its own copy ("someone acted at the same moment" for moves that were in fact applied). If the lease is
+found in another process's hands (this one was frozen past the takeover time), the bot stops serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from storage import LeaseHeld, Store
+
+log = logging.getLogger(__name__)
+HEARTBEAT_TASK = "lease heartbeat"
+
+
+class LeaseKeeper:
+    def __init__(self, store: Store, seconds: float, on_lost: Callable[[], Awaitable[None]]):
+        self.store = store
+        self.seconds = seconds
+        self.on_lost = on_lost  # stops the bot
+        self.holder = secrets.token_hex(8)  # pids repeat and hosts are shared: this names one process's life
+        self.pid = os.getpid()
+        self.host = socket.gethostname()
+        self.held = False
+        self.lost = False
+        self._renewed = 0.0  # time.monotonic() of the last renewal
+        self._task: asyncio.Task | None = None
+        self._stopping: asyncio.Task | None = None
+
+    async def take(self) -> None:
+        """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
+        await self.store.take_lease(self.holder, self.pid, self.host, self.seconds)
+        self.held, self._renewed = True, time.monotonic()
+        log.info("serving %s (lease held by pid %s on %s)", self.store.path, self.pid, self.host)
+        self._task = asyncio.create_task(self._heartbeat(), name=HEARTBEAT_TASK)
+
+    async def _heartbeat(self) -> None:
+        while not self.lost:
+            await asyncio.sleep(self.seconds / 3)
+            await self._renew()
+
+    async def still_held(self) -> bool:
+        """Before serving an interaction. While the heartbeat is on time nobody can have taken the lease;
+        after a stall (the process was frozen, or the loop blocked) the database is asked first, since the
+        heartbeat task may run only after the interactions that queued up meanwhile."""
+        if self.lost:
+            return False
+        if time.monotonic() - self._renewed < self.seconds / 2:
+            return True
+        return await self._renew()
+
+    async def _renew(self) -> bool:
+        try:
+            if await self.store.renew_lease(self.holder):
+                self._renewed = time.monotonic()
+                return True
+            why = "another process took it over (this one was stalled longer than the takeover time)"
+        except Exception:
+            log.warning("could not renew the database lease", exc_info=True)
+            # No one may take it over before `seconds` without a heartbeat: until then, keep serving.
+            if time.monotonic() - self._renewed < self.seconds:
+                return True
+            why = f"it could not be renewed for {self.seconds:g} s"
+        if not self.lost:
+            self.held, self.lost = False, True
+            with contextlib.suppress(Exception):
+                if (now := await self.store.lease()) is not None:
+                    why += f"; it is now held by pid {now.pid} on {now.host}"
+            log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.",
+                      self.store.path, why)
+            # In a task of its own: stopping cancels the heartbeat, which may be the caller.
+            self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
+        return False
+
+    async def release(self) -> None:
+        """Stop renewing and give the lease up (unless it was lost: then it is someone else's)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self.held:
+            self.held = False
+            await self.store.release_lease(self.holder)
+
+
+def refusal(held: LeaseHeld, path: str) -> str:
+    """One line for an operator who started a second bot on the same database."""
+    lease = held.lease
+    since = datetime.fromtimestamp(lease.taken_at).astimezone().isoformat(sep=" ", timespec="seconds")
+    return (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
+            f" {held.age:.0f} s ago. Stop it, or wait {math.ceil(held.wait)} s if it has died (its LEASE_SECONDS is"
+            f" {lease.seconds:g}).")

@@ -1,0 +1,167 @@
+"""`python -m bot` as an operator runs it: one process per database, start-up through Discord's bad moments.
+
+Real subprocesses against the fake Discord on 127.0.0.1 (as in test_e2e.py), with short lease times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+from support.fake_discord import FakeDiscord, FakeUser, stop_process
+
+GUILD_ID, CHANNEL_ID = 720_000_000_000_000_001, 720_000_000_000_000_002
+ALICE = 720_000_000_000_000_101
+HELD = 3  # the exit status for "another process serves this database"
+LOGIN = ("GET", "/users/@me")
+GUILD_SYNC = ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+
+
+class Bot:
+    """One `python -m bot` process; its output goes to a log file, printed if the test fails."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path, name: str, **settings: str):
+        self.log = tmp_path / f"{name}.log"
+        self.env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+                    "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "PYTHONPATH": str(ROOT),
+                    "PYTHONUNBUFFERED": "1", "STARTUP_RETRY_FIRST": "0.05", **settings}
+        self.cwd = tmp_path
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> Bot:
+        with self.log.open("wb") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", env=self.env, cwd=self.cwd, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+        return self
+
+    async def exited(self, timeout: float = 60) -> int:
+        return await asyncio.wait_for(self.proc.wait(), timeout)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@contextlib.asynccontextmanager
+async def bots(fake: FakeDiscord, tmp_path: Path):
+    """A factory of bot processes; all are stopped at the end, and their logs shown if the test failed."""
+    started: list[Bot] = []
+
+    async def start(name: str, **settings: str) -> Bot:
+        bot = Bot(fake, tmp_path, name, **settings)
+        started.append(bot)
+        return await bot.start()
+
+    try:
+        yield start
+    except BaseException:
+        for bot in started:
+            print(f"----- {bot.log.name}\n{bot.output()[-3000:]}")
+        raise
+    finally:
+        for bot in started:
+            await stop_process(bot.proc, 10)
+
+
+def lease_row(tmp_path: Path):
+    with contextlib.closing(sqlite3.connect(tmp_path / "bot.sqlite3")) as db:
+        return db.execute("SELECT pid, seconds FROM lease").fetchone()
+
+
+async def answers(fake: FakeDiscord) -> None:
+    status = await fake.slash(ALICE, "augsburg status")
+    assert status.answer is not None and status.answer.ephemeral
+
+
+def fake_discord(**kwargs) -> FakeDiscord:
+    return FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[FakeUser(ALICE, "Alice")], **kwargs)
+
+
+async def test_a_second_bot_is_refused_while_the_first_serves_and_takes_over_once_it_died(tmp_path):
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        first = await start("first", LEASE_SECONDS="4")
+        await fake.wait_for_ready()
+        logins = len(fake.requests_to(*LOGIN))
+
+        second = await start("second", LEASE_SECONDS="4")
+        assert await second.exited() == HELD
+        (line,) = second.output().strip().splitlines()  # one line, no traceback
+        assert f"pid {first.proc.pid} on" in line and "Stop it, or wait" in line and "bot.sqlite3" in line
+        assert len(fake.requests_to(*LOGIN)) == logins  # refused before saying anything to Discord
+        await answers(fake)  # the first is unaffected
+
+        first.proc.kill()  # kill -9: no release, the lease goes stale
+        await first.exited()
+        assert lease_row(tmp_path) == (first.proc.pid, 4)
+        too_soon = await start("too-soon", LEASE_SECONDS="4")
+        assert await too_soon.exited() == HELD
+
+        await asyncio.sleep(4)
+        third = await start("third", LEASE_SECONDS="4")
+        await fake.wait_until(lambda: fake.gateway.ready_count == 2, timeout=60, what="the third bot's IDENTIFY")
+        await answers(fake)
+        assert third.proc.returncode is None and lease_row(tmp_path)[0] == third.proc.pid
+
+
+async def test_a_clean_stop_frees_the_database_at_once_and_unchanged_commands_are_not_synced_again(tmp_path):
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        first = await start("first")  # the default lease time: 30 s
+        await fake.wait_for_ready()
+        first.proc.send_signal(signal.SIGTERM)  # what systemd, Docker and Heroku send
+        assert await first.exited() == 0
+        assert lease_row(tmp_path) is None
+        assert "stopped by SIGTERM" in first.output()
+
+        second = await start("second")
+        await fake.wait_until(lambda: fake.gateway.ready_count == 2, timeout=60, what="the second bot's IDENTIFY")
+        await answers(fake)
+        assert len(fake.requests_to(*GUILD_SYNC)) == 1  # the same commands: the restart did not sync them
+        assert "slash commands unchanged" in second.output()
+
+
+async def test_a_bot_stalled_past_its_lease_stops_serving_once_another_took_over(tmp_path):
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        stalled = await start("stalled", LEASE_SECONDS="1.5")
+        await fake.wait_for_ready()
+        stalled.proc.send_signal(signal.SIGSTOP)  # frozen: no heartbeat
+        try:
+            await asyncio.sleep(2)
+            successor = await start("successor", LEASE_SECONDS="1.5")
+            await fake.wait_until(lambda: fake.gateway.ready_count == 2, timeout=60, what="the successor's IDENTIFY")
+        finally:
+            stalled.proc.send_signal(signal.SIGCONT)
+        assert await stalled.exited(30) == HELD  # it noticed at its next heartbeat, and stopped
+        assert "lost the lease" in stalled.output() and f"pid {successor.proc.pid}" in stalled.output()
+        await answers(fake)
+        assert successor.proc.returncode is None and lease_row(tmp_path)[0] == successor.proc.pid
+
+
+async def test_start_up_rides_out_503s_on_login_and_on_the_command_sync(tmp_path):
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        # discord.py gives up on a 503 at once (it retries 500, 502, 504 itself): each one reaches the bot.
+        fake.fail_next(*LOGIN, status=503, message="Service Unavailable", times=3)
+        fake.fail_next(*GUILD_SYNC, status=503, message="Service Unavailable", times=2)
+        bot = await start("bot")
+        await fake.wait_for_ready(timeout=60)
+        assert [r.status for r in fake.requests_to(*LOGIN)] == [503, 503, 503, 200]
+        assert [r.status for r in fake.requests_to(*GUILD_SYNC)] == [503, 503, 200]
+        await answers(fake)
+        log = bot.output()
+        assert log.count("WARNING bot.discord_app.backoff: could not log in to Discord") == 3
+        assert log.count("could not sync the slash commands") == 2 and "Traceback" not in log
+
+
+async def test_a_refused_token_is_one_line_and_not_retried(tmp_path):
+    async with fake_discord(token="the-right-token") as fake, bots(fake, tmp_path) as start:
+        bot = await start("bot", DISCORD_TOKEN="a-wrong-token")
+        assert await bot.exited() == 2
+        lines = bot.output().strip().splitlines()  # after the log of the attempt, one line and no traceback
+        assert "401" in lines[-1] and "DISCORD_TOKEN" in lines[-1] and "Traceback" not in bot.output()
+        assert len(fake.requests_to(*LOGIN)) == 1
+        assert lease_row(tmp_path) is None  # it gave the lease up on the way out

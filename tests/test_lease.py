@@ -1,0 +1,119 @@
+"""The database lease: one process serves a file; a stale holder can be taken over; a clean stop frees it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from support.bot_support import ADA, BEN, open_and_start
+
+from bot.discord_app.lease import LeaseKeeper, refusal
+from storage import LeaseHeld, Store
+
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "lease.sqlite3")
+    yield s
+    await s.close()
+
+
+async def test_a_free_lease_is_taken_and_a_live_one_refused(store):
+    assert await store.lease() is None
+    first = await store.take_lease("a", 11, "host-a", 30, now=T0)
+    assert (first.holder, first.pid, first.host, first.taken_at, first.seconds) == ("a", 11, "host-a", T0, 30)
+    with pytest.raises(LeaseHeld) as refused:
+        await store.take_lease("b", 22, "host-b", 30, now=T0 + 29)
+    assert refused.value.lease.holder == "a" and refused.value.lease.pid == 11
+    assert refused.value.age == 29 and refused.value.wait == 1
+    assert (await store.lease()).holder == "a"
+
+
+async def test_a_renewed_lease_stays_held_and_a_stale_one_is_taken_over(store):
+    await store.take_lease("a", 11, "host-a", 30, now=T0)
+    assert await store.renew_lease("a", now=T0 + 25)
+    with pytest.raises(LeaseHeld):
+        await store.take_lease("b", 22, "host-b", 30, now=T0 + 50)  # 25 s after the renewal
+    taken = await store.take_lease("b", 22, "host-b", 30, now=T0 + 55)
+    assert taken.holder == "b" and taken.taken_at == T0 + 55
+    assert not await store.renew_lease("a", now=T0 + 56)  # the old holder finds it gone
+    assert not await store.release_lease("a")  # and cannot free someone else's
+    assert (await store.lease()).holder == "b"
+
+
+async def test_the_holders_own_takeover_time_counts(store):
+    await store.take_lease("a", 11, "host-a", 60, now=T0)
+    with pytest.raises(LeaseHeld) as refused:  # a taker with a shorter time must still wait for the holder's
+        await store.take_lease("b", 22, "host-b", 5, now=T0 + 30)
+    assert refused.value.wait == 30
+
+
+async def test_taking_again_keeps_the_start_time_and_release_frees_it(store):
+    await store.take_lease("a", 11, "host-a", 30, now=T0)
+    again = await store.take_lease("a", 11, "host-a", 30, now=T0 + 10)
+    assert again.taken_at == T0 and again.heartbeat_at == T0 + 10
+    assert await store.release_lease("a")
+    assert await store.lease() is None
+    assert (await store.take_lease("b", 22, "host-b", 30, now=T0 + 11)).holder == "b"
+
+
+async def test_the_refusal_is_one_line_naming_the_holder_and_the_wait(store):
+    await store.take_lease("a", 4242, "box", 30)
+    with pytest.raises(LeaseHeld) as refused:
+        await store.take_lease("b", 1, "other", 30)
+    line = refusal(refused.value, "/srv/augsburg.sqlite3")
+    assert "\n" not in line and "/srv/augsburg.sqlite3" in line and "pid 4242 on box" in line
+    assert "Stop it, or wait 30 s" in line
+
+
+async def test_the_keeper_renews_and_releases(store):
+    stopped = asyncio.Event()
+
+    async def on_lost():
+        stopped.set()
+
+    keeper = LeaseKeeper(store, 0.3, on_lost)
+    await keeper.take()
+    first = (await store.lease()).heartbeat_at
+    await asyncio.sleep(0.35)
+    lease = await store.lease()
+    assert lease.holder == keeper.holder and lease.heartbeat_at > first
+    await keeper.release()
+    assert await store.lease() is None and not stopped.is_set()
+
+
+async def test_the_keeper_stops_the_bot_when_another_process_took_over(store, caplog):
+    stopped = asyncio.Event()
+
+    async def on_lost():
+        stopped.set()
+
+    keeper = LeaseKeeper(store, 0.3, on_lost)
+    await keeper.take()
+    # As if this process had been frozen past the takeover time and another had started meanwhile.
+    await store.take_lease("other", 99, "elsewhere", 30, now=(await store.lease()).heartbeat_at + 1)
+    await asyncio.wait_for(stopped.wait(), 2)
+    assert keeper.lost and "lost the lease" in caplog.text and "pid 99 on elsewhere" in caplog.text
+    await keeper.release()  # what the bot's close does: the other's lease is left alone
+    assert (await store.lease()).holder == "other"
+
+
+async def test_after_a_stall_a_bot_whose_lease_was_taken_answers_nothing_and_stops(harness, caplog):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    bot, keeper = h.bot, h.bot.lease
+    held = await bot.store.lease()
+    assert held.holder == keeper.holder and held.pid == os.getpid()
+    # Frozen past the takeover time: another process took the lease, and this one's heartbeat has not run
+    # yet when the first interaction that queued up meanwhile arrives.
+    await bot.store.take_lease("other", 99, "elsewhere", 30, now=held.heartbeat_at + held.seconds)
+    keeper._renewed -= keeper.seconds
+    status = await h.slash(ADA, "augsburg status")
+    clicked = await h.click(BEN, table, label="My hand & actions")
+    assert status.response is None and clicked.response is None  # the other process answers these
+    assert bot.is_closed() and keeper.lost and "lost the lease" in caplog.text
+    async with await Store.open(h.db_path) as store:
+        assert (await store.lease()).holder == "other"  # left to its new holder
