@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sqlite3
@@ -107,8 +108,7 @@ async def test_rows_written_before_the_chain_are_chained_when_the_database_is_up
         snapshot = state.model_dump_json()
         db.execute("INSERT INTO games (id, guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256,"
                    " created_at, updated_at) VALUES (1, 1, 10, 'active', 8, ?, ?, ?, 0, 0)",
-                   (table_of(ids, 4).model_dump_json(), snapshot, __import__("hashlib").sha256(
-                       snapshot.encode()).hexdigest()))
+                   (table_of(ids, 4).model_dump_json(), snapshot, hashlib.sha256(snapshot.encode()).hexdigest()))
     store = await Store.open(path)
     try:
         assert (await store._fetchone("SELECT version FROM schema_version"))[0] == LATEST
