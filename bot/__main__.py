@@ -9,6 +9,7 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
+from .backups import damaged_database
 from .config import Settings
 from .discord_app.client import AugsburgBot
 
@@ -42,6 +43,10 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    damaged = damaged_database(settings)  # before connecting anywhere: one line, and what to run
+    if damaged:
+        print(damaged, file=sys.stderr)
+        return 3
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = AugsburgBot(settings)
     point_at(settings, bot)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -24,3 +24,7 @@ class Settings(BaseSettings):
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
+    # Online backups of the database (storage/backup.py): a checked copy every so often, the newest kept.
+    backup_dir: str | None = None  # unset: no backups
+    backup_every_seconds: float = Field(3600.0, gt=0)
+    backup_keep: int = Field(24, ge=1)

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from storage import Store
 
+from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
@@ -44,6 +45,7 @@ class AugsburgBot(commands.Bot):
             self.monitor.start()
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
+        self.backups = start_backups(self.settings, self.store.path)
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:
@@ -71,6 +73,8 @@ class AugsburgBot(commands.Bot):
             await interaction.response.send_message(notices.sorry(ENGLISH), ephemeral=True)
 
     async def close(self) -> None:
+        if getattr(self, "backups", None) is not None:
+            await self.backups.stop()
         if getattr(self, "monitor", None) is not None:
             await self.monitor.stop()
         await super().close()
