@@ -2,4 +2,4 @@
 -- first when a repair needs it: hash = sha256(the previous move's hash + this row's content), see
 -- chain.py. Rows already stored are chained by this migration's Python step (migrate.py), so every
 -- row is checked; none is left unchecked as "legacy".
-ALTER TABLE actions ADD COLUMN hash TEXT;
+ALTER TABLE actions ADD COLUMN hash BLOB;  -- sha256, 32 bytes
