@@ -14,12 +14,14 @@ from discord.gateway import DiscordWebSocket
 
 from storage import LeaseHeld
 
+from .backups import damaged_database
 from .config import Settings
 from .discord_app.client import AugsburgBot
 from .discord_app.lease import refusal
 
 log = logging.getLogger("bot")
 HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
+DAMAGED = 4  # exit status: the database is damaged (restore a backup)
 
 
 def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
@@ -51,6 +53,10 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    damaged = damaged_database(settings)  # before connecting anywhere: one line, and what to run
+    if damaged:
+        print(damaged, file=sys.stderr)
+        return DAMAGED
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = AugsburgBot(settings)
     point_at(settings, bot)

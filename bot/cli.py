@@ -1,7 +1,8 @@
-"""`augsburg`: the game without Discord.
+"""`augsburg`: the game without Discord, and putting back a backup of the bot's database.
 
 augsburg play [--opponents N] [--resume | --new] [--database PATH]
 augsburg simulate --players N --games G --opponents random|ai --seed S
+augsburg restore [--database PATH] [--from DIR] [--force]
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
     play.add_argument("--name", default="Player", help="your name at the table")
     sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
+    back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")
+    back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")
+    back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
+    back.add_argument("--force", action="store_true", help="restore even a database that passes its check")
     args, rest = parser.parse_known_args(argv)
     if args.command == "simulate":
         from engine.ai.simulate import main as simulate
@@ -28,6 +33,13 @@ def main(argv: list[str] | None = None) -> int:
         return simulate(rest) or 0
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "restore":
+        from .backups import restore_command
+        from .config import Settings
+
+        settings = Settings()
+        return restore_command(args.database or settings.database_path, args.folder or settings.backup_dir,
+                               args.force)
     if args.resume and args.new:
         parser.error("choose --resume or --new, not both")
     from .terminal.game import main as play_main

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -31,3 +31,7 @@ class Settings(BaseSettings):
     # in seconds, doubled each time up to the cap. A refused token (401) is not retried.
     startup_retry_first: float = 1.0
     startup_retry_max: float = 60.0
+    # Online backups of the database (storage/backup.py): a checked copy every so often, the newest kept.
+    backup_dir: str | None = None  # unset: no backups
+    backup_every_seconds: float = Field(3600.0, gt=0)
+    backup_keep: int = Field(24, ge=1)

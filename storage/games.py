@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import EVENTS, GameState
 
+from . import chain
 from .errors import ChannelBusy, GameNotFound, GameQuarantined, VersionConflict, WrongStatus
 from .records import ENTRY, Actor, DeadlinePlan, GameRecord, Table, TableMessages
 
@@ -121,12 +122,8 @@ class GamesMixin:
             sets |= {"status": "finished", "finished_at": now}
 
         async def also(db):
-            await db.execute(
-                "INSERT INTO actions (game_id, move, version, player, action, at, actor, events)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, state.moves, expected_version + 1, player, json.dumps(action), now, actor,
-                 EVENTS.dump_json(list(events)).decode()),
-            )
+            await chain.append(db, (game_id, state.moves, expected_version + 1, player, actor, json.dumps(action),
+                                    EVENTS.dump_json(list(events)).decode(), now))
             await self._log(db, game_id, state.moves, log, now)
             await self._plan(db, game_id, DeadlinePlan() if over else deadlines)
             await self._announce(db, game_id, expected_version + 1, announce_at)

@@ -7,6 +7,8 @@ from importlib import resources
 
 import aiosqlite
 
+from .chain import chain_existing
+
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -25,6 +27,8 @@ def migrations() -> list[tuple[int, str]]:
 
 
 LATEST = len(migrations())
+# What SQL cannot do (hashing, say) runs after a migration's SQL, in the same transaction.
+PYTHON_STEPS = {5: chain_existing}
 
 
 async def schema_version(db: aiosqlite.Connection) -> int:
@@ -48,13 +52,14 @@ async def migrate(db: aiosqlite.Connection, target: int | None = None) -> int:
     await db.execute("PRAGMA foreign_keys = OFF")
     try:
         for number, sql in steps:
-            await db.executescript(
-                "BEGIN IMMEDIATE;\n"
-                f"{sql}\n"
-                "DELETE FROM schema_version;\n"
-                f"INSERT INTO schema_version (version) VALUES ({number});\n"
-                "COMMIT;"
-            )
+            # executescript commits an open transaction before it starts, so after the SQL (which leaves
+            # the transaction open) every statement goes through execute until the COMMIT.
+            await db.executescript(f"BEGIN IMMEDIATE;\n{sql}\n")
+            if number in PYTHON_STEPS:
+                await PYTHON_STEPS[number](db)
+            await db.execute("DELETE FROM schema_version")
+            await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            await db.execute("COMMIT")
             current = number
             async with db.execute("PRAGMA foreign_key_check") as cur:
                 broken = await cur.fetchall()

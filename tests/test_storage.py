@@ -235,7 +235,7 @@ async def test_a_corrupt_snapshot_and_log_quarantine_the_game(store):
         db.execute("UPDATE actions SET action = '{\"do\": \"fly\"}' WHERE game_id = ? AND move = 7", (record.id,))
     with pytest.raises(GameQuarantined) as err:
         await store.load_channel(4)
-    assert err.value.channel_id == 4 and "replay failed" in err.value.reason
+    assert err.value.channel_id == 4 and "damaged at move 7" in err.value.reason  # the chain tells, before replay
     games, lost = await store.active_games()
     assert [g.id for g in games] == [other.id] and lost == []  # quarantined: kept, not loaded
     exported = await store.export_game(record.id)

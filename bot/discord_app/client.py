@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from storage import Store
 
+from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import ENGLISH, notices
@@ -76,6 +77,7 @@ class AugsburgBot(commands.Bot):
             self.monitor.start()
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
+        self.backups = start_backups(self.settings, self.store.path)
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:
@@ -120,6 +122,8 @@ class AugsburgBot(commands.Bot):
         await self.close()
 
     async def _close_all(self) -> None:
+        if getattr(self, "backups", None) is not None:
+            await self.backups.stop()
         if getattr(self, "monitor", None) is not None:
             await self.monitor.stop()
         await super().close()

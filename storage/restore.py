@@ -1,0 +1,80 @@
+"""A damaged database: telling it at start-up, and putting the newest good backup in its place.
+
+Restoring is for a stopped bot: the damaged file (with its -wal and -shm) is moved aside, never
+deleted, as NAME.damaged-STAMP (and NAME.damaged-STAMP-wal ...), so SQLite still opens the set together.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .backup import STAMP, backups, integrity, sync_folder
+from .errors import StorageError
+
+_COMPANIONS = ("", "-wal", "-shm", "-journal")  # SQLite's files for one database
+
+
+class NoGoodBackup(StorageError):
+    def __init__(self, database: Path, folder: Path, damaged: list[tuple[Path, str]]):
+        found = f"{len(damaged)} found, all damaged" if damaged else "none found"
+        super().__init__(f"no good backup of {database.name} in {folder} ({database.stem}-*.sqlite3: {found})")
+        self.damaged = damaged
+
+
+class StillSound(StorageError):
+    """The database passes its check: restoring it would lose what happened since the backup."""
+
+
+@dataclass
+class Restored:
+    database: Path
+    backup: Path
+    moved: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to): the damaged files kept aside
+    skipped: list[tuple[Path, str]] = field(default_factory=list)  # newer backups that were damaged, and why
+
+
+def damage(database: str | Path) -> str | None:
+    """What `PRAGMA quick_check` finds wrong with `database`, on one line; None if sound (or not there yet)."""
+    if not Path(database).exists():
+        return None  # a first start: the database is created
+    verdict = integrity(database, "quick_check")
+    return None if verdict == "ok" else verdict
+
+
+def restore(database: str | Path, folder: str | Path, *, force: bool = False,
+            now: datetime | None = None) -> Restored:
+    """Put the newest backup that passes its integrity check in place of `database`.
+
+    Raises NoGoodBackup, or StillSound if `database` passes its check (unless `force`); either way nothing
+    is changed.
+    """
+    database, folder = Path(database), Path(folder)
+    skipped: list[tuple[Path, str]] = []
+    for candidate in backups(database, folder):
+        verdict = integrity(candidate)
+        if verdict == "ok":
+            break
+        skipped.append((candidate, verdict))
+    else:
+        raise NoGoodBackup(database, folder, skipped)
+    if not force and database.exists() and damage(database) is None:
+        raise StillSound(f"{database} passes its check")
+    done = Restored(database, candidate, skipped=skipped)
+    incoming = database.with_name(database.name + ".restoring")
+    shutil.copyfile(candidate, incoming)  # next to the database, so the final rename cannot fail half-way
+    with open(incoming, "rb+") as f:
+        os.fsync(f.fileno())
+    stamp = (now or datetime.now(UTC)).strftime(STAMP)
+    for suffix in _COMPANIONS:
+        damaged = Path(f"{database}{suffix}")
+        if damaged.exists():
+            aside = Path(f"{database}.damaged-{stamp}{suffix}")
+            os.replace(damaged, aside)
+            done.moved.append((damaged, aside))
+    os.replace(incoming, database)
+    sync_folder(database.parent)
+    return done
