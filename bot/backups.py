@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from storage.backup import back_up, backups, taken_at
-from storage.restore import NoGoodBackup, StillSound, damage, restore
+from storage.restore import NoGoodBackup, StillServed, StillSound, damage, restore
 
 from .config import Settings
 
@@ -100,6 +100,9 @@ def restore_command(database: str, folder: str | None, force: bool, say=print) -
         for path, why in exc.damaged:
             say(f"Backup {path} is damaged: {why}")
         say(f"Nothing was changed: {exc}.")
+        return 1
+    except StillServed as exc:
+        say(f"A bot still runs on this database ({exc}): stop it first. Nothing was changed.")
         return 1
     except StillSound:
         say(f"{database} passes its check: nothing was changed. Restoring would lose everything since the "

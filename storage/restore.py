@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +25,27 @@ class NoGoodBackup(StorageError):
         found = f"{len(damaged)} found, all damaged" if damaged else "none found"
         super().__init__(f"no good backup of {database.name} in {folder} ({database.stem}-*.sqlite3: {found})")
         self.damaged = damaged
+
+
+class StillServed(StorageError):
+    """A bot process still holds the database's lease: restoring under it would lose its writes."""
+
+
+def live_holder(database: str | Path, now: float | None = None) -> str | None:
+    """Who holds the database's lease with a live heartbeat ("pid N on HOST"), if it can be read at all
+    (a damaged file may not tell; then nobody can be serving from it anyway)."""
+    now = time.time() if now is None else now
+    try:
+        db = sqlite3.connect(f"{Path(database).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT pid, host, heartbeat_at, seconds FROM lease WHERE id = 1").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return None
+    if row is None or now - row[2] >= row[3]:
+        return None
+    return f"pid {row[0]} on {row[1]}"
 
 
 class StillSound(StorageError):
@@ -63,6 +86,9 @@ def restore(database: str | Path, folder: str | Path, *, force: bool = False,
         raise NoGoodBackup(database, folder, skipped)
     if not force and database.exists() and damage(database) is None:
         raise StillSound(f"{database} passes its check")
+    holder = live_holder(database) if database.exists() else None
+    if holder is not None:
+        raise StillServed(f"{holder} serves {database}")
     done = Restored(database, candidate, skipped=skipped)
     incoming = database.with_name(database.name + ".restoring")
     shutil.copyfile(candidate, incoming)  # next to the database, so the final rename cannot fail half-way

@@ -214,3 +214,17 @@ def test_settings_read_backups_from_the_environment(monkeypatch):
     monkeypatch.setenv("BACKUP_KEEP", "0")
     with pytest.raises(ValueError):
         Settings(_env_file=None)
+
+
+async def test_restore_refuses_while_a_bot_still_serves_the_database(tmp_path, capsys):
+    live, folder = tmp_path / "augsburg.sqlite3", tmp_path / "backups"
+    store, _ = await stored_game(live, moves=3)
+    back_up(live, folder, 24, now=T0)
+    await store.take_lease("bot-1", 4242, "host-a", seconds=30)  # a bot is running on it
+    before = live.read_bytes()
+    assert augsburg(["restore", "--database", str(live), "--from", str(folder), "--force"]) == 1
+    said = capsys.readouterr().out
+    assert "pid 4242 on host-a" in said and "stop it first" in said and live.read_bytes() == before
+    await store.release_lease("bot-1")
+    await store.close()
+    assert augsburg(["restore", "--database", str(live), "--from", str(folder), "--force"]) == 0

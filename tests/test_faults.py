@@ -233,3 +233,17 @@ async def test_a_deleted_lobby_is_posted_again_at_the_next_new(h):
     assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
     busy = await h.slash(CLEO, "augsburg new")  # the table is there now: said so, privately
     assert busy.answer.ephemeral and "already has a game" in busy.answer.content
+
+
+async def test_a_deleted_table_of_a_running_game_is_posted_again_when_someone_looks(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    h.delete_message(h.message(table))
+    status = await h.slash(BEN, "augsburg status")
+    assert status.answer.ephemeral and status.answer.embeds
+    posted = [m for m in h.channel_messages.values() if not m.deleted and m.embeds and m.id != table]
+    assert len(posted) == 1 and shows_now(h, posted[0].id)
+    assert game(h).messages.table == posted[0].id
+    opened = await h.click(ADA, posted[0].id, label="My hand & actions")  # its buttons work
+    assert opened.answer.ephemeral and "Your money" in opened.answer.content
+    await h.slash(BEN, "augsburg status")  # the table is there: nothing more is posted
+    assert len([m for m in h.channel_messages.values() if not m.deleted and m.embeds]) == 1

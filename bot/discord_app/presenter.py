@@ -126,6 +126,22 @@ class Presenter:
             return True  # cannot tell (no access to its history, Discord busy): post no second table
         return True
 
+    async def ensure_table(self, record: GameRecord) -> None:
+        """Someone looks at an open game: post its table again if it was deleted (nobody could join or
+        open their hand from it otherwise)."""
+        if not record.open:
+            return
+        try:
+            if record.messages.table is not None and await self.table_exists(record):
+                return
+            embed, view = await self.looks(record)
+            await self.pacing.turn(record.channel_id)
+            message = await self.channel(record.channel_id).send(embed=embed, view=view, allowed_mentions=NOBODY)
+            await self.service.set_messages(record, table=message.id,
+                                            drawn=record.version if record.state is not None else None)
+        except discord.HTTPException as exc:
+            log.warning("could not post the table of game %s again (%s %s)", record.id, exc.status, exc.text)
+
     async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None]:
         embed = await self.embed(record)
         if record.status == "lobby":

@@ -28,6 +28,7 @@ class InfoHandlers:
             await say(interaction, self.notice_code("no_game"))
             return
         await say(interaction, "", embed=await self.presenter.embed(record))
+        await self.presenter.ensure_table(record)  # a deleted table is posted again for everybody
 
     @guarded
     async def show_rules(self, interaction: discord.Interaction, topic: str | None) -> None:
