@@ -67,10 +67,16 @@ async def bot_process(fake: FakeDiscord, folder: Path, **settings: str):
         await stop_process(proc, 20)
 
 
-async def answered(fake: FakeDiscord, result, latencies: list[float]):
+async def answered(fake: FakeDiscord, result, latencies: list[float], filled: list[float] | None = None):
+    """The answer the player sees. `latencies`: until Discord accepted the first callback (the answer, or
+    the acknowledgement of a decision); `filled`: until the answer itself was there."""
     await fake.wait_answered(result, timeout=30)
     latencies.append(result.latency)
-    return result.response
+    if result.answer is None:  # acknowledged first: the answer follows
+        await fake.wait_until(lambda: result.answer is not None, timeout=30, what="the answer")
+    if filled is not None:
+        filled.append(time.monotonic() - result.sent_at)
+    return result.answer
 
 
 async def open_table(fake: FakeDiscord, channel: int, players: list[int], computer: bool) -> int:
@@ -83,7 +89,8 @@ async def open_table(fake: FakeDiscord, channel: int, players: list[int], comput
     return lobby
 
 
-async def decide(fake: FakeDiscord, table: int, players: list[int], rnd: random.Random, latencies) -> bool:
+async def decide(fake: FakeDiscord, table: int, players: list[int], rnd: random.Random, latencies,
+                 filled: list[float]) -> bool:
     """One decision as a player takes it; False when the table named nobody who could decide."""
     shown = fake.message(table)
     due = [int(u) for u in MENTION.findall(shown.embeds[0].get("description", ""))] if shown.embeds else []
@@ -104,11 +111,11 @@ async def decide(fake: FakeDiscord, table: int, players: list[int], rnd: random.
     choice = rnd.choice(choices)
     if choice.get("type") == 2:
         done = await answered(fake, await fake.click(user, panel.message_id, choice["custom_id"], settle=False),
-                              latencies)
+                              latencies, filled)
     else:
         value = rnd.choice(choice["options"])["value"]
         done = await answered(fake, await fake.select(user, panel.message_id, choice["custom_id"], [value],
-                                                      settle=False), latencies)
+                                                      settle=False), latencies, filled)
     return done is not None and "✅" in (done.content or "")
 
 
@@ -118,7 +125,7 @@ async def load(args, folder: Path) -> dict:
                        keep_outputs=2000, token="bench-token")
     async with fake, bot_process(fake, folder) as proc:
         await fake.wait_for_ready(timeout=60)
-        rnd, latencies = random.Random(1), []
+        rnd, latencies, filled = random.Random(1), [], []
         games: list[tuple[int, list[int]]] = []
         for start in range(0, args.games, 50):  # open the tables 50 at a time
             batch = []
@@ -135,7 +142,7 @@ async def load(args, folder: Path) -> dict:
             if attempts < elapsed * args.rate and len(in_flight) < 500:
                 attempts += 1
                 table, players = games[rnd.randrange(len(games))]
-                task = asyncio.ensure_future(decide(fake, table, players, rnd, latencies))
+                task = asyncio.ensure_future(decide(fake, table, players, rnd, latencies, filled))
                 in_flight.add(task)
                 task.add_done_callback(in_flight.discard)
             else:
@@ -147,12 +154,15 @@ async def load(args, folder: Path) -> dict:
         await asyncio.sleep(3)
         after, moves = fake.stats(), moves_in(folder / "bench.sqlite3") - moves_before
         monitor_file = folder / "monitor.json"  # a bot from before the monitor existed writes none
+        if args.keep_monitor and monitor_file.exists():
+            Path(args.keep_monitor).write_text(monitor_file.read_text())
         monitor = json.loads(monitor_file.read_text()) if monitor_file.exists() else dict.fromkeys(
             ("max_pause_ms", "pauses_over_50ms", "pauses_over_100ms", "gc_max_ms"))
         return {
             "games": args.games, "seconds": args.seconds, "attempts": attempts,
             "moves_per_s": round(moves / args.seconds, 1),
-            "click_to_answer": percentiles(latencies),
+            "click_to_answer": percentiles(latencies),  # every click: to the first callback Discord accepted
+            "decision_to_filled_answer": percentiles(filled),  # a decision: until its ✅ panel is there
             "loop_max_pause_ms": monitor["max_pause_ms"], "loop_pauses_over_50ms": monitor["pauses_over_50ms"],
             "loop_pauses_over_100ms": monitor["pauses_over_100ms"], "gc_max_ms": monitor["gc_max_ms"],
             "rss_mb_start_end": [round(rss_start / 1024), round(rss_kb(proc.pid) / 1024)],
@@ -207,6 +217,7 @@ async def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="decisions attempted per second")
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--startup", default="10000,100000", help="stored games for the start-up runs")
+    parser.add_argument("--keep-monitor", help="copy the bot's monitor file here (MONITOR_CENSUS=1 adds a census)")
     parser.add_argument("--bot-root", help="measure the bot of another checkout (e.g. the one before a change)")
     args = parser.parse_args()
     if args.bot_root:
