@@ -17,13 +17,6 @@ from storage.chain import GENESIS, first_break, link
 from storage.migrate import LATEST
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "games.sqlite3")
-    yield s
-    await s.close()
-
-
 def raw(store: Store) -> sqlite3.Connection:
     db = sqlite3.connect(store.path, isolation_level=None)
     db.row_factory = sqlite3.Row

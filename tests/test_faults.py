@@ -80,6 +80,15 @@ async def play_to_the_end(h, table: int, user: int = ADA) -> None:
             await h.select(user, panel.message_id, choice["custom_id"], [rnd.choice(choice["options"])["value"]])
 
 
+async def start_elsewhere(h, computer: bool) -> tuple[int, int, int]:
+    """A game of Ada and Ben (or a computer) in the second channel: its channel, table and game id."""
+    other = h.channel_ids[1]
+    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
+    await h.click(ADA if computer else BEN, table, label="Add computer player" if computer else "Join")
+    await h.click(ADA, table, label="Start game")
+    return other, table, service(h).cached(other).id
+
+
 # --- 1. success is never turned into "try again"; what Discord refused is announced later
 
 
@@ -182,11 +191,7 @@ async def test_a_join_on_a_slow_database_is_deferred_and_then_answered(h):
 
 
 async def test_a_deleted_channel_ends_its_game_and_no_computer_moves_there(h):
-    other = h.channel_ids[1]
-    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
-    await h.click(ADA, table, label="Add computer player")
-    await h.click(ADA, table, label="Start game")
-    game_id = service(h).cached(other).id
+    other, table, game_id = await start_elsewhere(h, computer=True)
     h.delete_channel(other)
     await run(h, asyncio.sleep(0.05))
     record = await service(h).store.load_game(game_id)
@@ -197,11 +202,7 @@ async def test_a_deleted_channel_ends_its_game_and_no_computer_moves_there(h):
 
 
 async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_at_start(h):
-    other = h.channel_ids[1]
-    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
-    await h.click(BEN, table, label="Join")
-    await h.click(ADA, table, label="Start game")
-    game_id = service(h).cached(other).id
+    other, table, game_id = await start_elsewhere(h, computer=False)
     await h.detach()
     h.delete_channel(other, tell=False)
     await h.attach(bot(h.db_path, h.clock))
@@ -210,11 +211,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_at_start(h
 
 
 async def test_a_channel_found_deleted_by_an_edit_ends_its_game(h):
-    other = h.channel_ids[1]
-    table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
-    await h.click(BEN, table, label="Join")
-    await h.click(ADA, table, label="Start game")
-    game_id = service(h).cached(other).id
+    other, table, game_id = await start_elsewhere(h, computer=False)
     panel = (await h.click(ADA, table, label="My hand & actions")).answer
     h.fail_next("PATCH", TABLE_EDIT, status=503)
     await h.click(ADA, panel.message_id, label="Buy nothing")  # its table edit is to be tried again

@@ -14,13 +14,6 @@ from storage import LeaseHeld, Store
 T0 = 1_700_000_000.0
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "lease.sqlite3")
-    yield s
-    await s.close()
-
-
 async def test_a_free_lease_is_taken_and_a_live_one_refused(store):
     assert await store.lease() is None
     first = await store.take_lease("a", 11, "host-a", 30, now=T0)

@@ -28,13 +28,6 @@ from storage import (
 from storage.migrate import LATEST
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "games.sqlite3")
-    yield s
-    await s.close()
-
-
 def raw(store: Store) -> sqlite3.Connection:
     return sqlite3.connect(store.path, isolation_level=None)
 

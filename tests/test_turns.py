@@ -12,16 +12,9 @@ from bot.scheduler import Scheduler
 from bot.service import GameService, Timing
 from bot.turns import plan
 from engine import to_act
-from storage import Seat, Store, Table
+from storage import Seat, Table
 
 CHANNEL, GUILD, HOUR = 500, 1, 3600
-
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "turns.sqlite3")
-    yield s
-    await s.close()
 
 
 @pytest.fixture
