@@ -64,6 +64,17 @@ async def test_a_log_damaged_under_a_sound_snapshot_is_noted_once_and_play_goes_
     assert [k for k, _ in await store.notes(record.id)] == ["log_damaged", "quarantined"]
 
 
+async def test_a_log_that_lost_its_last_rows_never_costs_the_game_its_latest_moves(store):
+    """The chain cannot see rows missing from its end; the sound snapshot's move count can."""
+    record = await play_random(store, await new_stored_game(store, channel=5, seed=5), 12, random.Random(5))
+    with raw(store) as db:
+        db.execute("DELETE FROM actions WHERE game_id = ? AND move > 10", (record.id,))
+    loaded = await store.load_channel(5)
+    assert loaded.state == record.state and loaded.state.moves == 12  # not rebuilt two moves short
+    assert await store.notes(record.id) == [("log_damaged", "the action log holds 10 actions but the game is at "
+                                                            "move 12")]
+
+
 async def test_a_log_changed_into_other_legal_moves_is_never_replayed(store):
     """Without the chain, a damaged snapshot would be "repaired" into a game nobody played."""
     rnd = random.Random(3)
