@@ -13,9 +13,18 @@ import sqlite3
 import threading
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot, open_and_start, run, service
-from support.clock import ManualClock
-from support.fake_discord import FakeUser, Harness
+from support.bot_support import (
+    ADA,
+    BEN,
+    CLEO,
+    clocked_harness,
+    game,
+    make_bot,
+    open_and_start,
+    pass_time,
+    run,
+    service,
+)
 
 from bot.discord_app.extension import ANNOUNCE_GRACE
 from bot.discord_app.people import people
@@ -34,18 +43,9 @@ def bot(path, clock):
 
 @pytest.fixture
 async def h(tmp_path):
-    clock = ManualClock()
-    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
-    path = tmp_path / "faults.sqlite3"
-    harness = await Harness.create(bot(path, clock), users=users, channels=2, ignore=(long_lived,))
-    harness.db_path, harness.clock = path, clock
+    harness = await clocked_harness(tmp_path / "faults.sqlite3", bot, channels=2)
     yield harness
     await harness.close()
-
-
-async def pass_time(h, seconds: float) -> int:
-    h.clock.advance(seconds)
-    return await run(h, h.bot.get_cog("Augsburg").scheduler.run_due())
 
 
 def shows_now(h, table: int) -> bool:

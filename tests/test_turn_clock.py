@@ -13,11 +13,12 @@ from support.bot_support import (
     ADA,
     BEN,
     CLEO,
+    clocked_harness,
     game,
     long_lived,
     make_bot,
     open_and_start,
-    run,
+    pass_time,
     service,
     take_a_decision,
 )
@@ -36,19 +37,9 @@ def clocked_bot(h_or_path, clock):
 
 @pytest.fixture
 async def h(tmp_path):
-    clock = ManualClock()
-    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
-    path = tmp_path / "clock.sqlite3"
-    harness = await Harness.create(clocked_bot(path, clock), users=users, ignore=(long_lived,))
-    harness.db_path, harness.clock = path, clock
+    harness = await clocked_harness(tmp_path / "clock.sqlite3", clocked_bot)
     yield harness
     await harness.close()
-
-
-async def pass_time(h, seconds: float) -> int:
-    """Move the clock on and let the scheduler fire what is due; returns how many deadlines fired."""
-    h.clock.advance(seconds)
-    return await run(h, h.bot.get_cog("Augsburg").scheduler.run_due())
 
 
 async def moves(h, game_id: int):

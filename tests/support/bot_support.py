@@ -47,6 +47,24 @@ async def harness(tmp_path):
     await h.close()
 
 
+async def clocked_harness(path, make, **kwargs) -> Harness:
+    """Ada, Ben and Cleo at a bot on `path` whose time is a ManualClock (`make(path, clock)` builds the bot);
+    the harness keeps `db_path` and `clock`."""
+    from .clock import ManualClock
+
+    clock = ManualClock()
+    users = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben"), FakeUser(CLEO, "Cleo")]
+    harness = await Harness.create(make(path, clock), users=users, ignore=(long_lived,), **kwargs)
+    harness.db_path, harness.clock = path, clock
+    return harness
+
+
+async def pass_time(h: Harness, seconds: float) -> int:
+    """Move a clocked harness's time on and let the scheduler fire what is due; how many deadlines fired."""
+    h.clock.advance(seconds)
+    return await run(h, h.bot.get_cog("Augsburg").scheduler.run_due())
+
+
 async def run(h: Harness, awaitable):
     """Run `awaitable` (the scheduler firing, say) as Discord would dispatch it, and settle what it starts."""
     h._begin()
