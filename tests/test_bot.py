@@ -140,6 +140,13 @@ async def test_status_rules_and_cancel(harness):
     assert status.answer.ephemeral and "round 1 of 4" in status.answer.embeds[0]["title"]
     rules = await h.slash(CLEO, "augsburg rules", topic="limits")
     assert rules.answer.ephemeral and "25" in rules.answer.content
+    everything = (await h.slash(CLEO, "augsburg rules")).answer  # every topic, whole, and how to ask for one
+    fields = everything.embeds[0]["fields"]
+    assert [f["name"] for f in fields] == ["Overview", "Auction", "Privileges", "Steps", "Limits", "Round End",
+                                           "Winning", "Secrets"]
+    assert all(f["value"].endswith(".") for f in fields) and "topic:" in everything.embeds[0]["description"]
+    steps = next(f["value"] for f in fields if f["name"] == "Steps")
+    assert "never lost" not in steps and "keeps every privilege tile" in steps  # only steps 3 and 4 move
     ask = await h.slash(BEN, "augsburg cancel")
     assert ask.answer.ephemeral
     refused = await h.click(BEN, ask.answer.message_id, label="Yes, cancel the game")

@@ -50,11 +50,12 @@ _TEXTS = {
     "steps": lambda w: w._(
         'Steps are taken one at a time. Taking step 4 puts your step 3 back. If the tile you need is gone '
         'from the supply, take it from another player who has it; they choose 100 guilders or 1 prestige, and'
-        ' if it was step 4 you give them your step 3. Tiles are never lost.'
+        ' if it was step 4 you give them your step 3. Only steps change hands this way: a player who loses a'
+        ' step keeps every privilege tile (Coat of Arms, Letter of Nobility, Minter, Master Builder).'
     ),
     "limits": lambda w: w._(
-        'Without a Church your score stops at 25; without a Cathedral it stops at 45. Anything beyond a limit'
-        ' is lost, whatever its source.'
+        'Without a Church your score stops at 25 (a Cathedral alone does not lift that); without a Cathedral'
+        ' it stops at 45. Anything beyond a limit is lost, whatever its source; past 45 it simply goes on.'
     ),
     "round end": lambda w: w._(
         'After Maximilian: money by your Trade level (600/900/1,200/1,600), prestige by your Nobility level '
@@ -72,6 +73,16 @@ _TEXTS = {
         "offers, the top discard and the price on the deck's top card are public."
     ),
 }
+
+
+def all_title(w: Words) -> str:
+    return w._("Augsburg 1520 in short")
+
+
+def pick_one(w: Words) -> str:
+    """Below the whole summary: how to ask for one topic (each fits in one message)."""
+    return w._("One topic on its own: `/augsburg rules topic:` and one of {topics}.",
+               topics=w.join(f"`{t}`" for t in TOPICS))
 
 
 def commands(w: Words) -> str:

@@ -9,6 +9,7 @@ from storage import GameQuarantined
 
 from ...wording import history, moves, notices, rules
 from .. import answers
+from ..embeds import COLOUR
 from ..people import people
 from ..widgets import LogPage, view_of
 from .base import guarded, say
@@ -32,9 +33,15 @@ class InfoHandlers:
 
     @guarded
     async def show_rules(self, interaction: discord.Interaction, topic: str | None) -> None:
-        topics = [topic] if topic else rules.TOPICS
-        body = "\n\n".join(f"**{rules.topic_title(self.w, t)}**\n{rules.topic(self.w, t)}" for t in topics)
-        await say(interaction, body[:2000])
+        """One topic as a message; all of them as an embed of one field per topic (a message's 2,000
+        characters would cut them short), with how to ask for one."""
+        if topic:
+            await say(interaction, f"**{rules.topic_title(self.w, topic)}**\n{rules.topic(self.w, topic)}")
+            return
+        embed = discord.Embed(title=rules.all_title(self.w), colour=COLOUR, description=rules.pick_one(self.w))
+        for t in rules.TOPICS:
+            embed.add_field(name=rules.topic_title(self.w, t), value=rules.topic(self.w, t), inline=False)
+        await say(interaction, "", embed=embed)
 
     @guarded
     async def show_help(self, interaction: discord.Interaction) -> None:
