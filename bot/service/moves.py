@@ -15,6 +15,8 @@ from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
 
+SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
+
 
 def computer_choice(record: GameRecord, player: str) -> ActionModel:
     """What the computer plays for `player`, from that player's own view only."""
@@ -51,6 +53,8 @@ class MovesMixin:
                 return refuse("seat_left", record)
             if key is not None and key != decision_key(record.state):
                 return refuse("stale_decision", record)
+            if key is not None and player not in to_act(record.state) and record.state.phase in SIMULTANEOUS:
+                return refuse("already_chosen", record)  # an older copy of a panel: not "not your turn"
             if callable(action):
                 try:
                     action = action(record.state, player)

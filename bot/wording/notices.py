@@ -41,6 +41,9 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "not_started": lambda: w._("The game has not started yet."),
         "not_seated": lambda: w._("You are not playing in this game."),
         "stale_decision": lambda: w._("That decision has already been taken; here is what you can do now."),
+        "already_chosen": lambda: w._(
+            "You have made this choice already; the others are still making theirs. Your panel is below."
+        ),
         "stale_choice": lambda: w._("That choice no longer matches your cards; here is what you can do now."),
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),

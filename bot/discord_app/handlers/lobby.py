@@ -94,9 +94,14 @@ class LobbyHandlers:
     @guarded
     async def cancel_request(self, interaction: discord.Interaction) -> None:
         record = await self.game_here(interaction)
-        if record is not None:
-            button = CancelButton(record.id, notices.cancel_button(self.w))
-            await say(interaction, notices.cancel_question(self.w), view_of(button))
+        if record is None:
+            return
+        manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+        if record.table.host != str(interaction.user.id) and not manage:  # say so now, not after a click
+            await say(interaction, self.notice_code("cancel_not_allowed", record))
+            return
+        button = CancelButton(record.id, notices.cancel_button(self.w))
+        await say(interaction, notices.cancel_question(self.w), view_of(button))
 
     @guarded(edits=True)
     async def cancel_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
