@@ -135,3 +135,13 @@ def test_durations_and_the_clock_in_words():
         "1 h", "4 h", "2 min", "5 s", "no time limit"]
     assert clock.per_decision(W, 86400) == "24 h per decision"
     assert "<t:1800000000:R>" in clock.due_by(W, "Ada", 1_800_000_000.4)
+
+
+def test_a_long_lay_down_label_names_whole_cards_and_how_many_more():
+    many = [names.card_from_name(n) for n in ("Maria 15", "Louise 1", "Leo 12", "Philipp 10", "Maria 10",
+                                              "Louise 12", "Leo 9", "Maria 7", "Philipp 3", "Louise 5")]
+    label = moves.lay_down_label(ENGLISH, many)
+    assert len(label) <= 80 and label.startswith("Lay down: Maria 15, Louise 1")
+    assert label.endswith("more") and label.rstrip("more").split(" and ")[0].split(", ")[-1] in {
+        names.card(ENGLISH, c) for c in many}  # the last name shown is whole
+    assert moves.lay_down_label(ENGLISH, many[:2]) == "Lay down: Maria 15, Louise 1"

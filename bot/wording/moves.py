@@ -122,8 +122,11 @@ def buy_label(w: Words, count: int, total: int) -> str:
     return w.n_("Buy {n} card for {total}", "Buy {n} cards for {total}", count, total=w.number(total))
 
 
-def lay_down_label(w: Words, cards: list[str]) -> str:
-    return w._("Lay down: {cards}", cards=names.cards(w, cards))
+def lay_down_label(w: Words, cards: list[str], limit: int = 80) -> str:
+    """A button's label (Discord: 80 characters): long lay-downs name their first cards and how many more,
+    never a name cut in half."""
+    room = limit - len(w._("Lay down: {cards}", cards=""))
+    return w._("Lay down: {cards}", cards=cards_within(w, cards, room))
 
 
 def placeholder(w: Words, kind: str, count: int = 0) -> str:
