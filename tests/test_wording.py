@@ -145,3 +145,13 @@ def test_a_long_lay_down_label_names_whole_cards_and_how_many_more():
     assert label.endswith("more") and label.rstrip("more").split(" and ")[0].split(", ")[-1] in {
         names.card(ENGLISH, c) for c in many}  # the last name shown is whole
     assert moves.lay_down_label(ENGLISH, many[:2]) == "Lay down: Maria 15, Louise 1"
+
+
+def test_a_capped_gain_reads_as_one_story_and_says_why():
+    from engine.events import PrestigeGained, RoundIncome
+
+    who = People(name=lambda p: {"a": "Alice"}[p])
+    income = log.public_line(ENGLISH, RoundIncome(player="a", money=600, prestige=21), who)
+    capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who)
+    assert income == "Alice earns 600 guilders and 21 prestige."
+    assert capped.startswith("Alice keeps only 0 of those 21 prestige") and "25 without a Church" in capped

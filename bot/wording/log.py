@@ -68,14 +68,14 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
             return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
         case "prestige_gained":
             if e.requested and e.amount < e.requested:
-                return w._("{who} gains {amount} of {requested} prestige (limit reached).", who=who,
-                           amount=e.amount, requested=e.requested)
+                return w._("{who} keeps only {amount} of those {requested} prestige: scores stop at 25 without a "
+                           "Church and at 45 without a Cathedral.", who=who, amount=e.amount, requested=e.requested)
             return None
         case "round_income":
             if e.money:
-                return w._("{who} receives {money} and {prestige} prestige.", who=who, money=w.money(e.money),
+                return w._("{who} earns {money} and {prestige} prestige.", who=who, money=w.money(e.money),
                            prestige=e.prestige)
-            return w._("{who} receives {prestige} prestige.", who=who, prestige=e.prestige)
+            return w._("{who} earns {prestige} prestige.", who=who, prestige=e.prestige)
         case "shortage_started":
             return w._("Too few debt cards are left: everyone returns cards from hand, starting with the lead player.")
         case "card_returned":
