@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 
 from bot import choices
-from bot.wording import ENGLISH, People, log, moves, names, phases, table
+from bot.wording import ENGLISH, People, log, moves, names, phases, table, terminal
 from engine import events as ev
 from engine.actions import Bid, Build, BuyChoice, Call, Compensate, Done, Use
 
@@ -175,3 +175,17 @@ def test_the_terminal_says_nothing_was_bought_and_every_price_has_its_unit(tmp_p
     assert "bought 0" not in text and " 0 cards" not in text
     assert re.search(r"\(\d[\d,]* guilders\)", text)  # the cards offered, with their prices
     assert not re.findall(r"\(\d[\d,]*\)", text)  # no bare number in brackets
+
+
+def test_long_labels_shorten_the_cards_not_the_sentence():
+    many = ["maria-15", "maria-14", "maria-13", "maria-12", "maria-11", "maria-10", "maria-9", "maria-8", "joker",
+            "joker", "maria-7"]
+    label = moves.lay_down_label(W, many)
+    assert len(label) <= 80 and label.startswith("Lay down: Maria 15") and re.search(r"and \d+ more$", label)
+    assert moves.lay_down_label(W, ["leo-3"]) == "Lay down: Leo 3"
+
+
+def test_the_terminal_asks_for_one_choice_plainly():
+    assert terminal.pick_one(W, 1) == "Your choice [1]: " and terminal.pick_one(W, 3) == "Your choice [1-3]: "
+    assert terminal.not_a_number(W, 1) == "Please type 1."
+    assert terminal.not_a_number(W, 4) == "Please type a number from 1 to 4."

@@ -136,8 +136,10 @@ def purchase_label(w: Words, cards: list[str], total: int, limit: int = 100) -> 
     return w._("{cards} — {total}", cards=cards_within(w, cards, room), total=w.money(total))
 
 
-def lay_down_label(w: Words, cards: list[str]) -> str:
-    return w._("Lay down: {cards}", cards=names.cards(w, cards))
+def lay_down_label(w: Words, cards: list[str], limit: int = 80) -> str:
+    """The lay-down button: as many card names as fit Discord's 80 characters, and how many more."""
+    room = limit - len(w._("Lay down: {cards}", cards=""))
+    return w._("Lay down: {cards}", cards=cards_within(w, cards, room))
 
 
 def placeholder(w: Words, kind: str, count: int = 0) -> str:

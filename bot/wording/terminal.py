@@ -34,10 +34,14 @@ def your_move(w: Words, what: str) -> str:
 
 
 def pick_one(w: Words, count: int) -> str:
+    if count == 1:
+        return w._("Your choice [1]: ")
     return w._("Your choice [1-{count}]: ", count=count)
 
 
 def not_a_number(w: Words, count: int) -> str:
+    if count == 1:
+        return w._("Please type 1.")
     return w._("Please type a number from 1 to {count}.", count=count)
 
 
