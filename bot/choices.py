@@ -97,8 +97,8 @@ def purchases(w: Words, options: list, view: View, people: People) -> list[tuple
             cards = [c for _, c in combo]
             cost = sum(CARD_PRICE[c] for c in cards)
             if cost <= choice.budget:
-                label = w._("{cards} — {cost}", cards=names.cards(w, cards), cost=w.number(cost))
-                found.append((label, codes.encode_positions("buy", [i for i, _ in combo])))
+                code = codes.encode_positions("buy", [i for i, _ in combo])
+                found.append((moves.purchase_label(w, cards, cost), code))
             if len(found) >= MAX_CHOICES - 1:
                 return [(moves.buy_label(w, 0, 0), "buy:"), *found]
     return [(moves.buy_label(w, 0, 0), "buy:"), *found]

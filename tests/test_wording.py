@@ -98,7 +98,8 @@ def test_every_event_and_refusal_of_real_games_is_worded():
 
 def test_plurals_and_numbers():
     assert W.money(1) == "1 guilder" and W.money(1500) == "1,500 guilders"
-    assert moves.buy_label(W, 1, 250) == "Buy 1 card for 250" and moves.buy_label(W, 2, 500) == "Buy 2 cards for 500"
+    assert moves.buy_label(W, 1, 250) == "Buy 1 card for 250 guilders"
+    assert moves.buy_label(W, 2, 1500) == "Buy 2 cards for 1,500 guilders"
     assert notices.notice(W, "wrong_count", {"count": 1}, PEOPLE) == "Lay down exactly 1 card."
     assert notices.notice(W, "wrong_count", {"count": 3}, PEOPLE) == "Lay down exactly 3 cards."
 

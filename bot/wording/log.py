@@ -16,6 +16,8 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
             return w._("The game begins: {rounds} rounds; {player} starts.", rounds=e.rounds,
                        player=people.name(e.start_player))
         case "purchase_made":
+            if not e.count:
+                return w._("{who} bought nothing.", who=who)
             return w.n_("{who} bought {n} card for {money}.", "{who} bought {n} cards for {money}.", e.count,
                         who=who, money=w.money(e.paid))
         case "round_started":
@@ -27,7 +29,7 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "bid":
             return w.n_("{who} bids {n} card.", "{who} bids {n} cards.", e.count, who=who)
         case "call":
-            return w._("{who} calls {count}.", who=who, count=e.count)
+            return w.n_("{who} calls: {n} card.", "{who} calls: {n} cards.", e.count, who=who)
         case "pass":
             return w._("{who} passes.", who=who)
         case "auction_skipped":
@@ -56,7 +58,7 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
             return w._("{who} climbs to {category} level {level}.", who=who, category=category, level=e.level)
         case "compensation_chosen":
             if e.take == "money":
-                return w._("{who} takes 100 guilders as compensation.", who=who)
+                return w._("{who} takes {money} as compensation.", who=who, money=w.money(100))
             return w._("{who} takes 1 prestige as compensation.", who=who)
         case "tile_taken":
             return _tile_taken(w, e, who)
@@ -83,10 +85,7 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "deck_reshuffled":
             return w._("The discard pile is shuffled into a new deck.")
         case "cards_dealt":
-            if e.free:
-                return w._("{who} receives {free} free and {offered} cards to buy.", who=who, free=e.free,
-                           offered=e.offered)
-            return w._("{who} receives {offered} cards to buy.", who=who, offered=e.offered)
+            return _cards_dealt(w, e, who)
         case "choice_made":
             return w._("{who} has chosen.", who=who)
         case "game_over":
@@ -97,10 +96,23 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
 def _tile_taken(w: Words, e, who: str) -> str:
     tile = names.tile(w, e.tile)
     if e.tile in ("coat", "letter"):
-        return w._("{who} takes the {tile} (+{value} per round).", who=who, tile=tile, value=e.value)
+        return w._("{who} takes the {tile} (+{value} prestige per round).", who=who, tile=tile, value=e.value)
     if e.cost:
         return w._("{who} takes the {tile} for {money}.", who=who, tile=tile, money=w.money(e.cost))
     return w._("{who} takes the {tile}.", who=who, tile=tile)
+
+
+def _cards_dealt(w: Words, e, who: str) -> str:
+    """Free cards go to the hand, offered ones are for sale; an empty deck may deal fewer or none."""
+    if e.free and e.offered:
+        return w.n_("{who} receives {n} card: {free} free, the rest to buy.",
+                    "{who} receives {n} cards: {free} free, the rest to buy.", e.free + e.offered, who=who,
+                    free=w.number(e.free))
+    if e.free:
+        return w.n_("{who} receives {n} free card.", "{who} receives {n} free cards.", e.free, who=who)
+    if e.offered:
+        return w.n_("{who} receives {n} card to buy.", "{who} receives {n} cards to buy.", e.offered, who=who)
+    return w._("{who} receives no cards.", who=who)
 
 
 def private_line(w: Words, e: Event) -> str | None:

@@ -39,12 +39,14 @@ def action(w: Words, option, view: View, people: People) -> str:
             return use(w, option, view.privilege.card, people)
         case Build(what=what):
             return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
-                       cost=w.number(view.tile_stacks[what][0]))
+                       cost=w.money(view.tile_stacks[what][0]))
         case Done():
             left = PRIVILEGES_PER_CARD - len(view.privilege.used)
+            if not left:
+                return w._("Finish card")
             return w._("Finish card (+{points} prestige for unused)", points=2 * left)
         case Compensate(take="money"):
-            return w._("Take 100 guilders")
+            return w._("Take {money}", money=w.money(100))
         case Compensate():
             return w._("Take 1 prestige")
         case Discard(card=card):
@@ -82,9 +84,15 @@ def prompt(w: Words, options: list, view: View) -> str:
         return reveal_prompt(w, first.count)
     if isinstance(first, BuyChoice):
         return w._("choose which offered cards to buy; the others see only how many you buy.")
+    card = names.privilege_card(w, view.privilege.card)
     left = PRIVILEGES_PER_CARD - len(view.privilege.used)
-    return w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
-                card=names.privilege_card(w, view.privilege.card))
+    if left:
+        return w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
+                    card=card)
+    if any(isinstance(o, Build) for o in options):
+        return w._("no more privileges of {card} to use: build with your Master Builder, or finish the card.",
+                   card=card)
+    return w._("no more privileges of {card} to use: finish the card.", card=card)
 
 
 def reveal_prompt(w: Words, count: int) -> str:
@@ -119,7 +127,13 @@ def buy_prompt(w: Words, total: int, budget: int) -> str:
 def buy_label(w: Words, count: int, total: int) -> str:
     if not count:
         return w._("Buy nothing")
-    return w.n_("Buy {n} card for {total}", "Buy {n} cards for {total}", count, total=w.number(total))
+    return w.n_("Buy {n} card for {total}", "Buy {n} cards for {total}", count, total=w.money(total))
+
+
+def purchase_label(w: Words, cards: list[str], total: int, limit: int = 100) -> str:
+    """'Maria 15, Leo 3 — 650 guilders': the cards shortened so that the price and its unit always fit `limit`."""
+    room = limit - len(w._("{cards} — {total}", cards="", total=w.money(total)))
+    return w._("{cards} — {total}", cards=cards_within(w, cards, room), total=w.money(total))
 
 
 def lay_down_label(w: Words, cards: list[str], limit: int = 80) -> str:
@@ -148,7 +162,7 @@ def commands(w: Words, options: list, view: View) -> list[str]:
         Pass: lambda: w._("`/augsburg pass` — leave this auction"),
         Call: lambda: w.n_("`/augsburg call` — offer {n} card too", "`/augsburg call` — offer {n} cards too",
                            view.auction.high),
-        Bid: lambda: w._("`/augsburg bid count:` — raise to {low}–{high} cards", low=counts[0], high=counts[-1]),
+        Bid: lambda: bid_command(w, counts[0], counts[-1]),
         RevealChoice: lambda: w.n_("`/augsburg reveal cards:` — lay down {n} card",
                                    "`/augsburg reveal cards:` — lay down {n} cards", options[0].count),
         BuyChoice: lambda: w._("`/augsburg buy cards:` — choose which offered cards to buy (or nothing)"),
@@ -157,7 +171,15 @@ def commands(w: Words, options: list, view: View) -> list[str]:
         Build: lambda: w._("`/augsburg build what:` — the Master Builder's extra building"),
         Done: lambda: w._("`/augsburg done` — finish with your privilege card"),
         Discard: lambda: w._("`/augsburg discard card:` — discard one card after drawing two"),
-        Compensate: lambda: w._("`/augsburg compensate take:` — 100 guilders or 1 prestige for your lost step"),
+        Compensate: lambda: w._("`/augsburg compensate take:` — {money} or 1 prestige for your lost step",
+                                money=w.money(100)),
         ReturnCard: lambda: w._("`/augsburg return card:` — put a card from your hand under the deck"),
     }
     return [text() for kind, text in lines.items() if kind in kinds]
+
+
+def bid_command(w: Words, low: int, high: int) -> str:
+    if low == high:
+        return w.n_("`/augsburg bid count:` — raise to {n} card", "`/augsburg bid count:` — raise to {n} cards", high)
+    return w.n_("`/augsburg bid count:` — raise to {low}–{n} card", "`/augsburg bid count:` — raise to {low}–{n} cards",
+                high, low=w.number(low))

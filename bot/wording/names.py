@@ -38,7 +38,7 @@ def privilege(w: Words, kind: str) -> str:
         "trade": w._("Trade"),
         "nobility": w._("Nobility"),
         "offices": w._("Offices"),
-        "guilders": w._("+500 guilders"),
+        "guilders": w._("+{money}", money=w.money(500)),
         "prestige6": w._("+6 prestige"),
         "prestige7": w._("+7 prestige"),
         "draw2": w._("draw 2, discard 1"),
@@ -49,7 +49,7 @@ def use(w: Words, as_: str) -> str:
     """How a Trade, Nobility or Offices privilege is used."""
     return {
         "step": w._("climb a step"),
-        "trade300": w._("take 300 guilders"),
+        "trade300": w._("take {money}", money=w.money(300)),
         "coat": w._("take the Coat of Arms"),
         "letter": w._("take the Letter of Nobility"),
         "minter": w._("take a Minter"),
@@ -71,7 +71,8 @@ def card(w: Words, card_id: str) -> str:
 
 
 def card_with_price(w: Words, card_id: str) -> str:
-    return w._("{card} ({price})", card=card(w, card_id), price=w.number(CARD_PRICE[card_id]))
+    """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back)."""
+    return w._("{card} ({price})", card=card(w, card_id), price=w.money(CARD_PRICE[card_id]))
 
 
 def cards(w: Words, card_ids: list[str]) -> str:

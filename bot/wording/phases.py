@@ -64,6 +64,8 @@ def your_move(w: Words, view: View) -> str:
         case "round_end_purchase":
             return w._("buy from the cards offered to you.")
         case "auction":
+            if not view.auction.high:
+                return w._("auction for {noble} (no bid yet).", noble=names.noble(w, view.noble))
             return w.n_("auction for {noble} (highest bid: {n} card).", "auction for {noble} (highest bid: {n} cards).",
                         view.auction.high, noble=names.noble(w, view.noble))
         case "showdown":

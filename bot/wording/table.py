@@ -74,10 +74,16 @@ def levels(w: Words, p) -> str:
     return " / ".join(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]) for c in CATEGORIES)
 
 
+def tile_value(w: Words, kind: str, value) -> str:
+    """A tile with its number: a building's price in guilders, a Coat of Arms' or Letter's prestige per round."""
+    if kind in ("church", "cathedral"):
+        return w._("{tile} ({money})", tile=names.tile(w, kind), money=w.money(value))
+    return w._("{tile} +{value}", tile=names.tile(w, kind), value=value)
+
+
 def tiles(w: Words, p) -> str:
     t = p.tiles
-    parts = [f"{names.tile(w, k)} {v}" for k in ("church", "cathedral") if (v := getattr(t, k)) is not None]
-    parts += [f"{names.tile(w, k)} +{v}" for k in ("coat", "letter") if (v := getattr(t, k)) is not None]
+    parts = [tile_value(w, k, v) for k in ("church", "cathedral", "coat", "letter") if (v := getattr(t, k)) is not None]
     parts += [names.tile(w, k) for k in ("minter", "master_builder") if getattr(t, k)]
     return w.join(parts) or w._("no tiles")
 
@@ -105,7 +111,7 @@ def deck_and_discard(w: Words, view: View) -> str:
 
 
 def next_tiles(w: Words, view: View) -> str:
-    stacks = w.join(f"{names.tile(w, k)} {v[0]}" for k in ("church", "cathedral", "coat", "letter")
+    stacks = w.join(tile_value(w, k, v[0]) for k in ("church", "cathedral", "coat", "letter")
                     if (v := view.tile_stacks[k]))
     return w._("Next tiles: {tiles}", tiles=stacks or "—")
 
@@ -125,7 +131,8 @@ def hand(w: Words, view: View) -> str:
         if card == JOKER:
             by_noble[w._("Jokers")].append("J")
         else:
-            by_noble[names.noble(w, CARD_NOBLE[card])].append(f"{CARD_VALUE[card]} ({CARD_PRICE[card]})")
+            by_noble[names.noble(w, CARD_NOBLE[card])].append(
+                w._("{value} ({price})", value=CARD_VALUE[card], price=w.money(CARD_PRICE[card])))
     lines = [
         w._("**Your money:** {money}", money=w.money(you.money)),
         w.n_("**Your hand ({n} card):**", "**Your hand ({n} cards):**", len(you.hand)),

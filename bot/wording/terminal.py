@@ -21,7 +21,8 @@ def board(w: Words, view: View, people: People) -> str:
     you = view.you
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
     hand = names.cards(w, sorted(you.hand))
-    lines.append("  " + w._("Your hand ({count}): {cards}", count=len(you.hand), cards=hand))
+    lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
+                             cards=hand))
     if you.offered:
         offered = w.join(names.card_with_price(w, c) for c in you.offered)
         lines.append("  " + w._("Offered to you: {cards}", cards=offered))
@@ -33,10 +34,14 @@ def your_move(w: Words, what: str) -> str:
 
 
 def pick_one(w: Words, count: int) -> str:
+    if count == 1:
+        return w._("Your choice [1]: ")
     return w._("Your choice [1-{count}]: ", count=count)
 
 
 def not_a_number(w: Words, count: int) -> str:
+    if count == 1:
+        return w._("Please type 1.")
     return w._("Please type a number from 1 to {count}.", count=count)
 
 
