@@ -24,12 +24,11 @@ from support.bot_support import (
     pass_time,
     run,
     service,
+    shows_now,
 )
 
 from bot.discord_app.extension import ANNOUNCE_GRACE
-from bot.discord_app.people import people
-from bot.wording import ENGLISH, phases
-from engine import spectator_view, to_act
+from engine import to_act
 
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
 CHANNEL_POST = "/channels/{channel_id}/messages"
@@ -47,11 +46,6 @@ async def h(tmp_path):
     yield harness
     await harness.close()
 
-
-def shows_now(h, table: int) -> bool:
-    record = game(h)
-    status = phases.status(ENGLISH, spectator_view(record.state), people(ENGLISH, record.table))
-    return h.message(table).embeds[0]["description"] == status
 
 
 async def promises(h) -> list:

@@ -8,12 +8,10 @@ import asyncio
 import random
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot, open_and_start, take_a_decision
+from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot, open_and_start, shows_now, take_a_decision
 from support.fake_discord import DEFAULT, FakeUser, Harness
 
-from bot.discord_app.people import people
-from bot.wording import ENGLISH, phases
-from engine import spectator_view, to_act
+from engine import to_act
 
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
 
@@ -27,12 +25,6 @@ async def h(tmp_path):
     yield harness
     await harness.close()
 
-
-def shows_now(h, table: int) -> bool:
-    """Whether the table message shows the game's current state."""
-    record = game(h)
-    status = phases.status(ENGLISH, spectator_view(record.state), people(ENGLISH, record.table))
-    return h.message(table).embeds[0]["description"] == status
 
 
 async def buy_nothing(h, user: int, table: int, settle: bool = True):

@@ -47,6 +47,17 @@ async def harness(tmp_path):
     await h.close()
 
 
+def shows_now(h: Harness, table: int) -> bool:
+    """Whether the table message shows the channel's game as it is now."""
+    from bot.discord_app.people import people
+    from bot.wording import phases
+    from engine import spectator_view
+
+    record = game(h)
+    status = phases.status(ENGLISH, spectator_view(record.state), people(ENGLISH, record.table))
+    return h.message(table).embeds[0]["description"] == status
+
+
 async def clocked_harness(path, make, **kwargs) -> Harness:
     """Ada, Ben and Cleo at a bot on `path` whose time is a ManualClock (`make(path, clock)` builds the bot);
     the harness keeps `db_path` and `clock`."""
