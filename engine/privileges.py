@@ -73,6 +73,9 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         raise Illegal("slot_used", slot=action.slot)
     kind = PRIVILEGE_CARDS[t.card][action.slot]
     p = state.players[seat]
+    # Told before what it does (a climb, a tile, money), so the log reads in the order it happened;
+    # an illegal use raises below and its events are dropped with it.
+    events.append(ev.PrivilegeUsed(player=p.id, card=t.card, slot=action.slot, kind=kind, as_=action.as_))
     if kind in CATEGORY_KINDS:
         if action.as_ is None:
             raise Illegal("need_as", kind=kind)
@@ -102,7 +105,6 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
             events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
     t.used.append(action.slot)
-    events.append(ev.PrivilegeUsed(player=p.id, card=t.card, slot=action.slot, kind=kind, as_=action.as_))
 
 
 def _holders(state: GameState, seat: int, category: str, step: int) -> list[int]:
