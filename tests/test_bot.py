@@ -20,6 +20,7 @@ from support.bot_support import (
     open_and_start,
     service,
     take_a_decision,
+    use_old,
 )
 from support.fake_discord import FakeUser, Harness
 
@@ -69,13 +70,15 @@ async def test_only_seated_players_act_and_outsiders_get_polite_answers(harness)
 async def test_stale_and_double_clicks_change_nothing(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
-    # Two copies of Ada's panel are on her screen; she uses one, then the old copy.
-    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    # Two copies of Ada's panel were on her screen (the older one not yet redrawn); she uses the newer,
+    # then the old copy.
     copy = (await h.click(ADA, table, label="My hand & actions")).answer
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    assert "has moved" in h.message(copy.message_id).content, "the older panel says where its successor is"
     first = await h.click(ADA, panel.message_id, label="Buy nothing")
     assert first.answer.kind == "update" and "Done" in first.answer.content
     moves = game(h).state.moves
-    again = await h.click(ADA, copy.message_id, label="Buy nothing")
+    again = await use_old(h, ADA, copy, copy.component(label="Buy nothing")["custom_id"])
     assert again.answer.ephemeral and "made this choice already" in again.answer.content  # not "not your turn"
     assert game(h).state.moves == moves
     # Two clicks at the same moment on Ben's panel: one applies, the other is refused.
@@ -95,8 +98,8 @@ async def test_an_old_auction_button_is_refused_in_a_later_decision(harness):
         panel = (await h.click(user, table, label="My hand & actions")).answer
         await h.click(user, panel.message_id, label="Buy nothing")
     opener = int(to_act(game(h).state)[0])
-    panel = (await h.click(opener, table, label="My hand & actions")).answer
     old_copy = (await h.click(opener, table, label="My hand & actions")).answer
+    panel = (await h.click(opener, table, label="My hand & actions")).answer
     await h.click(opener, panel.message_id, label="Pass")
     other = ADA if opener == BEN else BEN
     other_panel = (await h.click(other, table, label="My hand & actions")).answer
@@ -104,7 +107,7 @@ async def test_an_old_auction_button_is_refused_in_a_later_decision(harness):
     # Now Louise's auction, opened by the same player: Philipp's old "Pass" must not pass Louise.
     assert game(h).state.noble == 1 and to_act(game(h).state) == [str(opener)]
     moves = game(h).state.moves
-    stale = await h.click(opener, old_copy.message_id, label="Pass")
+    stale = await use_old(h, opener, old_copy, old_copy.component(label="Pass")["custom_id"])
     assert "already been taken" in stale.answer.content
     assert game(h).state.moves == moves
 

@@ -78,10 +78,7 @@ async def a_decision(fake, user: int, table: int, rnd: random.Random) -> bool:
         return True
     values = [o["value"] for o in choice["options"]]
     picked = rnd.sample(values, rnd.randint(choice.get("min_values", 1), choice.get("max_values", 1)))
-    result = await fake.select(user, panel.message_id, choice["custom_id"], picked)
-    confirm = [b for b in result.answer.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
-    if confirm and not choice["custom_id"].endswith(":pick"):
-        await fake.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
+    await fake.select(user, panel.message_id, choice["custom_id"], picked)  # a menu decides at once
     return True
 
 

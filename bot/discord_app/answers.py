@@ -78,18 +78,21 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
-               embed: discord.Embed = MISSING) -> None:
-    """A new private message: the answer, or (once answered) a private follow-up."""
+               embed: discord.Embed = MISSING) -> int | None:
+    """A new private message: the answer, or (once answered) a private follow-up. The answer's message id
+    when it is the interaction's "@original" (which its token can edit later), else None."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.send_message(content, view=view, embed=embed, ephemeral=True)
+            sent = await interaction.response.send_message(content, view=view, embed=embed, ephemeral=True)
+            return getattr(sent, "message_id", None)
         elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
                 and not state.filled:
             state.filled = True  # the loading message becomes the answer
-            await interaction.edit_original_response(content=content, view=view, embed=embed)
+            return (await interaction.edit_original_response(content=content, view=view, embed=embed)).id
         else:
             await interaction.followup.send(content, view=view, embed=embed, ephemeral=True)
+            return None
 
 
 async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View) -> int:
@@ -105,19 +108,20 @@ async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: 
 
 
 async def update(interaction: discord.Interaction, content: str | None = MISSING, *,
-                 view: discord.ui.View | None = MISSING, embed: discord.Embed | None = MISSING) -> None:
-    """Replace the clicked message (a typed command, which has none, gets a new private message)."""
+                 view: discord.ui.View | None = MISSING, embed: discord.Embed | None = MISSING) -> int | None:
+    """Replace the clicked message (a typed command, which has none, gets a new private message); the
+    message id of the answer when it is the interaction's "@original", else None."""
     state = _state(interaction)
     if interaction.message is None:
-        await send(interaction, content, view=view if view is not None else MISSING,
-                   embed=embed if embed is not None else MISSING)
-        return
+        return await send(interaction, content, view=view if view is not None else MISSING,
+                          embed=embed if embed is not None else MISSING)
     async with state.lock:
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=content, view=view, embed=embed)
+            return interaction.message.id
         elif interaction.response.type == discord.InteractionResponseType.deferred_message_update:
             await interaction.edit_original_response(content=content, view=view, embed=embed)
+            return interaction.message.id
         else:  # deferred as a new message (a late defer of a handler that did not say it edits)
             state.filled = True
-            await interaction.edit_original_response(content=content, view=view, embed=embed)
-
+            return (await interaction.edit_original_response(content=content, view=view, embed=embed)).id

@@ -11,22 +11,21 @@ import discord
 
 from engine import View, legal_actions, player_view
 from engine.actions import Bid, BuyChoice, Call, Compensate, Discard, Pass, ReturnCard, RevealChoice, TakeCard
-from engine.components import CARD_PRICE, card_rank
+from engine.components import card_rank
 from storage import GameRecord
 
 from .. import codes
 from ..choices import positions
-from ..service import Notice, decision_key
+from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
 from .people import people
 from .widgets import MAX_OPTIONS, ActButton, ActSelect, view_of
 
-Selection = tuple[str, list[int]]  # ("rev" | "buy", positions chosen so far in the menu)
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
 
 
-def panel(w: Words, record: GameRecord, user_id: int, note: str = "", selection: Selection | None = None):
+def panel(w: Words, record: GameRecord, user_id: int, note: str = ""):
     """(content, view) of a player's private panel."""
     player = str(user_id)
     view = player_view(record.state, player)
@@ -37,32 +36,8 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = "", selection:
     options = legal_actions(record.state, player)
     if options:
         decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)
-        lines += ["", notices.your_move_heading(w, decision.add(options, selection))]
+        lines += ["", notices.your_move_heading(w, decision.add(options))]
     return "\n".join(lines)[:2000], buttons
-
-
-def chosen(record: GameRecord, player: str, key: str, kind: str, values: list[str]) -> Selection | Notice:
-    """What a reveal or purchase menu chose, if it still may: the menu was built for the current decision
-    (`key`), its player is due to make it, and the positions are ones the menu could offer now. Else why
-    not, for its player alone: a menu left open since an earlier decision must never choose in this one."""
-    if key != decision_key(record.state):
-        return Notice("stale_decision")
-    options = legal_actions(record.state, player)
-    choice = next((o for o in options if isinstance(o, RevealChoice if kind == "rev" else BuyChoice)), None)
-    if choice is None:
-        return Notice("stale_decision") if options else Notice("not_your_turn", {"phase": record.state.phase})
-    if kind == "rev":  # exactly the count, of the cards that count for this noble
-        hand = player_view(record.state, player).you.hand
-        allowed, sizes = {i for i, c in enumerate(hand) if c in choice.cards}, {choice.count}
-    else:  # any number of the offered cards
-        allowed, sizes = set(range(len(choice.offered))), set(range(len(choice.offered) + 1))
-    try:
-        picked = [int(v) for v in values]
-    except ValueError:
-        return Notice("stale_choice")
-    if len(set(picked)) != len(picked) or not set(picked) <= allowed or len(picked) not in sizes:
-        return Notice("stale_choice")
-    return kind, picked
 
 
 class Decision:
@@ -78,12 +53,12 @@ class Decision:
         opts = [discord.SelectOption(label=label[:100], value=value) for label, value in pairs[:MAX_OPTIONS]]
         self.view.add_item(ActSelect(self.game_id, self.key, kind, opts, placeholder, row=row))
 
-    def add(self, options: list, selection: Selection | None) -> str:
+    def add(self, options: list) -> str:
         w, first = self.w, options[0]
         if isinstance(first, RevealChoice):
-            return self.reveal(first, selection)
+            return self.reveal(first)
         if isinstance(first, BuyChoice):
-            return self.buy(first, selection)
+            return self.buy(first)
         labels = [(o, moves.action(w, o, self.pview, self.who)) for o in options]
         if isinstance(first, (Pass, Call, Bid)):
             self.auction(labels)
@@ -125,35 +100,30 @@ class Decision:
         for o, label in done:
             self.button(codes.encode(o), label, GREEN, row=4)
 
-    def reveal(self, choice: RevealChoice, selection: Selection | None) -> str:
+    def reveal(self, choice: RevealChoice) -> str:
+        """One step: the button lays down the suggestion; choosing other cards in the menu lays them down."""
         w, hand = self.w, self.pview.you.hand
         valid = [i for i, c in enumerate(hand) if c in choice.cards]
-        chosen = selection[1] if selection and selection[0] == "rev" else positions(hand, choice.suggested)
+        suggested = positions(hand, choice.suggested)
+        label = moves.lay_down_label(w, [hand[i] for i in suggested])
         if choice.count > MAX_OPTIONS:  # no menu can choose that many: the suggestion, or the typed command
-            self.button(codes.encode_positions("rev", chosen), moves.lay_down_label(w, [hand[i] for i in chosen]),
-                        GREEN)
+            self.button(codes.encode_positions("rev", suggested), label, GREEN)
             return f"{moves.reveal_prompt(w, choice.count)}\n{moves.reveal_too_many(w)}"
-        # The chosen cards first, then the strongest: at most 25 fit in a menu.
-        shown = sorted(valid, key=lambda i: (i not in chosen, -card_rank(hand[i])[0]))[:MAX_OPTIONS]
-        opts = [discord.SelectOption(label=names.card_with_price(w, hand[i]), value=str(i), default=i in chosen)
-                for i in sorted(shown, key=lambda i: card_rank(hand[i]), reverse=True)]
+        # The strongest cards: at most 25 fit in a menu.
+        shown = sorted(valid, key=lambda i: card_rank(hand[i]), reverse=True)[:MAX_OPTIONS]
+        opts = [discord.SelectOption(label=names.card_with_price(w, hand[i]), value=str(i)) for i in shown]
+        self.button(codes.encode_positions("rev", suggested), label, GREEN, row=0)
         self.view.add_item(ActSelect(self.game_id, self.key, "rev", opts, moves.placeholder(w, "reveal", choice.count),
-                                     min_values=choice.count, max_values=choice.count, row=0))
-        label = moves.lay_down_label(w, [hand[i] for i in chosen])
-        self.button(codes.encode_positions("rev", chosen), label, GREEN, row=1)
+                                     min_values=choice.count, max_values=choice.count, row=1))
         return moves.reveal_prompt(w, choice.count)
 
-    def buy(self, choice: BuyChoice, selection: Selection | None) -> str:
+    def buy(self, choice: BuyChoice) -> str:
+        """One step: the cards chosen in the menu are bought when it closes; a button buys nothing."""
         w = self.w
-        chosen = selection[1] if selection and selection[0] == "buy" else []
-        opts = [discord.SelectOption(label=names.card_with_price(w, c), value=str(i), default=i in chosen)
+        opts = [discord.SelectOption(label=names.card_with_price(w, c), value=str(i))
                 for i, c in enumerate(choice.offered)]
-        self.view.add_item(ActSelect(self.game_id, self.key, "buy", opts, moves.placeholder(w, "buy"),
-                                     min_values=0, max_values=len(opts), row=0))
-        total = sum(CARD_PRICE[choice.offered[i]] for i in chosen)
-        affordable = total <= choice.budget
-        self.button(codes.encode_positions("buy", chosen), moves.buy_label(w, len(chosen), total),
-                    GREEN if affordable else discord.ButtonStyle.secondary, row=1, disabled=not affordable)
-        return moves.buy_prompt(w, total, choice.budget)
-
-
+        if opts:
+            self.view.add_item(ActSelect(self.game_id, self.key, "buy", opts, moves.placeholder(w, "buy"),
+                                         min_values=1, max_values=len(opts), row=0))
+        self.button(codes.encode_positions("buy", []), moves.buy_label(w, 0, 0), RED, row=1)
+        return moves.buy_prompt(w, choice.budget)

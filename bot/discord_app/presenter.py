@@ -24,6 +24,7 @@ from ..wording import ENGLISH, clock, end, notices, phases
 from ..wording.history import move_lines
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
+from .live import LivePanels
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
 from .widgets import lobby_view, table_view
@@ -46,9 +47,11 @@ class Presenter:
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
+        self.live = LivePanels(service, self.w)  # players' private panels that follow the game
 
     async def close(self) -> None:
         await self.drawer.close()
+        await self.live.close()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -94,9 +97,11 @@ class Presenter:
         if record.open and record.state is not None:
             due = {p for p in to_act(record.state) if p not in before and not record.table.computer_plays(p)}
         self.drawer.want(record, due)
+        self.live.follow(record)
 
     def refresh(self, record: GameRecord) -> None:
         self.drawer.want(record)
+        self.live.follow(record)
 
     def recover(self, record: GameRecord) -> None:
         """A change that was never announced (Discord failed, or a restart came first): announce it now,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import apply, player_view, to_act
-from engine.actions import ActionModel
+from engine import apply, legal_actions, player_view, to_act
+from engine.actions import ActionModel, Done
 from engine.ai import ComputerPlayer
 from engine.state import GameState
 from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
@@ -64,7 +64,20 @@ class MovesMixin:
             if seat.stand_in or seat.streak:
                 table = table.with_seat(player, stand_in=False, streak=0)
                 log = [TableEvent(what="returned", player=player)] if seat.stand_in else []
-            return await self._move(record, player, action, "player", table, log)
+            outcome = await self._move(record, player, action, "player", table, log)
+            return await self._finish_card(outcome, player)
+
+    async def _finish_card(self, outcome: Outcome, player: str) -> Outcome:
+        """A privilege card with nothing left to decide on it (both privileges used, nothing to build) is
+        finished for its player at once: a click that confirms nothing is no decision."""
+        record = outcome.record
+        if not outcome.ok or not record.open or legal_actions(record.state, player) != [Done()]:
+            return outcome
+        more = await self._move(record, player, Done(), "player", record.table, [])
+        if not more.ok:
+            return outcome
+        return Outcome(True, record=more.record, events=outcome.events + more.events,
+                       previous_to_act=outcome.previous_to_act)
 
     async def play_computer(self, channel_id: int) -> Outcome | None:
         """Let the first seat due that a computer plays (a computer's, or a human's stood in for) move;

@@ -116,12 +116,9 @@ def cards_within(w: Words, cards: list[str], limit: int = 100) -> str:
     return text[:limit]
 
 
-def buy_prompt(w: Words, total: int, budget: int) -> str:
-    if total > budget:
-        return w._("choose which offered cards to buy (selected {total} of your {budget} — more than you have); "
-                   "the others see only how many you buy.", total=w.money(total), budget=w.money(budget))
-    return w._("choose which offered cards to buy (selected {total} of your {budget}); the others see only how many "
-               "you buy.", total=w.money(total), budget=w.money(budget))
+def buy_prompt(w: Words, budget: int) -> str:
+    return w._("choose the offered cards to buy: you have {budget}, and what you pick in the menu is bought when "
+               "it closes. The others see only how many you buy.", budget=w.money(budget))
 
 
 def buy_label(w: Words, count: int, total: int) -> str:
@@ -149,8 +146,8 @@ def placeholder(w: Words, kind: str, count: int = 0) -> str:
         "use": lambda: w._("Use…"),
         "discard": lambda: w._("Card to discard…"),
         "return": lambda: w._("Card to put under the deck…"),
-        "reveal": lambda: w.n_("Choose exactly {n} card…", "Choose exactly {n} cards…", count),
-        "buy": lambda: w._("Choose the cards to buy…"),
+        "reveal": lambda: w.n_("Or lay down another {n} card…", "Or lay down {n} other cards…", count),
+        "buy": lambda: w._("Cards to buy…"),
     }[kind]()
 
 

@@ -177,6 +177,10 @@ def warning(w: Words, text: str) -> str:
     return f"⚠️ {text}"
 
 
+def panel_moved(w: Words) -> str:
+    return w._("This panel has moved: your newer one below is the one that follows the game.")
+
+
 def game_over_here(w: Words) -> str:
     return w._("The game is over — see the channel.")
 

@@ -134,14 +134,19 @@ async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random)
         values = [o["value"] for o in choice["options"]]
         low, high = choice.get("min_values", 1), choice.get("max_values", 1)
         picked = rnd.sample(values, rnd.randint(low, high))
-        result = await h.select(user, panel.message_id, choice["custom_id"], picked)
-        confirm = [
-            b for b in result.answer.buttons() if b["custom_id"].startswith(("aug:do:",)) and not b.get("disabled")
-        ]
-        if confirm and not choice["custom_id"].endswith(":pick"):
-            result = await h.click(user, panel.message_id, rnd.choice(confirm)["custom_id"])
+        result = await h.select(user, panel.message_id, choice["custom_id"], picked)  # a menu decides at once
     assert not result.unanswered and result.answer.ephemeral
 
+
+async def use_old(h, user: int, old, custom_id: str, values: list[str] | None = None):
+    """Use a control of a panel as it was shown then (`old`): a screen that has not caught up with a later
+    redraw of the panel (an offline client), or the panel redrawn since (live panels move on)."""
+    data = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    if values is not None:
+        data["values"] = values
+    payload = h.interaction_payload(user, 3, data, h.message(old.message_id))
+    payload["message"]["components"] = old.components
+    return await h.send_interaction(payload)
 
 
 def service(h: Harness):

@@ -8,13 +8,13 @@ import discord
 
 from ... import codes
 from ...service import Notice
-from ...wording import history, notices
 from ...wording import log as words_log
+from ...wording import notices
 from .. import answers
-from ..embeds import COLOUR
-from ..panels import chosen, panel
+from ..live import private_panel
+from ..panels import panel
 from ..people import people
-from .base import MISSING, guarded, say
+from .base import guarded, say
 
 log = logging.getLogger(__name__)
 
@@ -25,14 +25,10 @@ class PlayHandlers:
         record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
         if record is None:
             return
-        player = str(interaction.user.id)
-        moves = await self.service.since_last_move(record, player)
-        text = history.catch_up(self.w, moves, people(self.w, record.table), player)
-        embed = MISSING
-        if text:
-            embed = discord.Embed(title=history.catch_up_title(self.w), description=text, colour=COLOUR)
-        content, view = panel(self.w, record, interaction.user.id, "\n".join(await self.private_notes(player)))
-        await answers.send(interaction, content, view=view, embed=embed)
+        notes = "\n".join(await self.private_notes(str(interaction.user.id)))
+        content, view, embed = await private_panel(self.w, self.service, record, interaction.user.id, notes)
+        shown = await answers.send(interaction, content, view=view, embed=embed)
+        self.presenter.live.remember(interaction, record, shown)  # it follows the game from now on
 
     @guarded(edits=True)
     async def act_click(self, interaction: discord.Interaction, game_id: int, key: str, code: str) -> None:
@@ -46,26 +42,21 @@ class PlayHandlers:
     @guarded(edits=True)
     async def act_select(self, interaction: discord.Interaction, game_id: int, key: str, kind: str,
                          values: list[str]) -> None:
-        if kind == "pick":
-            try:
+        """A menu decides at once: a pick is one action; a lay-down or purchase names positions in the
+        player's own hand or offer, read under the service's lock (a stale menu is refused there)."""
+        try:
+            if kind == "pick":
                 action = codes.decode(values[0])
-            except (ValueError, IndexError):
-                await say(interaction, self.notice(Notice("not_ours")))
-                return
-            await self._act(interaction, game_id, key, action)
+            else:
+                action = codes.decode(codes.encode_positions(kind, [int(v) for v in values]))
+        except (ValueError, IndexError):  # not what this menu could send: a forged or garbled choice
+            record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
+            if record is not None:
+                note = notices.warning(self.w, self.notice(Notice("stale_choice"), record))
+                content, view = panel(self.w, record, interaction.user.id, note)
+                await answers.update(interaction, content, view=view)
             return
-        # Reveal and purchase: show the selection (with the running total) and a confirm button; a menu
-        # of another decision (or not its player's) is refused with the current panel.
-        record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
-        if record is None:
-            return
-        selection = chosen(record, str(interaction.user.id), key, kind, values)
-        if isinstance(selection, Notice):
-            note = notices.warning(self.w, self.notice(selection, record))
-            content, view = panel(self.w, record, interaction.user.id, note)
-        else:
-            content, view = panel(self.w, record, interaction.user.id, selection=selection)
-        await answers.update(interaction, content, view=view)
+        await self._act(interaction, game_id, key, action)
 
     @guarded
     async def typed(self, interaction: discord.Interaction, code: str) -> None:
@@ -107,11 +98,13 @@ class PlayHandlers:
         else:
             content, view = panel(self.w, record, interaction.user.id, note)
         # A click redraws the panel it came from; a typed command answers with a fresh private panel.
+        # Either then follows the game (live.py).
         if outcome.ok:
             try:
-                await answers.update(interaction, content, view=view)
+                self.presenter.live.remember(interaction, record, await answers.update(interaction, content,
+                                                                                      view=view))
             except Exception:  # applied: never an apology, and its public side happens all the same
                 log.exception("the answer to a move made in channel %s could not be sent", interaction.channel_id)
             await self.moved(outcome, interaction)
         else:
-            await answers.update(interaction, content, view=view)
+            self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))

@@ -1,0 +1,158 @@
+"""Live panels: a player's private panel follows the game while they play.
+
+The panel a player last used is redrawn in place when what it should offer
+changes (their next decision comes up, or the one it shows has passed, or the
+game ends), through the token of the interaction that last drew it. That token
+lives 15 minutes and is not counted against the bot's global rate limit. So a
+player who keeps playing clicks once per decision, on one panel, instead of
+opening a new panel for each. Kept in memory only: after a restart, or 15
+minutes after their last click, a player opens their panel from the table (or
+the ping's link) as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from engine import player_view, to_act
+from storage import GameRecord
+
+from ..service import GameService, decision_key
+from ..wording import Words, history, notices
+from .embeds import COLOUR
+from .panels import panel
+from .people import NOBODY, people
+
+log = logging.getLogger(__name__)
+MISSING = discord.utils.MISSING
+TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes: a minute to spare
+
+
+def shows(record: GameRecord, player: str) -> tuple:
+    """What a panel offers that is worth redrawing it for: the decision due (if any), the hand and money."""
+    if not record.open or record.state is None:
+        return ("over",)
+    you = player_view(record.state, player).you
+    due = decision_key(record.state) if player in to_act(record.state) else ""
+    return due, tuple(you.hand), you.money
+
+
+async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int, note: str = ""):
+    """(content, view, embed) of a player's panel, with what happened since their last move."""
+    player = str(user_id)
+    if not record.open:
+        return f"{note}\n{notices.game_over_here(w)}".strip(), None, MISSING
+    moves = await service.since_last_move(record, player)
+    text = history.catch_up(w, moves, people(w, record.table), player)
+    embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else MISSING
+    content, view = panel(w, record, user_id, note)
+    return content, view, embed
+
+
+@dataclass
+class _Panel:
+    hook: discord.Webhook  # the interaction's follow-up webhook: its token edits "@original", the panel
+    expires: float
+    message_id: int  # the panel's message
+    shows: tuple
+
+
+async def edit_original(hook: discord.Webhook, content: str, view, embed) -> None:
+    """Edit an interaction's "@original" message from its token alone (what Interaction.edit_original_response
+    does, without keeping the whole interaction for 15 minutes)."""
+    with handle_message_parameters(content=content, view=view, embed=embed, allowed_mentions=NOBODY) as params:
+        await async_context.get().edit_original_interaction_response(
+            hook.id, hook.token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files)
+
+
+class LivePanels:
+    def __init__(self, service: GameService, w: Words):
+        self.service, self.w = service, w
+        self._panels: dict[tuple[int, str], _Panel] = {}
+        self._tasks: dict[tuple[int, str], asyncio.Task] = {}
+        self._again: set[tuple[int, str]] = set()
+
+    def remember(self, interaction: discord.Interaction, record: GameRecord, message_id: int | None) -> None:
+        """The interaction's "@original", message `message_id`, now shows the player's panel for `record`
+        (None: it is not the "@original", so it cannot be followed). An older live panel of theirs in another
+        message is told it has moved, so no two panels offer the same decision."""
+        if message_id is None or record.state is None:
+            return
+        player, now = str(interaction.user.id), discord.utils.utcnow().timestamp()
+        key = (record.id, player)
+        old = self._panels.get(key)
+        self._panels[key] = _Panel(interaction.followup, interaction.created_at.timestamp() + TOKEN_LIFE,
+                                   message_id, shows(record, player))
+        if old is not None and now < old.expires and old.message_id != message_id:
+            asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
+        self.follow(record)  # a move made meanwhile by someone else: shown at once
+
+    def follow(self, record: GameRecord) -> None:
+        """The game changed: redraw the live panels that should now offer something else."""
+        for (game_id, player), live in list(self._panels.items()):
+            if game_id == record.id and live.shows != shows(record, player):
+                self._redraw_soon((game_id, player), record.channel_id)
+
+    def forget_game(self, game_id: int) -> None:
+        for key in [k for k in self._panels if k[0] == game_id]:
+            self._panels.pop(key, None)
+
+    def _redraw_soon(self, key: tuple[int, str], channel_id: int) -> None:
+        task = self._tasks.get(key)
+        if task is not None and not task.done():
+            self._again.add(key)  # the running redraw goes round once more with the newest state
+            return
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._redraw(key, channel_id), name="live panel")
+
+    async def _redraw(self, key: tuple[int, str], channel_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(key)
+                await self._redraw_once(key, channel_id)
+                if key not in self._again:
+                    return
+        finally:
+            self._tasks.pop(key, None)
+
+    async def _redraw_once(self, key: tuple[int, str], channel_id: int) -> None:
+        live = self._panels.get(key)
+        record = self.service.cached(channel_id)
+        game_id, player = key
+        if live is None:
+            return
+        if record is None or record.id != game_id or discord.utils.utcnow().timestamp() >= live.expires:
+            self._panels.pop(key, None)  # its token is spent, or its game is gone from this channel
+            return
+        now = shows(record, player)
+        if now == live.shows or record.table.computer_plays(player):
+            return
+        content, view, embed = await private_panel(self.w, self.service, record, int(player))
+        try:
+            await edit_original(live.hook, content, view, embed)
+        except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
+            log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
+            if self._panels.get(key) is live:
+                self._panels.pop(key, None)
+            return
+        if record.open:
+            live.shows = now
+        elif self._panels.get(key) is live:
+            self._panels.pop(key, None)
+
+    async def _retire(self, old: _Panel) -> None:
+        try:
+            await edit_original(old.hook, notices.panel_moved(self.w), None, None)
+        except discord.HTTPException:
+            pass  # dismissed or expired: nothing left to tidy
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        self._panels.clear()

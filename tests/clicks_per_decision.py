@@ -1,0 +1,161 @@
+"""How many interactions a decision costs through buttons (issue 13): `python tests/clicks_per_decision.py`.
+
+Plays seeded games through the bot and the project's fake Discord the way people do: whoever must
+decide uses the private panel on their screen if it offers that decision (live panels follow the
+game), and otherwise opens their panel from the table first. What they decide is what the computer
+player would decide in their seat, found among the panel's buttons and menus. Prints, per game, the
+interactions per decision and the private panels each player was sent. `--pause MINUTES` waits that
+long before each decision (an asynchronous game: a panel's token has expired by then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+TESTS = Path(__file__).resolve().parent
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
+
+from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot  # noqa: E402
+from support.fake_discord import FakeUser, Harness  # noqa: E402
+
+from bot import codes  # noqa: E402
+from bot.choices import positions  # noqa: E402
+from bot.service import decision_key  # noqa: E402
+from bot.service.moves import computer_choice  # noqa: E402
+from engine import legal_actions, player_view, to_act  # noqa: E402
+from engine.actions import Buy, Reveal, RevealChoice  # noqa: E402
+
+DAN, EVE = 1004, 1005
+NAMES = {ADA: "Ada", BEN: "Ben", CLEO: "Cleo", DAN: "Dan", EVE: "Eve"}
+
+
+@dataclass
+class Counts:
+    decisions: int = 0
+    interactions: int = 0
+    opened: Counter = field(default_factory=Counter)  # panels opened from the table, per player
+    panels: Counter = field(default_factory=Counter)  # private messages with a panel sent, per player
+
+    @property
+    def per_decision(self) -> float:
+        return self.interactions / max(1, self.decisions)
+
+
+def _control(output, key: str, action, record, player: str) -> tuple[str, list[str] | None] | None:
+    """The button (custom_id, None) or menu (custom_id, values) on a panel that makes `action`, if any."""
+    live = [c for c in output.all_components() if f":{key}:" in c.get("custom_id", "") and not c.get("disabled")]
+    if isinstance(action, (Buy, Reveal)):
+        kind = "buy" if isinstance(action, Buy) else "rev"
+        me = record.state.players[record.table.players.index(player)]
+        at = positions(me.offered if kind == "buy" else player_view(record.state, player).you.hand, action.cards)
+        code = codes.encode_positions(kind, at)
+        button = next((c for c in live if c["custom_id"].endswith(f":{code}")), None)
+        if button is not None:
+            return button["custom_id"], None
+        menu = next((c for c in live if c["custom_id"].endswith(f":{kind}")), None)
+        return (menu["custom_id"], [str(i) for i in at]) if menu is not None and at else None
+    code = codes.encode(action)
+    for c in live:
+        if c["custom_id"].endswith(f":{code}") and c.get("type") == 2:
+            return c["custom_id"], None
+        if any(o["value"] == code for o in c.get("options", [])):
+            return c["custom_id"], [code]
+    return None
+
+
+async def decide(h: Harness, user: int, table: int, shown: dict[int, int], counts: Counts) -> None:
+    """One decision of `user`, as a player makes it."""
+    record, player = game(h), str(user)
+    key = decision_key(record.state)
+    action = computer_choice(record, player)
+    if isinstance(action, Reveal) and any(isinstance(o, RevealChoice) and sorted(o.suggested) == sorted(
+            action.cards) for o in legal_actions(record.state, player)):
+        action = Reveal(cards=next(o.suggested for o in legal_actions(record.state, player)))
+    panel = h.message(shown[user]) if user in shown else None
+    control = _control(panel, key, action, record, player) if panel is not None and not panel.deleted else None
+    if control is None:  # nothing on screen offers it: open the panel from the table
+        opened = await h.click(user, table, label="My hand & actions")
+        counts.interactions += 1
+        counts.opened[user] += 1
+        shown[user] = opened.answer.message_id
+        panel = h.message(shown[user])
+        control = _control(panel, key, action, record, player)
+        assert control is not None, f"no control for {action!r} on {panel.custom_ids()}"
+    custom_id, values = control
+    moves = record.state.moves
+    if values is None:
+        result = await h.click(user, shown[user], custom_id)
+    else:
+        result = await h.select(user, shown[user], custom_id, values)
+    counts.interactions += 1
+    counts.decisions += 1
+    assert not result.unanswered and game(h) is None or game(h).state.moves > moves, result.answer.content
+
+
+async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0) -> Counts:
+    users = [FakeUser(u, NAMES[u]) for u in players]
+    database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
+    h = await Harness.create(make_bot(database), users=users, ignore=(long_lived,))
+    try:
+        await h.settle()  # the commands are synced
+        counts = Counts()
+        table = (await h.slash(players[0], "augsburg new")).answer.message_id
+        for user in players[1:]:
+            await h.click(user, table, label="Join")
+        for _ in range(computers):
+            await h.click(players[0], table, label="Add computer player")
+        with mock.patch("bot.service.lobby.secrets.randbits", lambda bits: seed):  # a seeded deal
+            await h.click(players[0], table, label="Start game")
+        shown: dict[int, int] = {}
+        while (record := game(h)) is not None and record.open:
+            due = [p for p in to_act(record.state) if not record.table.computer_plays(p)]
+            if not due:
+                await h.settle()
+                continue
+            if pause:
+                h.advance(pause)
+            await decide(h, int(due[0]), table, shown, counts)
+        for output in h.outputs:
+            if output.ephemeral and output.kind in ("response", "followup") and output.custom_ids():
+                counts.panels[output.user_id] += 1
+        h.assert_all_answered()
+        return counts
+    finally:
+        await h.close()
+
+
+def report(label: str, counts: Counts) -> str:
+    panels = ", ".join(f"{NAMES[u]} {n}" for u, n in sorted(counts.panels.items()))
+    return (f"{label}: decisions={counts.decisions} interactions={counts.interactions} "
+            f"per_decision={counts.per_decision:.2f} panels_opened_from_table={sum(counts.opened.values())} "
+            f"new_private_panels=({panels})")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
+    parser.add_argument("--pause", type=float, default=0.0, help="minutes before each decision")
+    args = parser.parse_args()
+    setups = [("2 players", (ADA, BEN), 0), ("5 players", (ADA, BEN, CLEO, DAN, EVE), 0),
+              ("3 people + 2 computers", (ADA, BEN, CLEO), 2)]
+    total = Counts()
+    with tempfile.TemporaryDirectory() as folder:
+        for name, players, computers in setups:
+            for seed in args.seeds:
+                counts = await play(Path(folder), players, computers, seed, args.pause * 60)
+                print(report(f"{name}, seed {seed}", counts))
+                total.decisions += counts.decisions
+                total.interactions += counts.interactions
+    print(f"all games: decisions={total.decisions} interactions={total.interactions} "
+          f"per_decision={total.per_decision:.2f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
