@@ -67,13 +67,24 @@ def pick_numbered(w: Words, numbers: list[int]) -> str:
     """The prompt for numbered options; numbers kept from before may leave gaps (3, 5, 6)."""
     if numbers == list(range(1, len(numbers) + 1)):
         return pick_one(w, len(numbers))
-    return w._("Your choice [{numbers}]: ", numbers=", ".join(map(str, numbers)))
+    return w._("Your choice [{numbers}]: ", numbers=_runs(numbers))
 
 
 def not_listed(w: Words, numbers: list[int]) -> str:
     if numbers == list(range(1, len(numbers) + 1)):
         return not_a_number(w, len(numbers))
-    return w._("Please type one of the numbers listed: {numbers}.", numbers=", ".join(map(str, numbers)))
+    return w._("Please type one of the numbers listed: {numbers}.", numbers=_runs(numbers))
+
+
+def _runs(numbers: list[int]) -> str:
+    """'3, 5-8' for [3, 5, 6, 7, 8]."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
 def only_choice(w: Words, what: str) -> str:
