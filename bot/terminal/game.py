@@ -48,14 +48,14 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people = _people(w, record.table)
+    people, refused = _people(w, record.table), False
     while record.status == "active":
         if YOU in to_act(record.state):
             view = player_view(record.state, YOU)
             term.say()
-            term.say(words.board(w, view, people))
+            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT)))
             term.say(words.your_move(w, phases.your_move(w, view)))
-            action = term.ask(view, legal_actions(record.state, YOU), people)
+            action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
             if action is None:
                 term.say(words.input_ended(w))
                 return 0
@@ -65,12 +65,13 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
         if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
             term.say(words.changed_elsewhere(w))
             return 1
-        if not outcome.ok:
+        refused = not outcome.ok
+        if refused:  # the next prompt asks even for a single option, so that a refusal cannot repeat forever
             term.say(words.refused(w, notices.notice(w, outcome.notice.code, outcome.notice.params, people)))
             continue
         _show(term, outcome, YOU)
         record = outcome.record
-    _final(term, record, people)
+    _final(term, record, _people(w, record.table, words.NAME_LIMIT))
     return 0
 
 
@@ -81,10 +82,15 @@ async def _start(service: GameService, you: Seat, opponents: int, seed: int | No
     return await service.start(CHANNEL, record.id, YOU, seed=seed)
 
 
-def _people(w: Words, table) -> People:
-    """Names at the table, yours marked as you."""
+def _people(w: Words, table, limit: int | None = None) -> People:
+    """Names at the table, yours marked as you; for a column, each cut to `limit` (before the mark)."""
     seated = people_at(w, table)
-    return People(name=lambda p: words.your_name(w, seated.name(p)) if p == YOU else seated.name(p))
+
+    def name(p: str) -> str:
+        text = words.short_name(seated.name(p), limit) if limit else seated.name(p)
+        return words.your_name(w, text) if p == YOU else text
+
+    return People(name=name)
 
 
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:

@@ -118,10 +118,10 @@ def _cards_dealt(w: Words, e, who: str) -> str:
 def private_line(w: Words, e: Event) -> str | None:
     match e.type:
         case "offered_cards":
-            offered = w.join(names.card_with_price(w, c) for c in e.cards)
+            offered = w.join(names.card_with_price(w, c) for c in names.in_hand_order(e.cards))
             return w._("Cards offered to you: {cards}.", cards=offered)
         case "hand_cards":
-            return w._("Added to your hand: {cards}.", cards=names.cards(w, e.cards))
+            return w._("Added to your hand: {cards}.", cards=names.cards(w, names.in_hand_order(e.cards)))
         case "choice_recorded":
             if e.decision == "reveal":
                 return w._("Your choice is in: you lay down {cards}.", cards=names.cards(w, e.cards))

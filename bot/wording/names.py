@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, JOKER, PRIVILEGE_CARDS
+from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, JOKER, PRIVILEGE_CARDS, card_rank
 
 from .words import Words
 
@@ -73,6 +73,17 @@ def card(w: Words, card_id: str) -> str:
 def card_with_price(w: Words, card_id: str) -> str:
     """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back)."""
     return w._("{card} ({price})", card=card(w, card_id), price=w.money(CARD_PRICE[card_id]))
+
+
+def hand_order(card_id: str) -> tuple[bool, int, int]:
+    """How a hand is sorted for reading: by noble (Philipp, Louise, Leo, Maria, as `card_rank` breaks ties),
+    then by value, jokers last: 'Philipp 2, Philipp 9, Philipp 15, Maria 3, Joker'."""
+    value, noble_rank = card_rank(card_id)
+    return (card_id == JOKER, noble_rank, value)
+
+
+def in_hand_order(card_ids) -> list[str]:
+    return sorted(card_ids, key=hand_order)
 
 
 def cards(w: Words, card_ids: list[str]) -> str:

@@ -2,31 +2,55 @@
 
 from __future__ import annotations
 
+from unicodedata import combining, east_asian_width
+
 from engine import View
 
 from . import names
 from . import table as words
 from .words import People, Words
 
+NAME_LIMIT = 24  # a longer name is cut to this many columns, ending in "…"
+
 
 def board(w: Words, view: View, people: People) -> str:
-    lines = [f"=== {words.round_title(w, view)} ==="]
-    for p in view.players:
-        lead = w._(" (lead)") if p.id == view.lead else ""
-        lines.append(f"  {people.name(p.id):<12} {words.score(w, p):<16} {words.levels(w, p)}  "
-                     f"{words.tiles(w, p)}{lead}")
+    """The round, a row per player (columns as wide as their longest entry), the display and your own cards."""
+    rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
+             words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
+    lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
     shown = "; ".join(words.display(w, view)) or w._("none")
     lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
     lines.append("  " + words.deck_and_discard(w, view))
     you = view.you
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
-    hand = names.cards(w, sorted(you.hand))
+    hand = names.cards(w, names.in_hand_order(you.hand))
     lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
                              cards=hand))
     if you.offered:
-        offered = w.join(names.card_with_price(w, c) for c in you.offered)
+        offered = w.join(names.card_with_price(w, c) for c in names.in_hand_order(you.offered))
         lines.append("  " + w._("Offered to you: {cards}", cards=offered))
     return "\n".join(lines)
+
+
+def columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as indented, aligned columns; every column but the last is padded to its widest entry."""
+    widths = [max(cells(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []
+    return ["  " + "  ".join([*(text + " " * (width - cells(text)) for text, width in zip(row, widths)), row[-1]])
+            for row in rows]
+
+
+def cells(text: str) -> int:
+    """How many terminal columns `text` takes: wide (East Asian) characters two, combining marks none."""
+    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """`name`, or as much of it as fits `limit` columns with "…" at the end."""
+    if cells(name) <= limit:
+        return name
+    while cells(name) > limit - 1:
+        name = name[:-1]
+    return name.rstrip() + "…"
 
 
 def your_move(w: Words, what: str) -> str:
@@ -37,6 +61,34 @@ def pick_one(w: Words, count: int) -> str:
     if count == 1:
         return w._("Your choice [1]: ")
     return w._("Your choice [1-{count}]: ", count=count)
+
+
+def pick_numbered(w: Words, numbers: list[int]) -> str:
+    """The prompt for numbered options; numbers kept from before may leave gaps (3, 5, 6)."""
+    if numbers == list(range(1, len(numbers) + 1)):
+        return pick_one(w, len(numbers))
+    return w._("Your choice [{numbers}]: ", numbers=_runs(numbers))
+
+
+def not_listed(w: Words, numbers: list[int]) -> str:
+    if numbers == list(range(1, len(numbers) + 1)):
+        return not_a_number(w, len(numbers))
+    return w._("Please type one of the numbers listed: {numbers}.", numbers=_runs(numbers))
+
+
+def _runs(numbers: list[int]) -> str:
+    """'3, 5-8' for [3, 5, 6, 7, 8]."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def only_choice(w: Words, what: str) -> str:
+    return w._("Your only choice: {what}.", what=what)
 
 
 def not_a_number(w: Words, count: int) -> str:
@@ -107,11 +159,9 @@ def damaged(w: Words) -> str:
 
 def standings(w: Words, scores: list[tuple[str, int, bool]]) -> str:
     """`scores`: (name, score, won) from the best down."""
-    lines = ["", f"=== {w._('Final standings')} ==="]
-    for place, (name, score, won) in enumerate(scores, start=1):
-        crown = w._("  <- winner") if won else ""
-        lines.append(f"  {place}. {name:<12} " + w._("{score} prestige", score=score) + crown)
-    return "\n".join(lines)
+    rows = [(f"{place}. {name}", w._("{score} prestige", score=score) + (w._("  <- winner") if won else ""))
+            for place, (name, score, won) in enumerate(scores, start=1)]
+    return "\n".join(["", f"=== {w._('Final standings')} ===", *columns(rows)])
 
 
 def verdict(w: Words, you_won: bool) -> str:
