@@ -55,8 +55,21 @@ def words(text: str) -> list[str]:
 
 
 def _prefixes(said: list[str], label: list[str]) -> bool:
-    """Each typed word begins a word of the label; a number must be the whole number ('1' is not '10')."""
-    return all(any(word == s if s.isdigit() else word.startswith(s) for word in label) for s in said)
+    """Each typed word begins a different word of the label ('trade trade' needs two Trades); a number must
+    be the whole number ('1' is not '10')."""
+    fits = [[i for i, word in enumerate(label) if (word == s if s.isdigit() else word.startswith(s))] for s in said]
+    taken: dict[int, int] = {}  # label word -> typed word
+
+    def place(s: int, seen: set[int]) -> bool:  # a matching of typed words to label words (augmenting paths)
+        for i in fits[s]:
+            if i not in seen:
+                seen.add(i)
+                if i not in taken or place(taken[i], seen):
+                    taken[i] = s
+                    return True
+        return False
+
+    return all(place(s, set()) for s in range(len(said)))
 
 
 def choose(typed: str, pairs: Sequence[tuple[str, object]], aliases: Sequence[tuple[str, object]] = ()) -> Found:
