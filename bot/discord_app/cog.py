@@ -191,7 +191,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         return await self._complete(interaction, current, choices.purchases)
 
     @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
-    @app_commands.describe(card="One of the privilege cards on display")
+    @app_commands.describe(card="A privilege card on display, by what it gives or its number")
     async def privilege(self, interaction: discord.Interaction, card: str) -> None:
         await self.handlers.typed_choice(interaction, "privilege", card)
 
@@ -200,7 +200,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         return await self._complete(interaction, current, choices.privilege_cards)
 
     @app_commands.command(name="use", description="Use one privilege of your privilege card")
-    @app_commands.describe(privilege="Which privilege, and how")
+    @app_commands.describe(privilege="Which privilege, and how (e.g. nobility step)")
     async def use(self, interaction: discord.Interaction, privilege: str) -> None:
         await self.handlers.typed_choice(interaction, "use", privilege)
 
