@@ -79,10 +79,9 @@ def choose(typed: str, pairs: Sequence[tuple[str, object]], aliases: Sequence[tu
     said = words(typed)
     if not said:
         return Found()
-    names_of = [[words(label), words(str(value)), *(words(t) for t, v in aliases if v == value)]
-                for label, value in pairs]
-    matched = [p for p, ns in zip(pairs, names_of, strict=True) if said in ns]
-    if not matched:
+    names_of = [[words(label), *(words(t) for t, v in aliases if v == value)] for label, value in pairs]
+    matched = [p for p, ns in zip(pairs, names_of, strict=True) if said in ns or said == words(str(p[1]))]
+    if not matched:  # the start of words of a name (a value, being a code, only in full)
         matched = [p for p, ns in zip(pairs, names_of, strict=True) if any(n and _prefixes(said, n) for n in ns)]
     kept: list[tuple[str, object]] = []
     for label, value in matched:
@@ -115,20 +114,17 @@ def read(w: Words, command: str, text: str, options: list, view: View, people: P
 def _named(w: Words, command: str, options: list, view: View, people: People):
     """The command's (label, value) choices now, and further names of their values."""
     if command == "privilege":
-        takes = [o for o in options if isinstance(o, TakeCard)]
-        return choices.privilege_cards(w, options, view, people), [(codes.encode(o), o.card) for o in takes]
+        return choices.privilege_cards(w, options, view, people), []  # numbers: see read
     if command == "use":
         uses = [o for o in options if isinstance(o, Use)]
         pairs = [(moves.use(w, o, view.privilege.card, people, numbered=False), codes.encode(o)) for o in uses]
         return pairs, [(moves.use(w, o, view.privilege.card, people), codes.encode(o)) for o in uses]
     if command == "build":
         builds = [o for o in options if isinstance(o, Build)]
-        aliases = [(names.tile(w, o.what), o.what) for o in builds] + [(codes.encode(o), o.what) for o in builds]
-        return choices.buildings(w, options, view, people), aliases
+        return choices.buildings(w, options, view, people), [(names.tile(w, o.what), o.what) for o in builds]
     kind = Discard if command == "discard" else ReturnCard
     cards = sorted({o.card for o in options if isinstance(o, kind)}, key=card_rank)
-    aliases = [(names.card(w, c), c) for c in cards] + [(codes.encode(kind(card=c)), c) for c in cards]
-    return [(names.card_with_price(w, c), c) for c in cards], aliases
+    return [(names.card_with_price(w, c), c) for c in cards], [(names.card(w, c), c) for c in cards]
 
 
 def _action(command: str, value):
