@@ -34,7 +34,9 @@ def bids(w: Words, options: list, view: View, people: People) -> list[tuple[str,
 
 
 def privilege_cards(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
-    return [(names.privilege_card(w, o.card), o.card) for o in options if isinstance(o, TakeCard)]
+    """One choice per name: cards that give the same share it and are interchangeable (9 and 10)."""
+    pairs = [(names.privilege_card(w, o.card), o.card) for o in options if isinstance(o, TakeCard)]
+    return [(n, v) for i, (n, v) in enumerate(pairs) if n not in [m for m, _ in pairs[:i]]]
 
 
 def buildings(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
@@ -86,22 +88,29 @@ def positions(hand: list[str], cards: list[str]) -> list[int]:
 
 
 def purchases(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
-    """Buying nothing, then affordable sets of offered cards, the larger sets first."""
+    """Buying nothing, then every distinct affordable purchase once, small and large sets taking turns
+    (one card, two, three, ..., one card, ...; the dearest first within a size), so that whatever the
+    offer, the first 25 suggestions hold single cards as well as the biggest sets."""
     choice = next((o for o in options if isinstance(o, BuyChoice)), None)
     if choice is None:
         return []
-    found = []
+    by_size: dict[int, dict[tuple[str, ...], list[int]]] = {}
     offered = list(enumerate(choice.offered))
-    for size in range(len(offered), 0, -1):
+    for size in range(1, len(offered) + 1):
         for combo in combinations(offered, size):
-            cards = [c for _, c in combo]
-            cost = sum(CARD_PRICE[c] for c in cards)
-            if cost <= choice.budget:
-                code = codes.encode_positions("buy", [i for i, _ in combo])
-                found.append((moves.purchase_label(w, cards, cost), code))
-            if len(found) >= MAX_CHOICES - 1:
-                return [(moves.buy_label(w, 0, 0), "buy:"), *found]
-    return [(moves.buy_label(w, 0, 0), "buy:"), *found]
+            cards = tuple(sorted((c for _, c in combo), key=card_rank, reverse=True))
+            if sum(CARD_PRICE[c] for c in cards) <= choice.budget:
+                by_size.setdefault(size, {}).setdefault(cards, [i for i, _ in combo])
+    queues = [sorted(sets.items(), key=lambda s: (sum(CARD_PRICE[c] for c in s[0]), [card_rank(c) for c in s[0]]),
+                     reverse=True) for _, sets in sorted(by_size.items())]
+    found = [(moves.buy_label(w, 0, 0), "buy:")]
+    for turn in range(max((len(q) for q in queues), default=0)):
+        for queue in queues:
+            if turn < len(queue):
+                cards, where = queue[turn]
+                found.append((moves.purchase_label(w, list(cards), sum(CARD_PRICE[c] for c in cards)),
+                              codes.encode_positions("buy", where)))
+    return found
 
 
 def filtered(pairs: list[tuple[str, object]], typed: str) -> list[tuple[str, object]]:

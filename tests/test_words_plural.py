@@ -40,12 +40,15 @@ def test_auction_buttons_count_cards(option, high, text):
     assert moves.action(W, option, NS(auction=NS(high=high)), PEOPLE) == text
 
 
+CARD_1 = "Trade · Trade · +500 guilders"  # privilege card 1, named by what it gives
+
+
 def test_the_privilege_prompt_and_finish_button_say_what_is_left():
     use = [Use(slot=0), Done()]
-    assert moves.prompt(W, use, privilege_view(0)).startswith("use up to 2 more privileges of Card 1")
-    assert moves.prompt(W, use, privilege_view(1)).startswith("use up to 1 more privilege of Card 1")
+    assert moves.prompt(W, use, privilege_view(0)).startswith("use up to 2 more privileges of " + CARD_1)
+    assert moves.prompt(W, use, privilege_view(1)).startswith("use up to 1 more privilege of " + CARD_1)
     none_left = moves.prompt(W, [Done()], privilege_view(2))
-    assert none_left.startswith("no more privileges of Card 1") and " 0 " not in none_left
+    assert none_left.startswith("no more privileges of " + CARD_1) and " 0 " not in none_left
     assert "Master Builder" in moves.prompt(W, [Build(what="church"), Done()], privilege_view(2))
     assert moves.action(W, Done(), privilege_view(1), PEOPLE) == "Finish card (+2 prestige for unused)"
     assert moves.action(W, Done(), privilege_view(2), PEOPLE) == "Finish card"

@@ -18,7 +18,7 @@ from engine import legal_actions, player_view
 from .. import choices
 from ..scheduler import Scheduler
 from ..service import GameService
-from ..wording import ENGLISH, clock, names, rules
+from ..wording import ENGLISH, clock, rules
 from . import inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
@@ -140,7 +140,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
         await self.handlers.set_notify(interaction, how.value)
 
-    # --- every decision also as a typed command (the same action codes as the buttons)
+    # --- every decision also as a typed command: the same action codes as the buttons, or names as a
+    # person types them (typed.py)
 
     async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
         """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
@@ -174,7 +175,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="reveal", description="Lay down your cards for the showdown")
     @app_commands.describe(cards="The cards, separated by commas (e.g. Maria 15, Joker)")
     async def reveal(self, interaction: discord.Interaction, cards: str) -> None:
-        await self.handlers.typed(interaction, cards if cards.startswith("rev:") else f"rev:{cards}")
+        await self.handlers.typed_choice(interaction, "reveal", cards)
 
     @reveal.autocomplete("cards")
     async def _reveal_cards(self, interaction, current: str):
@@ -183,25 +184,25 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="buy", description="Choose which offered cards to buy")
     @app_commands.describe(cards="The cards, separated by commas, or 'nothing'")
     async def buy(self, interaction: discord.Interaction, cards: str) -> None:
-        await self.handlers.typed(interaction, cards if cards.startswith("buy:") else f"buy:{cards}")
+        await self.handlers.typed_choice(interaction, "buy", cards)
 
     @buy.autocomplete("cards")
     async def _buy_cards(self, interaction, current: str):
         return await self._complete(interaction, current, choices.purchases)
 
     @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
-    @app_commands.describe(card="One of the privilege cards on display")
+    @app_commands.describe(card="A privilege card on display, by what it gives or its number")
     async def privilege(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed(interaction, f"t{card}")
+        await self.handlers.typed_choice(interaction, "privilege", card)
 
     @privilege.autocomplete("card")
     async def _privilege_cards(self, interaction, current: str):
         return await self._complete(interaction, current, choices.privilege_cards)
 
     @app_commands.command(name="use", description="Use one privilege of your privilege card")
-    @app_commands.describe(privilege="Which privilege, and how")
+    @app_commands.describe(privilege="Which privilege, and how (e.g. nobility step)")
     async def use(self, interaction: discord.Interaction, privilege: str) -> None:
-        await self.handlers.typed(interaction, privilege)
+        await self.handlers.typed_choice(interaction, "use", privilege)
 
     @use.autocomplete("privilege")
     async def _uses(self, interaction, current: str):
@@ -210,7 +211,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="build", description="Master Builder: build a Church or Cathedral in addition")
     @app_commands.describe(what="church or cathedral")
     async def build(self, interaction: discord.Interaction, what: str) -> None:
-        await self.handlers.typed(interaction, f"B{what.strip().lower()}")
+        await self.handlers.typed_choice(interaction, "build", what)
 
     @build.autocomplete("what")
     async def _buildings(self, interaction, current: str):
@@ -223,7 +224,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="discard", description="Discard one card from your hand after drawing two")
     @app_commands.describe(card="A card from your hand")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed(interaction, _card_code("x", card))
+        await self.handlers.typed_choice(interaction, "discard", card)
 
     @discard.autocomplete("card")
     async def _discards(self, interaction, current: str):
@@ -232,7 +233,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="return", description="Deck shortage: put a card from your hand under the deck")
     @app_commands.describe(card="A card from your hand")
     async def return_(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed(interaction, _card_code("r", card))
+        await self.handlers.typed_choice(interaction, "return", card)
 
     @return_.autocomplete("card")
     async def _returns(self, interaction, current: str):
@@ -245,10 +246,3 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def compensate(self, interaction: discord.Interaction, take: app_commands.Choice[str]) -> None:
         await self.handlers.typed(interaction, f"m{take.value}")
 
-
-def _card_code(head: str, card: str) -> str:
-    """A card typed by name as an action code; a name that is no card is refused like any illegal choice."""
-    try:
-        return head + names.card_from_name(card)
-    except ValueError:
-        return head + "?"

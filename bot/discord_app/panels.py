@@ -62,8 +62,9 @@ class Decision:
         labels = [(o, moves.action(w, o, self.pview, self.who)) for o in options]
         if isinstance(first, (Pass, Call, Bid)):
             self.auction(labels)
-        elif isinstance(first, TakeCard):
-            for i, (o, label) in enumerate(labels):
+        elif isinstance(first, TakeCard):  # cards that give the same share a name: one button for them
+            distinct = [(o, label) for i, (o, label) in enumerate(labels) if label not in [k for _, k in labels[:i]]]
+            for i, (o, label) in enumerate(distinct):
                 self.button(codes.encode(o), label, BLUE, row=i // 2)
         elif isinstance(first, Compensate):
             for o, label in labels:

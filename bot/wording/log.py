@@ -44,7 +44,7 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "consolation":
             return w._("{who} receives {money} consolation.", who=who, money=w.money(e.amount))
         case "privilege_card_taken":
-            return w._("{who} takes privilege {card}.", who=who, card=names.privilege_card(w, e.card))
+            return w._("{who} takes the privilege card {card}.", who=who, card=names.privilege_card(w, e.card))
         case "privilege_used":
             kind = names.privilege(w, e.kind)
             if e.as_:

@@ -56,9 +56,11 @@ def action(w: Words, option, view: View, people: People) -> str:
     raise ValueError(f"no label for {option!r}")
 
 
-def use(w: Words, option: Use, card: str, people: People) -> str:
-    head = w._("{slot}. {privilege}", slot=option.slot + 1,
-               privilege=names.privilege(w, PRIVILEGE_CARDS[card][option.slot]))
+def use(w: Words, option: Use, card: str, people: People, numbered: bool = True) -> str:
+    """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice."""
+    head = names.privilege(w, PRIVILEGE_CARDS[card][option.slot])
+    if numbered:
+        head = w._("{slot}. {privilege}", slot=option.slot + 1, privilege=head)
     if option.as_ is None:
         return head
     if option.from_:

@@ -60,8 +60,15 @@ def use(w: Words, as_: str) -> str:
 
 
 def privilege_card(w: Words, card: str) -> str:
-    kinds = " · ".join(privilege(w, k) for k in PRIVILEGE_CARDS[card])
-    return w._("Card {card}: {kinds}", card=card, kinds=kinds)
+    """A privilege card named by what it gives, in the order printed ('Trade · Nobility · Offices'): cards
+    that give the same (9 and 10) share a name, as they are interchangeable."""
+    first, second, third = (privilege(w, k) for k in PRIVILEGE_CARDS[card])
+    return w._("{first} · {second} · {third}", first=first, second=second, third=third)
+
+
+def privilege_card_number(w: Words, card: str) -> str:
+    """The card's number, as a player may still type it ('Card 4')."""
+    return w._("Card {card}", card=card)
 
 
 def card(w: Words, card_id: str) -> str:

@@ -48,6 +48,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
+        "typed_ambiguous": lambda: w._("Which one do you mean: {candidates}?", candidates=w.join(p["candidates"])),
+        "typed_unknown": lambda: _possible(w, p["choices"]),
         "unknown_input": lambda: w._("I could not read that command: an option is missing or is not one it offers. "
                                      "`/augsburg help` lists what you can do now."),
         "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
@@ -135,6 +137,16 @@ def _verb(w: Words, action: str) -> str:
         "compensate": w._("choose compensation"),
         "return_card": w._("return a card"),
     }.get(action, w._("do that"))
+
+
+def _possible(w: Words, choices: list[str], most: int = 10) -> str:
+    """A typed choice that names none of them: what the command can take now (the first `most`)."""
+    if not choices:
+        return w._("That is not one of your choices now.")
+    shown = w.join(choices[:most])
+    if len(choices) > most:
+        shown = w.n_("{shown} and {n} more", "{shown} and {n} more", len(choices) - most, shown=shown)
+    return w._("That is not one of your choices now. You can choose: {choices}.", choices=shown)
 
 
 def _cannot_afford(w: Words, p: dict) -> str:

@@ -6,7 +6,9 @@ import logging
 
 import discord
 
-from ... import codes
+from engine import legal_actions, player_view
+
+from ... import codes, typed
 from ...service import Notice
 from ...wording import log as words_log
 from ...wording import notices
@@ -67,11 +69,32 @@ class PlayHandlers:
         try:
             action = codes.decode(code)
         except ValueError:
-            note = notices.warning(self.w, self.notice(Notice("unknown_choice")))
-            content, view = panel(self.w, record, interaction.user.id, note)
-            await answers.send(interaction, content, view=view)
+            await self._refuse_typed(interaction, record, Notice("unknown_choice"))
             return
         await self._act(interaction, record.id, None, action)
+
+    @guarded
+    async def typed_choice(self, interaction: discord.Interaction, command: str, text: str) -> None:
+        """A typed command that picks one of its choices by what a person would type (typed.py): an
+        ambiguous or unknown one is answered privately, changing nothing."""
+        record = await self.game_here(interaction, active=True, seated=True)
+        if record is None:
+            return
+        player = str(interaction.user.id)
+        try:
+            action = typed.read(self.w, command, text, legal_actions(record.state, player),
+                                player_view(record.state, player), people(self.w, record.table))
+        except ValueError:
+            action = Notice("unknown_choice")
+        if isinstance(action, Notice):
+            await self._refuse_typed(interaction, record, action)
+            return
+        await self._act(interaction, record.id, None, action)
+
+    async def _refuse_typed(self, interaction: discord.Interaction, record, notice: Notice) -> None:
+        note = notices.warning(self.w, self.notice(notice, record))
+        content, view = panel(self.w, record, interaction.user.id, note)
+        await answers.send(interaction, content, view=view)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
         """A decision: acknowledged before it is applied (if Discord cannot be reached, nothing is), then
