@@ -57,7 +57,8 @@ def test_the_privilege_prompt_and_finish_button_say_what_is_left():
 def test_laying_down_counts_cards():
     assert moves.reveal_prompt(W, 1).startswith("lay down exactly 1 valid card (")
     assert moves.reveal_prompt(W, 3).startswith("lay down exactly 3 valid cards (")
-    assert moves.placeholder(W, "reveal", 1) == "Choose exactly 1 card…"
+    assert moves.placeholder(W, "reveal", 1) == "Or choose another card to lay down…"
+    assert moves.placeholder(W, "reveal", 3) == "Or choose 3 other cards to lay down…"
 
 
 def test_the_showdown_headline_counts_cards():

@@ -148,7 +148,7 @@ def placeholder(w: Words, kind: str, count: int = 0) -> str:
         "use": lambda: w._("Use…"),
         "discard": lambda: w._("Card to discard…"),
         "return": lambda: w._("Card to put under the deck…"),
-        "reveal": lambda: w.n_("Or lay down another {n} card…", "Or lay down {n} other cards…", count),
+        "reveal": lambda: w.n_("Or choose another card to lay down…", "Or choose {n} other cards to lay down…", count),
         "buy": lambda: w._("Cards to buy…"),
     }[kind]()
 
