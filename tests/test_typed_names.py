@@ -6,26 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from support.bot_support import ADA, BEN, game, open_and_start, service
-
-from engine.state import PrivilegeTurn
+from support.bot_support import ADA, BEN, ada_at_privilege, game, open_and_start, service
 
 DISPLAY = ["1", "2", "4", "7", "9"]
-
-
-async def ada_at_privilege(h, card: str | None = None, display=DISPLAY, hand=None, **turn) -> None:
-    """Ada has won an auction and is to take a privilege card from `display` (or is using `card`)."""
-    await open_and_start(h, players=(ADA, BEN))
-    record = game(h)
-    state = record.state.model_copy(deep=True)
-    seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
-    state.phase, state.noble, state.auction, state.showdown, state.purchase = "privilege", 0, None, None, None
-    state.privilege_waiting = [c for c in state.privilege_display + state.privilege_waiting if c not in display]
-    state.privilege_display = list(display)
-    state.privilege = PrivilegeTurn(seat=seat, card=card, **turn)
-    if hand is not None:
-        state.players[seat].hand = list(hand)
-    service(h)._games.put(dataclasses.replace(record, state=state))
 
 
 def ada_player(h):

@@ -75,9 +75,10 @@ async def edit_original(hook: discord.Webhook, content: str, view, embed) -> Non
 class LivePanels:
     def __init__(self, service: GameService, w: Words):
         self.service, self.w = service, w
-        self._panels: dict[tuple[int, str], _Panel] = {}
+        self._panels: dict[int, dict[str, _Panel]] = {}  # per game, per player
         self._tasks: dict[tuple[int, str], asyncio.Task] = {}
         self._again: set[tuple[int, str]] = set()
+        self._ended: dict[int, GameRecord] = {}  # an ended game leaves the service's cache; its panels say how
 
     def remember(self, interaction: discord.Interaction, record: GameRecord, message_id: int | None) -> None:
         """The interaction's "@original", message `message_id`, now shows the player's panel for `record`
@@ -86,23 +87,24 @@ class LivePanels:
         if message_id is None or record.state is None:
             return
         player, now = str(interaction.user.id), discord.utils.utcnow().timestamp()
-        key = (record.id, player)
-        old = self._panels.get(key)
-        self._panels[key] = _Panel(interaction.followup, interaction.created_at.timestamp() + TOKEN_LIFE,
-                                   message_id, shows(record, player))
+        panels = self._panels.setdefault(record.id, {})
+        old = panels.get(player)
+        panels[player] = _Panel(interaction.followup, interaction.created_at.timestamp() + TOKEN_LIFE,
+                                message_id, shows(record, player))
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
 
     def follow(self, record: GameRecord) -> None:
         """The game changed: redraw the live panels that should now offer something else."""
-        for (game_id, player), live in list(self._panels.items()):
-            if game_id == record.id and live.shows != shows(record, player):
-                self._redraw_soon((game_id, player), record.channel_id)
-
-    def forget_game(self, game_id: int) -> None:
-        for key in [k for k in self._panels if k[0] == game_id]:
-            self._panels.pop(key, None)
+        panels = self._panels.get(record.id)
+        if not panels:
+            return
+        if not record.open:
+            self._ended[record.id] = record
+        for player, live in list(panels.items()):
+            if live.shows != shows(record, player):
+                self._redraw_soon((record.id, player), record.channel_id)
 
     def _redraw_soon(self, key: tuple[int, str], channel_id: int) -> None:
         task = self._tasks.get(key)
@@ -122,13 +124,13 @@ class LivePanels:
             self._tasks.pop(key, None)
 
     async def _redraw_once(self, key: tuple[int, str], channel_id: int) -> None:
-        live = self._panels.get(key)
-        record = self.service.cached(channel_id)
         game_id, player = key
-        if live is None:
+        live = self._panels.get(game_id, {}).get(player)
+        record = self._newest(game_id, channel_id)
+        if live is None or record is None:
             return
-        if record is None or record.id != game_id or discord.utils.utcnow().timestamp() >= live.expires:
-            self._panels.pop(key, None)  # its token is spent, or its game is gone from this channel
+        if discord.utils.utcnow().timestamp() >= live.expires:
+            self._drop(key, live)  # its token is spent
             return
         now = shows(record, player)
         if now == live.shows or record.table.computer_plays(player):
@@ -138,13 +140,27 @@ class LivePanels:
             await edit_original(live.hook, content, view, embed)
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
             log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
-            if self._panels.get(key) is live:
-                self._panels.pop(key, None)
+            self._drop(key, live)
             return
-        if record.open:
-            live.shows = now
-        elif self._panels.get(key) is live:
-            self._panels.pop(key, None)
+        live.shows = now
+        if not record.open:
+            self._drop(key, live)
+
+    def _newest(self, game_id: int, channel_id: int) -> GameRecord | None:
+        cached = self.service.cached(channel_id)
+        if cached is not None and cached.id == game_id:
+            return cached
+        return self._ended.get(game_id)
+
+    def _drop(self, key: tuple[int, str], live: _Panel) -> None:
+        """Forget a panel (unless a newer one took its place meanwhile), and its game once it has none."""
+        game_id, player = key
+        panels = self._panels.get(game_id, {})
+        if panels.get(player) is live:
+            del panels[player]
+        if not panels:
+            self._panels.pop(game_id, None)
+            self._ended.pop(game_id, None)
 
     async def _retire(self, old: _Panel) -> None:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -11,11 +12,13 @@ from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
 from bot.discord_app.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, names
+from engine.state import PrivilegeTurn
 from support.fake_discord import FakeUser, Harness
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
 PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
+PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
 def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
@@ -167,3 +170,18 @@ async def open_and_start(h: Harness, players=(ADA, BEN, CLEO)) -> int:
     started = await h.click(players[0], table, label="Start game")
     assert started.answer.kind == "update" and "round 1 of" in started.answer.embeds[0]["title"]
     return table
+
+
+async def ada_at_privilege(h, card: str | None = None, display=PRIVILEGE_DISPLAY, hand=None, **turn) -> None:
+    """Ada has won an auction and is to take a privilege card from `display` (or is using `card`)."""
+    await open_and_start(h, players=(ADA, BEN))
+    record = game(h)
+    state = record.state.model_copy(deep=True)
+    seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
+    state.phase, state.noble, state.auction, state.showdown, state.purchase = "privilege", 0, None, None, None
+    state.privilege_waiting = [c for c in state.privilege_display + state.privilege_waiting if c not in display]
+    state.privilege_display = list(display)
+    state.privilege = PrivilegeTurn(seat=seat, card=card, **turn)
+    if hand is not None:
+        state.players[seat].hand = list(hand)
+    service(h)._games.put(dataclasses.replace(record, state=state))

@@ -1,0 +1,108 @@
+"""Fewer clicks (issue 13): a private panel follows its player, menus decide in one step, a privilege card
+with nothing left to decide is finished without a click, and a seeded game costs at most 1.2 interactions
+per decision."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from clicks_per_decision import play
+from support.bot_support import ADA, BEN, ada_at_privilege, game, open_and_start, service
+
+from bot.service import decision_key
+from engine import to_act
+from engine.actions import Use
+
+
+async def both_buy_nothing(h, table: int) -> dict[int, int]:
+    """Ada and Ben each open their panel and buy nothing; their panels' message ids."""
+    panels = {}
+    for user in (ADA, BEN):
+        panels[user] = (await h.click(user, table, label="My hand & actions")).answer.message_id
+        await h.click(user, panels[user], label="Buy nothing")
+    return panels
+
+
+def offers_now(h, message_id: int) -> bool:
+    """Whether a panel offers the decision due now."""
+    key = decision_key(game(h).state)
+    return any(f":{key}:" in cid for cid in h.message(message_id).custom_ids())
+
+
+async def test_a_panel_shows_its_players_next_decision_when_it_comes_up(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panels = await both_buy_nothing(h, table)
+    opener = int(to_act(game(h).state)[0])
+    other = BEN if opener == ADA else ADA
+    assert offers_now(h, panels[opener]), "the opener's panel offered the auction as soon as it began"
+    sent = len(h.ephemeral_messages(other))
+    await h.click(opener, panels[opener], label="Pass")
+    assert to_act(game(h).state) == [str(other)]
+    assert offers_now(h, panels[other]) and "Your move" in h.message(panels[other]).content
+    assert len(h.ephemeral_messages(other)) == sent, "the same panel, redrawn: no new message"
+    assert not offers_now(h, panels[opener]), "the opener's panel no longer offers anything"
+    h.assert_all_answered()
+    h.assert_no_errors()
+
+
+async def test_a_panel_whose_token_has_expired_is_left_and_a_new_one_opens(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panels = await both_buy_nothing(h, table)
+    opener = int(to_act(game(h).state)[0])
+    other = BEN if opener == ADA else ADA
+    before = h.message(panels[other]).content
+    h.advance(16 * 60)  # Discord no longer accepts the tokens that drew the panels
+    await h.click(opener, table, label="My hand & actions")  # a new panel (its own fresh token)
+    opened = [m for m in h.ephemeral_messages(opener).values() if m.id != panels[opener]]
+    await h.click(opener, max(m.id for m in opened), label="Pass")
+    assert h.message(panels[other]).content == before, "an expired panel cannot be redrawn"
+    # The bot tried (its clock does not know the test moved Discord's on) and took Discord's no quietly.
+    assert h.problems and all("50027 Invalid Webhook Token" in p for p in h.problems)
+    h.problems.clear()
+    again = await h.click(other, table, label="My hand & actions")
+    assert offers_now(h, again.answer.message_id)
+    h.assert_all_answered()
+    h.assert_no_errors()
+
+
+async def test_a_cancelled_game_leaves_the_panels_saying_so(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(BEN, table, label="My hand & actions")).answer.message_id
+    await h.slash(ADA, "augsburg cancel")
+    await h.click(ADA, h.find_message(label="Yes, cancel the game").id, label="Yes, cancel the game")
+    shown = h.message(panel)
+    assert "The game is over" in shown.content and not shown.custom_ids()
+
+
+async def test_a_card_with_nothing_left_to_decide_is_finished_without_a_click(harness):
+    h = harness
+    await ada_at_privilege(h, card="8")  # +500 guilders, +6 prestige, draw 2 and discard 1
+    record = game(h)
+    first = await service(h).act(h.channel_id, record.id, ADA, None, Use(slot=0))
+    assert first.ok and game(h).state.privilege is not None, "one privilege left to use, or to decline"
+    second = await service(h).act(h.channel_id, record.id, ADA, None, Use(slot=1))
+    assert second.ok and game(h).state.privilege is None, "both used and nothing to build: the card is done"
+    assert [e.type for e in second.events].count("privileges_declined") == 0
+
+
+async def test_a_card_with_a_building_left_waits_for_its_player(harness):
+    h = harness
+    await ada_at_privilege(h, card="8")
+    record = game(h)
+    state = record.state.model_copy(deep=True)
+    seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
+    state.players[seat].tiles.master_builder, state.players[seat].money = True, 5000
+    service(h)._games.put(dataclasses.replace(record, state=state))
+    for slot in (0, 1):
+        assert (await service(h).act(h.channel_id, game(h).id, ADA, None, Use(slot=slot))).ok
+    assert game(h).state.privilege is not None, "a Church could still be built: Ada decides"
+
+
+async def test_a_seeded_game_costs_at_most_1_2_interactions_per_decision(tmp_path):
+    counts = await play(tmp_path, (ADA, BEN), computers=1, seed=4)
+    assert counts.decisions > 50
+    assert counts.per_decision <= 1.2, counts
+    assert max(counts.panels.values()) == 1, "each player kept one panel all game"
