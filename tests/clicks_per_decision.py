@@ -70,8 +70,8 @@ def _control(output, key: str, action, record, player: str) -> tuple[str, list[s
     return None
 
 
-async def decide(h: Harness, user: int, table: int, shown: dict[int, int], counts: Counts) -> None:
-    """One decision of `user`, as a player makes it."""
+async def decide(h: Harness, user: int, table: int, shown: dict[int, int], counts: Counts) -> str:
+    """One decision of `user`, as a player makes it; what they clicked or chose, as they read it."""
     record, player = game(h), str(user)
     key = decision_key(record.state)
     action = computer_choice(record, player)
@@ -89,6 +89,8 @@ async def decide(h: Harness, user: int, table: int, shown: dict[int, int], count
         control = _control(panel, key, action, record, player)
         assert control is not None, f"no control for {action!r} on {panel.custom_ids()}"
     custom_id, values = control
+    used = next(c for c in panel.all_components() if c.get("custom_id") == custom_id)
+    said = used["label"] if values is None else ", ".join(o["label"] for o in used["options"] if o["value"] in values)
     moves = record.state.moves
     if values is None:
         result = await h.click(user, shown[user], custom_id)
@@ -97,9 +99,13 @@ async def decide(h: Harness, user: int, table: int, shown: dict[int, int], count
     counts.interactions += 1
     counts.decisions += 1
     assert not result.unanswered and game(h) is None or game(h).state.moves > moves, result.answer.content
+    return said
 
 
-async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0) -> Counts:
+async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0,
+               watch=None) -> Counts:
+    """A game played to its end; `watch(h, user, chosen)` is awaited after each decision (and with user 0
+    once the game has started)."""
     users = [FakeUser(u, NAMES[u]) for u in players]
     database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
     h = await Harness.create(make_bot(database), users=users, ignore=(long_lived,))
@@ -113,6 +119,8 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
             await h.click(players[0], table, label="Add computer player")
         with mock.patch("bot.service.lobby.secrets.randbits", lambda bits: seed):  # a seeded deal
             await h.click(players[0], table, label="Start game")
+        if watch is not None:
+            await watch(h, 0, "")
         shown: dict[int, int] = {}
         while (record := game(h)) is not None and record.open:
             due = [p for p in to_act(record.state) if not record.table.computer_plays(p)]
@@ -121,7 +129,9 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
                 continue
             if pause:
                 h.advance(pause)
-            await decide(h, int(due[0]), table, shown, counts)
+            chosen = await decide(h, int(due[0]), table, shown, counts)
+            if watch is not None:
+                await watch(h, int(due[0]), chosen)
         for output in h.outputs:
             if output.ephemeral and output.kind in ("response", "followup") and output.custom_ids():
                 counts.panels[output.user_id] += 1

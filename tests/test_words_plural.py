@@ -193,3 +193,12 @@ def test_the_terminal_asks_for_one_choice_plainly():
     assert terminal.pick_one(W, 1) == "Your choice [1]: " and terminal.pick_one(W, 3) == "Your choice [1-3]: "
     assert terminal.not_a_number(W, 1) == "Please type 1."
     assert terminal.not_a_number(W, 4) == "Please type a number from 1 to 4."
+
+
+def test_the_auction_prompt_names_only_what_the_player_can_do():
+    from engine.actions import Bid, Call, Pass
+
+    assert moves.prompt(W, [Pass()], None).startswith("you can only pass")
+    assert moves.prompt(W, [Pass(), Bid(count=1), Bid(count=2)], None) == "pass or raise (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call()], None) == "pass or call (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call(), Bid(count=3)], None) == "pass, call or raise (a bid counts cards)."

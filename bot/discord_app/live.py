@@ -44,13 +44,14 @@ def shows(record: GameRecord, player: str) -> tuple:
 
 
 async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int, note: str = ""):
-    """(content, view, embed) of a player's panel, with what happened since their last move."""
+    """(content, view, embed) of a player's panel, with what happened since their last move (embed None:
+    nothing, and a redrawn panel drops the one it had)."""
     player = str(user_id)
     if not record.open:
-        return f"{note}\n{notices.game_over_here(w)}".strip(), None, MISSING
+        return f"{note}\n{notices.game_over_here(w)}".strip(), None, None
     moves = await service.since_last_move(record, player)
     text = history.catch_up(w, moves, people(w, record.table), player)
-    embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else MISSING
+    embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else None
     content, view = panel(w, record, user_id, note)
     return content, view, embed
 

@@ -73,6 +73,12 @@ def prompt(w: Words, options: list, view: View) -> str:
     """What the decision in front of the player asks of them (reveal and purchase: see below)."""
     first = options[0]
     if isinstance(first, (Pass, Call, Bid)):
+        if len(options) == 1:  # no card of yours counts for this noble (or none is left to add)
+            return w._("you can only pass: you have too few cards that count for this noble to bid.")
+        if not any(isinstance(o, Call) for o in options):
+            return w._("pass or raise (a bid counts cards).")
+        if not any(isinstance(o, Bid) for o in options):
+            return w._("pass or call (a bid counts cards).")
         return w._("pass, call or raise (a bid counts cards).")
     if isinstance(first, TakeCard):
         return w._("take one of the privilege cards on display.")

@@ -124,8 +124,9 @@ class PlayHandlers:
         # Either then follows the game (live.py).
         if outcome.ok:
             try:
-                self.presenter.live.remember(interaction, record, await answers.update(interaction, content,
-                                                                                      view=view))
+                # After one's own move nothing happened since it: the catch-up goes.
+                shown = await answers.update(interaction, content, view=view, embed=None)
+                self.presenter.live.remember(interaction, record, shown)
             except Exception:  # applied: never an apology, and its public side happens all the same
                 log.exception("the answer to a move made in channel %s could not be sent", interaction.channel_id)
             await self.moved(outcome, interaction)
