@@ -106,3 +106,19 @@ async def test_a_seeded_game_costs_at_most_1_2_interactions_per_decision(tmp_pat
     assert counts.decisions > 50
     assert counts.per_decision <= 1.2, counts
     assert max(counts.panels.values()) == 1, "each player kept one panel all game"
+
+
+async def test_a_purchase_over_budget_is_refused_with_the_sums_and_changes_nothing(harness):
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    menu = next(s for s in panel.selects() if s["custom_id"].endswith(":buy"))
+    everything = [o["value"] for o in menu["options"]]  # 7 cards cost more than the 1,500 guilders Ada has
+    before = game(h).state.model_copy(deep=True)
+    tried = await h.select(ADA, panel.message_id, menu["custom_id"], everything)
+    assert tried.answer.content.startswith("⚠️") and "guilders" in tried.answer.content.split("\n")[0]
+    assert game(h).state == before and str(ADA) in to_act(game(h).state)
+    cheapest = min(menu["options"], key=lambda o: int(o["label"].split("(")[1].split()[0].replace(",", "")))
+    bought = await h.select(ADA, panel.message_id, menu["custom_id"], [cheapest["value"]])
+    assert "Your choice is in" in bought.answer.content and str(ADA) not in to_act(game(h).state)
+    h.assert_no_errors()
