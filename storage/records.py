@@ -47,6 +47,7 @@ class Table(_Record):
     seed: int | None = None  # set when the game starts
     start_player: str | None = None  # None: the engine drew the start player from the seed
     turn_seconds: int | None = None  # time for each decision; None: no clock
+    lang: str = "en"  # the language of the table's public messages (each player's private ones: their own)
 
     @model_validator(mode="before")
     @classmethod

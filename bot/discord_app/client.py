@@ -14,7 +14,7 @@ from storage import Store
 from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock
-from ..wording import ENGLISH, notices
+from ..wording import notices, words
 from . import inputs
 from .backoff import transient, with_backoff
 from .command_sync import sync_commands
@@ -107,9 +107,9 @@ class AugsburgBot(commands.Bot):
             return
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
         if interaction.response.is_done():
-            await interaction.followup.send(notices.sorry(ENGLISH), ephemeral=True)
+            await interaction.followup.send(notices.sorry(words(interaction.locale)), ephemeral=True)
         else:
-            await interaction.response.send_message(notices.sorry(ENGLISH), ephemeral=True)
+            await interaction.response.send_message(notices.sorry(words(interaction.locale)), ephemeral=True)
 
     async def close(self) -> None:
         # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later

@@ -18,7 +18,7 @@ from engine import legal_actions, player_view
 from .. import choices
 from ..scheduler import Scheduler
 from ..service import GameService
-from ..wording import ENGLISH, clock, rules
+from ..wording import ENGLISH, clock, rules, words
 from . import inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
@@ -125,7 +125,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         record = self.service.cached(interaction.channel_id)
         if record is None or record.status != "active":
             return []
-        who = people(ENGLISH, record.table)
+        who = people(words(interaction.locale), record.table)
         pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
         return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
 
@@ -152,7 +152,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         options = legal_actions(record.state, player)
         if not options:
             return []
-        pairs = pick(ENGLISH, options, player_view(record.state, player), people(ENGLISH, record.table))
+        w = words(interaction.locale)  # suggestions in the typist's language
+        pairs = pick(w, options, player_view(record.state, player), people(w, record.table))
         return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")

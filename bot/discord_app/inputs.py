@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as Option
 
-from ..wording import ENGLISH, People, notices
+from ..wording import People, notices, words
 from .widgets import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ async def command_refused(interaction: discord.Interaction, error: Exception) ->
             await interaction.response.autocomplete([])
         return True
     code = error.code if isinstance(error, BadInput) else "unknown_input"
-    text = notices.notice(ENGLISH, code, {}, NOBODY)
+    text = notices.notice(words(interaction.locale), code, {}, NOBODY)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -142,4 +142,5 @@ def _components(message: discord.Message):
 async def answer_unrouted(interaction: discord.Interaction) -> None:
     log.info("unknown component %r in channel %s", (interaction.data or {}).get("custom_id"), interaction.channel_id)
     if not interaction.response.is_done():
-        await interaction.response.send_message(notices.notice(ENGLISH, "not_ours", {}, NOBODY), ephemeral=True)
+        text = notices.notice(words(interaction.locale), "not_ours", {}, NOBODY)
+        await interaction.response.send_message(text, ephemeral=True)

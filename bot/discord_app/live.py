@@ -24,7 +24,7 @@ from engine import player_view, to_act
 from storage import GameRecord
 
 from ..service import GameService, decision_key
-from ..wording import Words, history, notices
+from ..wording import Words, history, notices, words
 from .embeds import COLOUR
 from .panels import panel
 from .people import NOBODY, people
@@ -62,6 +62,7 @@ class _Panel:
     expires: float
     message_id: int  # the panel's message
     shows: tuple
+    w: Words  # its reader's language
 
 
 async def edit_original(hook: discord.Webhook, content: str, view, embed) -> None:
@@ -74,8 +75,8 @@ async def edit_original(hook: discord.Webhook, content: str, view, embed) -> Non
 
 
 class LivePanels:
-    def __init__(self, service: GameService, w: Words):
-        self.service, self.w = service, w
+    def __init__(self, service: GameService):
+        self.service = service
         self._panels: dict[int, dict[str, _Panel]] = {}  # per game, per player
         self._tasks: dict[tuple[int, str], asyncio.Task] = {}
         self._again: set[tuple[int, str]] = set()
@@ -91,7 +92,7 @@ class LivePanels:
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
         panels[player] = _Panel(interaction.followup, interaction.created_at.timestamp() + TOKEN_LIFE,
-                                message_id, shows(record, player))
+                                message_id, shows(record, player), words(interaction.locale))
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
@@ -136,7 +137,7 @@ class LivePanels:
         now = shows(record, player)
         if now == live.shows or record.table.computer_plays(player):
             return
-        content, view, embed = await private_panel(self.w, self.service, record, int(player))
+        content, view, embed = await private_panel(live.w, self.service, record, int(player))
         try:
             await edit_original(live.hook, content, view, embed)
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
@@ -165,7 +166,7 @@ class LivePanels:
 
     async def _retire(self, old: _Panel) -> None:
         try:
-            await edit_original(old.hook, notices.panel_moved(self.w), None, None)
+            await edit_original(old.hook, notices.panel_moved(old.w), None, None)
         except discord.HTTPException:
             pass  # dismissed or expired: nothing left to tidy
 

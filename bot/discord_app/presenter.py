@@ -20,7 +20,7 @@ from engine import spectator_view, to_act
 from storage import Deadline, GameRecord
 
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, clock, end, notices, phases
+from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
@@ -35,6 +35,11 @@ LOG_MOVES = 16  # moves read back for them
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
 
 
+def _words(record: GameRecord) -> Words:
+    """The table's language: its public messages are in it (each player's own messages: in theirs)."""
+    return words(record.table.lang)
+
+
 class Presenter:
     def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0,
                  pacing: Pacing | None = None):
@@ -42,12 +47,11 @@ class Presenter:
         self.service = service
         self.store = service.store
         self.pacing = pacing or Pacing()
-        self.w = ENGLISH  # the table's language
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
-        self.live = LivePanels(service, self.w)  # players' private panels that follow the game
+        self.live = LivePanels(service)  # players' private panels that follow the game
 
     async def close(self) -> None:
         await self.drawer.close()
@@ -150,18 +154,19 @@ class Presenter:
     async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None]:
         embed = await self.embed(record)
         if record.status == "lobby":
-            return embed, lobby_view(self.w, record.id, record.table.turn_seconds)
-        return embed, table_view(self.w, record.id) if record.status == "active" else None
+            return embed, lobby_view(_words(record), record.id, record.table)
+        return embed, table_view(_words(record), record.id) if record.status == "active" else None
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""
         if record.state is None:
-            return lobby_embed(self.w, record)
+            return lobby_embed(_words(record), record)
         moves = await self.store.moves_since(record.id, record.state.moves - LOG_MOVES)
-        who = people(self.w, record.table)
-        latest = [line for m in moves for line in move_lines(self.w, m, who, None)][-LOG_LINES:]
+        w = _words(record)
+        who = people(w, record.table)
+        latest = [line for m in moves for line in move_lines(w, m, who, None)][-LOG_LINES:]
         due = {d.player: d.due_at for d in await self.store.deadlines_of(record.id) if d.kind == "timeout"}
-        return table_embed(self.w, record, spectator_view(record.state), latest, due)
+        return table_embed(w, record, spectator_view(record.state), latest, due)
 
     # --- telling who must act
 
@@ -172,12 +177,19 @@ class Presenter:
         mentioned = [p for p in due if how[p] != "none"]
         if not mentioned:
             return
-        status = phases.status(self.w, spectator_view(record.state), people(self.w, record.table).plain())
+        w = _words(record)
+        status = phases.status(w, spectator_view(record.state), people(w, record.table).plain())
         link = self._table_link(record)
-        text = notices.your_move(self.w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
+        text = notices.your_move(w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
         await self.post(record.channel_id, text[:2000], mentioned)
-        for player in (p for p in mentioned if how[p] == "dm"):
-            await self._direct(player, clock.dm_your_move(self.w, status, link))
+        for player in (p for p in mentioned if how[p] == "dm"):  # a DM: in its reader's language
+            mine = await self._reader(player)
+            mine_status = phases.status(mine, spectator_view(record.state), people(mine, record.table).plain())
+            await self._direct(player, clock.dm_your_move(mine, mine_status, link))
+
+    async def _reader(self, player: str) -> Words:
+        """A player's language for their direct messages: their client's when they last chose how to be told."""
+        return words((await self.service.player_settings(player)).get("lang", "en"))
 
     def _table_link(self, record: GameRecord) -> str:
         return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.messages.table}"
@@ -198,12 +210,13 @@ class Presenter:
         if how == "none":
             return
         timeout = deadline.payload.get("timeout", deadline.due_at)
-        await self.post(record.channel_id, clock.reminder(self.w, mention(deadline.player), timeout),
+        await self.post(record.channel_id, clock.reminder(_words(record), mention(deadline.player), timeout),
                         [deadline.player])
         if how == "dm":
             # The nonce makes Discord refuse a second copy should a restart repeat this reminder.
             nonce = f"r{deadline.game_id}.{int(deadline.due_at)}"[-25:]
-            await self._direct(deadline.player, clock.dm_reminder(self.w, timeout, self._table_link(record)), nonce)
+            mine = await self._reader(deadline.player)
+            await self._direct(deadline.player, clock.dm_reminder(mine, timeout, self._table_link(record)), nonce)
 
     async def _standings(self, record: GameRecord) -> int | None:
         """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
@@ -218,8 +231,9 @@ class Presenter:
             if e.type == "prestige_gained":
                 prestige[e.player][e.reason] += e.amount
         humans = [p for p in over.winners if not record.table.is_computer(p)]
-        embed = standings_embed(self.w, record, spectator_view(record.state), over, prestige)
-        message = await self.post(record.channel_id, end.standings(self.w, over, people(self.w, record.table))[:2000],
+        w = _words(record)
+        embed = standings_embed(w, record, spectator_view(record.state), over, prestige)
+        message = await self.post(record.channel_id, end.standings(w, over, people(w, record.table))[:2000],
                                   humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True)
         return message.id
 
@@ -228,8 +242,8 @@ class Presenter:
     async def ended(self, record: GameRecord, by: discord.abc.User | None = None) -> None:
         """A cancelled or abandoned game: say who cancelled it; the table then shows how it ended."""
         if by is not None:
-            await self.post(record.channel_id, notices.cancelled_by(self.w, by.mention))
+            await self.post(record.channel_id, notices.cancelled_by(_words(record), by.mention))
         self.refresh(record)
 
     async def explain_quarantined(self, channel_id: int, game_id: int) -> None:
-        await self.post(channel_id, notices.quarantined(self.w, game_id))
+        await self.post(channel_id, notices.quarantined(ENGLISH, game_id))  # its language cannot be read

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import discord
 
+from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
-from ..wording import ENGLISH, Words, clock, notices
+from ..wording import Words, clock, notices
 from ..wording import table as words
+from ..wording import words as language
 
 MAX_OPTIONS = 25
 
@@ -26,7 +28,7 @@ async def _route(interaction: discord.Interaction, name: str, *args) -> None:
         return
     handlers = _handlers(interaction)
     if handlers is None:  # the extension is being reloaded: say so rather than fail silently
-        await interaction.response.send_message(notices.restarting(ENGLISH), ephemeral=True)
+        await interaction.response.send_message(notices.restarting(language(interaction.locale)), ephemeral=True)
         return
     await getattr(handlers, name)(interaction, *args)
 
@@ -76,6 +78,20 @@ class LobbyClock(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"
     def __init__(self, game: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
         super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:time", placeholder=placeholder or None,
                                            options=options or [discord.SelectOption(label="…", value="0")], row=1))
+        self.game = game
+
+    def route(self, interaction):
+        return self.game, list(interaction.data.get("values", []))
+
+
+class LobbyLanguage(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):lang"):
+    """The host's choice of the language the table's public messages are written in."""
+
+    handler = "lobby_language"
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
+        super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:lang", placeholder=placeholder or None,
+                                           options=options or [discord.SelectOption(label="…", value="en")], row=2))
         self.game = game
 
     def route(self, interaction):
@@ -178,7 +194,8 @@ class LogPage(
         return self.game, self.round, self.page
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyClock, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
+DYNAMIC_ITEMS = (LobbyButton, LobbyClock, LobbyLanguage, TableButton, ActButton, ActSelect, CancelButton,
+                 ConfirmButton, LogPage)
 
 
 class StaticView(discord.ui.View):
@@ -213,11 +230,16 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
-def lobby_view(w: Words, game_id: int, turn_seconds: int | None) -> discord.ui.View:
+def lobby_view(w: Words, game_id: int, table) -> discord.ui.View:
+    """The lobby's buttons, the host's clock and the host's choice of the table's language."""
     buttons = [LobbyButton(game_id, what, label) for what, label in words.lobby_buttons(w).items()]
-    options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn_seconds)
+    turn = table.turn_seconds
+    options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn)
                for s in TURN_CHOICES]
-    return view_of(*buttons, LobbyClock(game_id, options, clock.clock_placeholder(w)))
+    languages = [discord.SelectOption(label=words.language_name(lang), value=lang, default=lang == table.lang)
+                 for lang in LANGUAGES]
+    return view_of(*buttons, LobbyClock(game_id, options, clock.clock_placeholder(w)),
+                   LobbyLanguage(game_id, languages, words.language_placeholder(w)))
 
 
 def table_view(w: Words, game_id: int) -> discord.ui.View:

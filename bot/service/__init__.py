@@ -118,11 +118,16 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     async def notify_setting(self, user: int | str) -> str:
         return (await self.store.player_settings(str(user))).get("notify", "channel")
 
-    async def set_notify(self, user: int | str, how: str) -> Outcome:
+    async def player_settings(self, user: int | str) -> dict:
+        return await self.store.player_settings(str(user))
+
+    async def set_notify(self, user: int | str, how: str, lang: str = "en") -> Outcome:
+        """How to tell a player it is their move; `lang`: the language of their direct messages."""
         if how not in NOTIFY_CHOICES:
             return refuse("unknown_choice")
         settings = await self.store.player_settings(str(user))
-        await self.store.set_player_settings(str(user), {**settings, "notify": how, "dm_failed": False})
+        await self.store.set_player_settings(str(user), {**settings, "notify": how, "dm_failed": False,
+                                                         "lang": lang})
         return Outcome(True)
 
     async def note_dm_failed(self, user: str) -> None:

@@ -8,13 +8,16 @@ from collections.abc import Callable
 from engine import new_game
 from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Table
 
+from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 
 
 class LobbyMixin:
-    async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True) -> Outcome:
-        """A new table with its host seated; `clock`: the server's default time per decision, else none."""
+    async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True,
+                         lang: str = "en") -> Outcome:
+        """A new table with its host seated; `clock`: the server's default time per decision, else none;
+        `lang`: the language of its public messages until the host chooses another."""
         async with self.lock(channel_id):
             try:
                 existing = await self.current(channel_id)
@@ -25,7 +28,8 @@ class LobbyMixin:
             turn = self.timing.turn_seconds if clock else None
             try:
                 record = await self.store.open_lobby(guild_id, channel_id,
-                                                     Table(host=host.id, seats=(host,), turn_seconds=turn))
+                                                     Table(host=host.id, seats=(host,), turn_seconds=turn,
+                                                           lang=lang))
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))
@@ -105,6 +109,16 @@ class LobbyMixin:
             if seconds not in TURN_CHOICES:
                 return Notice("unknown_choice")
             return table.model_copy(update={"turn_seconds": seconds})
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def set_language(self, channel_id: int, game_id: int, user: int | str, lang: str) -> Outcome:
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_language")
+            if lang not in LANGUAGES:
+                return Notice("unknown_choice")
+            return table.model_copy(update={"lang": lang})
 
         return await self._change_table(channel_id, game_id, change)
 

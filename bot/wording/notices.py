@@ -56,6 +56,7 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
         "no_computer": lambda: w._("There is no computer player to remove."),
         "host_only_clock": lambda: w._("Only the host can set the time per decision."),
+        "host_only_language": lambda: w._("Only the host can choose the table's language."),
         "replace_not_allowed": lambda: w._(
             "Only the host or someone who can manage this channel can hand a seat to the computer."
         ),

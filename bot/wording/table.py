@@ -31,6 +31,15 @@ def lobby_buttons(w: Words) -> dict[str, str]:
             "rmai": w._("Remove computer player"), "start": w._("Start game")}
 
 
+def language_name(lang: str) -> str:
+    """A language by its own name, so that its speakers find it whatever the table reads now."""
+    return {"en": "English", "de": "Deutsch", "it": "Italiano"}[lang]
+
+
+def language_placeholder(w: Words) -> str:
+    return w._("Language of the table…")
+
+
 def hand_button(w: Words) -> str:
     return w._("My hand & actions")
 

@@ -11,6 +11,18 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+from ..languages import language_of
+
+CATALOGUES = Path(__file__).resolve().parent.parent / "locales"  # bot/locales/<lang>/LC_MESSAGES/augsburg.po
 
 
 class Words:
@@ -26,7 +38,8 @@ class Words:
         return self._t.ngettext(singular, plural, n).format(n=self.number(n), **params)
 
     def number(self, n: int) -> str:
-        return f"{n:,}"
+        """1,500 / 1.500: as this language groups digits (Babel's CLDR data)."""
+        return format_decimal(n, locale=self.lang)
 
     def money(self, amount: int) -> str:
         return self.n_("{n} guilder", "{n} guilders", amount)
@@ -42,6 +55,24 @@ class Words:
 
 
 ENGLISH = Words()
+
+
+def words(locale: object = "en") -> Words:
+    """The words of the language of a locale (see language_of)."""
+    return _words(language_of(locale))
+
+
+@cache
+def _words(lang: str) -> Words:
+    """A language's words, its catalogue read once (the .po itself: no compiled file to keep in step)."""
+    if lang == "en":
+        return ENGLISH
+    with open(CATALOGUES / lang / "LC_MESSAGES" / "augsburg.po", "rb") as po:
+        catalogue = read_po(po, locale=lang)
+    compiled = BytesIO()
+    write_mo(compiled, catalogue)
+    compiled.seek(0)
+    return Words(lang, Translations(fp=compiled, domain="augsburg"))
 
 
 @dataclass(frozen=True)

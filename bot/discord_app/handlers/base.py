@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+from contextvars import ContextVar
 
 import discord
 
@@ -13,7 +14,7 @@ from engine import to_act
 from storage import GameQuarantined, GameRecord
 
 from ...service import GameService, Notice, Outcome
-from ...wording import ENGLISH, People, clock, notices
+from ...wording import ENGLISH, People, Words, clock, notices, words
 from .. import answers
 from ..answers import answering
 from ..computers import ComputerRunner
@@ -21,6 +22,7 @@ from ..people import people
 from ..presenter import Presenter
 
 log = logging.getLogger(__name__)
+READER: ContextVar[Words] = ContextVar("reader", default=ENGLISH)  # the language of whoever is answered
 MISSING = discord.utils.MISSING
 UNNAMED = People(name=str)  # for notices about a game that is not there
 
@@ -33,13 +35,14 @@ def guarded(func=None, *, edits: bool = False, public: bool = False):
 
     @functools.wraps(func)
     async def wrapper(self, interaction: discord.Interaction, *args):
+        READER.set(words(interaction.locale))  # this task's private answers: in the clicker's language
         async with answering(interaction, edits, public):
             try:
                 return await func(self, interaction, *args)
             except Exception:
                 log.exception("error in %s (channel %s, args %s)", func.__name__, interaction.channel_id, args)
                 with contextlib.suppress(discord.HTTPException):
-                    await say(interaction, notices.sorry(ENGLISH))
+                    await say(interaction, notices.sorry(READER.get()))
 
     return wrapper
 
@@ -59,8 +62,16 @@ class HandlerBase:
         self.service = service
         self.presenter = presenter
         self.computers = computers
-        self.w = ENGLISH  # the reader's language
 
+    @property
+    def w(self) -> Words:
+        """The language of the person being answered (their Discord client's)."""
+        return READER.get()
+
+    @staticmethod
+    def table_words(record: GameRecord) -> Words:
+        """The language of the table's public messages, chosen by its host."""
+        return words(record.table.lang)
     def notice(self, notice: Notice, record: GameRecord | None = None) -> str:
         who = people(self.w, record.table) if record is not None else UNNAMED
         return notices.notice(self.w, notice.code, notice.params, who)

@@ -8,11 +8,11 @@ import discord
 
 from storage import Seat
 
+from ...languages import language_of
 from ...service import Notice, Outcome
 from ...wording import names, notices
 from .. import answers, permissions
-from ..embeds import lobby_embed
-from ..widgets import CancelButton, lobby_view, table_view, view_of
+from ..widgets import CancelButton, table_view, view_of
 from .base import guarded, say
 
 log = logging.getLogger(__name__)
@@ -29,14 +29,15 @@ class LobbyHandlers:
             await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
             return
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
-        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host)
+        lang = language_of(interaction.guild_locale)  # the server's language, until the host picks one
+        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang)
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
                 await say(interaction, self.notice(outcome.notice))
             return
         record = outcome.record
-        message = await answers.post(interaction, embed=lobby_embed(self.w, record),
-                                     view=lobby_view(self.w, record.id, record.table.turn_seconds))
+        embed, view = await self.presenter.looks(record)
+        message = await answers.post(interaction, embed=embed, view=view)
         await self.service.set_messages(record, table=message)
 
     async def _table_again(self, interaction: discord.Interaction, record) -> bool:
@@ -73,19 +74,25 @@ class LobbyHandlers:
         outcome = await self.service.set_turn_time(interaction.channel_id, game_id, interaction.user.id, seconds)
         await self._lobby_changed(interaction, outcome)
 
+    @guarded(edits=True)
+    async def lobby_language(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+        lang = values[0] if values else ""
+        outcome = await self.service.set_language(interaction.channel_id, game_id, interaction.user.id, lang)
+        await self._lobby_changed(interaction, outcome)
+
     async def _lobby_changed(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         if not outcome.ok:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return
         record = outcome.record
         if record.status == "lobby":
-            await answers.update(interaction, embed=lobby_embed(self.w, record),
-                                 view=lobby_view(self.w, record.id, record.table.turn_seconds))
+            embed, view = await self.presenter.looks(record)
+            await answers.update(interaction, embed=embed, view=view)
             return
         # Started: the lobby message becomes the table; then who must act is pinged.
         try:
             embed = await self.presenter.embed(record)
-            await answers.update(interaction, embed=embed, view=table_view(self.w, record.id))
+            await answers.update(interaction, embed=embed, view=table_view(self.table_words(record), record.id))
             _, record = await self.service.set_messages(record, drawn=record.version)
         except Exception:  # started all the same: the table is drawn with the announcement
             log.exception("the table of game %s could not be shown at its start", record.id)

@@ -82,5 +82,5 @@ class SeatHandlers:
 
     @guarded
     async def set_notify(self, interaction: discord.Interaction, how: str) -> None:
-        outcome = await self.service.set_notify(interaction.user.id, how)
+        outcome = await self.service.set_notify(interaction.user.id, how, self.w.lang)  # DMs in their language
         await say(interaction, clock.notify_set(self.w, how) if outcome.ok else self.notice(outcome.notice))
