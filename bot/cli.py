@@ -1,6 +1,6 @@
 """`augsburg`: the game without Discord, and putting back a backup of the bot's database.
 
-augsburg play [--opponents N] [--resume | --new] [--database PATH]
+augsburg play [--opponents N] [--resume | --new] [--database PATH] [--lang de|en|it]
 augsburg simulate --players N --games G --opponents random|ai --seed S
 augsburg restore [--database PATH] [--from DIR] [--force]
 """
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+
+from .languages import LANGUAGES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
     play.add_argument("--name", default="Player", help="your name at the table")
+    play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
     sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
     back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")
     back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")

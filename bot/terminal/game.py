@@ -7,6 +7,7 @@ and resumed. You see only your own view.
 from __future__ import annotations
 
 import asyncio
+import locale
 import os
 import sys
 from typing import TextIO
@@ -17,6 +18,7 @@ from storage import GameQuarantined, Seat, Store
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, People, Words, log, notices, phases
 from ..wording import terminal as words
+from ..wording import words as language
 from ..wording.table import people_at
 from .screen import Terminal
 
@@ -116,10 +118,12 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
 
 
 def main(args) -> int:
+    w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     try:
-        return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name))
+        return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
+                               w=w))
     except KeyboardInterrupt:
-        print("\n" + words.stopped(ENGLISH))
+        print("\n" + words.stopped(w))
         return 0
     except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise

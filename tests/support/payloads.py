@@ -30,6 +30,7 @@ class FakeUser:
     admin: bool = False
     permissions: int | None = None
     bot: bool = False
+    locale: str | None = None  # their Discord client's language (None: the fake's default)
 
     def __post_init__(self) -> None:
         self.name = self.name or f"user{self.id}"
@@ -206,7 +207,7 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
         "channel": place,
         "member": user.member_payload(with_permissions=True),
         "app_permissions": str(discord.Permissions.all_channel().value),
-        "locale": fake.locale,
+        "locale": user.locale or fake.locale,
         "guild_locale": fake.locale,
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(fake.guild_id)},

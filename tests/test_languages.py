@@ -1,0 +1,77 @@
+"""German, English and Italian (issue 14): complete catalogues, numbers and plurals per language, and each
+reader's own language at one table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+from support.bot_support import ADA, BEN, game, long_lived, make_bot
+from support.fake_discord import FakeUser, Harness
+
+from bot.discord_app.panels import panel
+from bot.languages import language_of
+from bot.wording import LANGUAGES, words
+from bot.wording.words import CATALOGUES
+
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def template_ids() -> set:
+    with open(CATALOGUES / "augsburg.pot", "rb") as pot:
+        return {m.id for m in read_po(pot) if m.id}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_message_is_translated_with_the_same_placeholders(lang):
+    with open(CATALOGUES / lang / "LC_MESSAGES" / "augsburg.po", "rb") as po:
+        catalogue = read_po(po, locale=lang)
+    found = {m.id: m for m in catalogue if m.id}
+    missing = sorted(map(str, template_ids() - set(found)))
+    assert not missing, f"not in the {lang} catalogue: {missing[:5]}"
+    for message in found.values():
+        assert not message.fuzzy, f"{lang}: unchecked translation of {message.id!r}"
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(texts), f"{lang}: no translation of {ids[0]!r}"
+        wanted = set(PLACEHOLDER.findall(ids[-1]))
+        for text in texts:
+            got = set(PLACEHOLDER.findall(text))
+            assert got <= wanted and wanted - got <= {"n"}, f"{lang}: {ids[0]!r} -> {text!r}"
+
+
+def test_numbers_and_plurals_follow_each_language():
+    assert words("en").money(1500) == "1,500 guilders" and words("en").money(1) == "1 guilder"
+    for lang in ("de", "it"):
+        w = words(lang)
+        assert "1.500" in w.money(1500) and "guilder" not in w.money(1500)
+        one = w.n_("{who} bought {n} card for {money}.", "{who} bought {n} cards for {money}.", 1, who="X",
+                   money="Y")
+        two = w.n_("{who} bought {n} card for {money}.", "{who} bought {n} cards for {money}.", 2, who="X",
+                   money="Y")
+        assert one != two and "bought" not in one
+
+
+def test_a_locale_names_its_language_and_anything_else_is_english():
+    assert [language_of(x) for x in ("de", "de-DE", "it", "en-GB", "fr", "de_DE.UTF-8", None)] == [
+        "de", "de", "it", "en", "en", "de", "en"]
+
+
+async def test_each_reader_reads_their_own_language_at_an_italian_table(tmp_path):
+    users = [FakeUser(ADA, "Ada", locale="de"), FakeUser(BEN, "Ben", locale="en-US")]
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users, ignore=(long_lived,), locale="it")
+    try:
+        await h.settle()
+        table = (await h.slash(ADA, "augsburg new")).answer.message_id
+        italian = words("it")
+        await h.click(BEN, table, label=italian._("Join"))
+        await h.click(ADA, table, label=italian._("Start game"))  # the server speaks Italian: so does the table
+        assert h.message(table).components and italian._("My hand & actions") in h.message(table).labels()
+        for user, lang in ((ADA, "de"), (BEN, "en")):
+            shown = (await h.click(user, table, label=italian._("My hand & actions"))).answer
+            assert shown.content == panel(words(lang), game(h), user)[0], f"{lang} panel expected"
+        h.assert_all_answered()
+        h.assert_no_errors()
+    finally:
+        await h.close()
