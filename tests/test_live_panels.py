@@ -23,6 +23,12 @@ async def both_buy_nothing(h, table: int) -> dict[int, int]:
     return panels
 
 
+def auction_seats(h) -> tuple[int, int]:
+    """Who opens the auction, and the other player."""
+    opener = int(to_act(game(h).state)[0])
+    return opener, BEN if opener == ADA else ADA
+
+
 def offers_now(h, message_id: int) -> bool:
     """Whether a panel offers the decision due now."""
     key = decision_key(game(h).state)
@@ -33,8 +39,7 @@ async def test_a_panel_shows_its_players_next_decision_when_it_comes_up(harness)
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
     panels = await both_buy_nothing(h, table)
-    opener = int(to_act(game(h).state)[0])
-    other = BEN if opener == ADA else ADA
+    opener, other = auction_seats(h)
     assert offers_now(h, panels[opener]), "the opener's panel offered the auction as soon as it began"
     sent = len(h.ephemeral_messages(other))
     await h.click(opener, panels[opener], label="Pass")
@@ -50,8 +55,7 @@ async def test_a_panel_whose_token_has_expired_is_left_and_a_new_one_opens(harne
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
     panels = await both_buy_nothing(h, table)
-    opener = int(to_act(game(h).state)[0])
-    other = BEN if opener == ADA else ADA
+    opener, other = auction_seats(h)
     before = h.message(panels[other]).content
     h.advance(16 * 60)  # Discord no longer accepts the tokens that drew the panels
     await h.click(opener, table, label="My hand & actions")  # a new panel (its own fresh token)

@@ -70,29 +70,25 @@ class LobbyButton(
         return self.game, self.what
 
 
-class LobbyClock(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):time"):
-    """The host's choice of time per decision ("0": no limit)."""
+class LobbyMenu(
+    _Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang)",
+):
+    """A host's choice in the lobby: the time per decision ("time"; "0": no limit) or the language of the
+    table's public messages ("lang")."""
 
-    handler = "lobby_clock"
+    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language"}
+    ROWS = {"time": 1, "lang": 2}
 
-    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
-        super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:time", placeholder=placeholder or None,
-                                           options=options or [discord.SelectOption(label="…", value="0")], row=1))
-        self.game = game
+    def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = ""):
+        super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:{what}", placeholder=placeholder or None,
+                                           options=options or [discord.SelectOption(label="…", value="0")],
+                                           row=self.ROWS[what]))
+        self.game, self.what = game, what
 
-    def route(self, interaction):
-        return self.game, list(interaction.data.get("values", []))
-
-
-class LobbyLanguage(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):lang"):
-    """The host's choice of the language the table's public messages are written in."""
-
-    handler = "lobby_language"
-
-    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""):
-        super().__init__(discord.ui.Select(custom_id=f"aug:lob:{game}:lang", placeholder=placeholder or None,
-                                           options=options or [discord.SelectOption(label="…", value="en")], row=2))
-        self.game = game
+    @property
+    def handler(self) -> str:
+        return self.HANDLERS[self.what]
 
     def route(self, interaction):
         return self.game, list(interaction.data.get("values", []))
@@ -194,8 +190,7 @@ class LogPage(
         return self.game, self.round, self.page
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyClock, LobbyLanguage, TableButton, ActButton, ActSelect, CancelButton,
-                 ConfirmButton, LogPage)
+DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
 
 
 class StaticView(discord.ui.View):
@@ -238,8 +233,8 @@ def lobby_view(w: Words, game_id: int, table) -> discord.ui.View:
                for s in TURN_CHOICES]
     languages = [discord.SelectOption(label=words.language_name(lang), value=lang, default=lang == table.lang)
                  for lang in LANGUAGES]
-    return view_of(*buttons, LobbyClock(game_id, options, clock.clock_placeholder(w)),
-                   LobbyLanguage(game_id, languages, words.language_placeholder(w)))
+    return view_of(*buttons, LobbyMenu(game_id, "time", options, clock.clock_placeholder(w)),
+                   LobbyMenu(game_id, "lang", languages, words.language_placeholder(w)))
 
 
 def table_view(w: Words, game_id: int) -> discord.ui.View:
