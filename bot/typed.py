@@ -32,7 +32,7 @@ from engine.components import PRIVILEGE_CARDS, card_rank
 from . import choices, codes
 from .service import Notice
 from .wording import moves, names
-from .wording.words import People, Words
+from .wording.words import ENGLISH, People, Words
 
 COMMANDS = ("privilege", "use", "build", "discard", "return", "buy", "reveal")
 NOTHING = ("nothing", "none")
@@ -124,7 +124,13 @@ def _named(w: Words, command: str, options: list, view: View, people: People):
         return choices.buildings(w, options, view, people), [(names.tile(w, o.what), o.what) for o in builds]
     kind = Discard if command == "discard" else ReturnCard
     cards = sorted({o.card for o in options if isinstance(o, kind)}, key=card_rank)
-    return [(names.card_with_price(w, c), c) for c in cards], [(names.card(w, c), c) for c in cards]
+    return [(names.card_with_price(w, c), c) for c in cards], card_aliases(w, cards)
+
+
+def card_aliases(w: Words, cards: Sequence[str]) -> list[tuple[str, str]]:
+    """Further names of cards: in the typist's language and in English ('Philippe 3' or 'Philipp 3',
+    'Jolly' or 'Joker': a player may know the cards from another edition), and their ids."""
+    return [(n, c) for c in cards for n in {names.card(w, c), names.card(ENGLISH, c), c}]
 
 
 def _action(command: str, value):
@@ -169,7 +175,7 @@ def _cards(w: Words, command: str, text: str, options: list, view: View, people:
     if choice is None:
         return model(cards=[])  # not the moment: the engine says why
     said = words(text)
-    if kind == "buy" and (said in ([n] for n in NOTHING) or said == words(names.cards(w, []))):
+    if kind == "buy" and (said in ([n] for n in NOTHING) or said in (words(names.cards(x, [])) for x in (w, ENGLISH))):
         return Buy(cards=[])
     suggested = choices.purchases if kind == "buy" else choices.reveals
     for label, value in suggested(w, options, view, people):  # a suggestion typed out in full
@@ -181,7 +187,7 @@ def _cards(w: Words, command: str, text: str, options: list, view: View, people:
     for part in re.split(r"[,;]", text):
         if not words(part):
             continue
-        found = choose(part, pairs, [(c, c) for c in cards])
+        found = choose(part, pairs, card_aliases(w, cards))
         if len(found.labels) > 1:
             return Notice("typed_ambiguous", {"candidates": list(found.labels)})
         if not found.labels:

@@ -63,8 +63,24 @@ def choices(n: int = 1, name: str = "c", value: str = "v") -> list[dict]:
     return [{"name": f"{name}{i}" if n > 1 else name, "value": value} for i in range(n)]
 
 
-def with_choices(**kw) -> list[dict]:
-    return command(options=[text_option("o", choices=choices(**kw))])
+def with_choices(name_localizations: dict | None = None, **kw) -> list[dict]:
+    listed = choices(**kw)
+    if name_localizations:
+        listed[0]["name_localizations"] = name_localizations
+    return command(options=[text_option("o", choices=listed)])
+
+
+def twins(second: str) -> list[dict]:
+    """Two options named 'x' and `second` in German."""
+    return command(options=[text_option("a", name_localizations={"de": "x"}),
+                            text_option("b", name_localizations={"de": second})])
+
+
+def localised(name: str = "neu", description: str = "d", locale: str = "de") -> list[dict]:
+    """A command with a name and a description for one locale besides the default ones."""
+    body = command()
+    body[0].update(name_localizations={locale: name}, description_localizations={locale: description})
+    return body
 
 
 # (what, body for n, n accepted, n refused, the field the refusal names)
@@ -117,6 +133,13 @@ COMMANDS = [
     ("choices", lambda n: with_choices(n=n), 25, 26, "0.options.0.choices"),
     ("choice name", lambda n: with_choices(name=x(n)), 100, 101, "choices.0.name"),
     ("choice value", lambda n: with_choices(value=x(n)), 100, 101, "choices.0.value"),
+    ("localised name case", lambda n: localised(name="Neu" if n else "neu"), 0, 1, "0.name_localizations.de"),
+    ("localised name length", lambda n: localised(name=x(n)), 32, 33, "0.name_localizations.de"),
+    ("localised description", lambda n: localised(description=x(n)), 100, 101, "0.description_localizations.de"),
+    ("locale", lambda n: localised(locale="de-DE" if n else "de"), 0, 1, "0.name_localizations"),
+    ("localised names unique", lambda n: twins("y" if n else "x"), 1, 0, "0.options"),
+    ("localised choice name", lambda n: with_choices(name_localizations={"it": x(n)}), 100, 101,
+     "choices.0.name_localizations.it"),
 ]
 
 AUTOCOMPLETE = [

@@ -3,16 +3,17 @@ reader's own language at one table."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 from babel.messages.pofile import read_po
-from support.bot_support import ADA, BEN, game, long_lived, make_bot
+from support.bot_support import ADA, BEN, game, long_lived, make_bot, service
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.panels import panel
 from bot.languages import language_of
-from bot.wording import LANGUAGES, words
+from bot.wording import LANGUAGES, terminal, words
 from bot.wording.words import CATALOGUES
 
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
@@ -72,6 +73,42 @@ async def test_each_reader_reads_their_own_language_at_an_italian_table(tmp_path
             shown = (await h.click(user, table, label=italian._("My hand & actions"))).answer
             assert shown.content == panel(words(lang), game(h), user)[0], f"{lang} panel expected"
         h.assert_all_answered()
+        h.assert_no_errors()
+    finally:
+        await h.close()
+
+
+def test_prestige_is_counted_with_each_languages_plural():
+    assert [words("en").prestige(n) for n in (1, 2)] == ["1 prestige", "2 prestige"]
+    assert [words("de").prestige(n) for n in (1, 2)] == ["1 Prestigepunkt", "2 Prestigepunkte"]
+    assert [words("it").prestige(n) for n in (1, 1500)] == ["1 punto prestigio", "1.500 punti prestigio"]
+
+
+def test_the_terminal_standings_are_in_the_players_language():
+    shown = terminal.standings(words("de"), [("Ada", 61, True), ("Computer 1", 1, False)])
+    assert "=== Endstand ===" in shown and "1 Prestigepunkt" in shown and "61 Prestigepunkte" in shown
+
+
+async def test_cards_are_typed_by_their_name_in_the_typists_language_or_in_english(tmp_path):
+    users = [FakeUser(ADA, "Ada", locale="it"), FakeUser(BEN, "Ben", locale="de")]
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users, ignore=(long_lived,))
+    try:
+        await h.settle()
+        table = (await h.slash(ADA, "augsburg new")).answer.message_id
+        await h.click(BEN, table, label="Join")
+        await h.click(ADA, table, label="Start game")
+        record = game(h)
+        state = record.state.model_copy(deep=True)
+        ada = next(p for p in state.players if p.id == str(ADA))
+        ada.offered, ada.money = ["philipp-3", "leo-12", "joker"], 5000
+        service(h)._games.put(dataclasses.replace(record, state=state))
+        hand = list(ada.hand)
+        bought = await h.slash(ADA, "augsburg buy", cards="Philippe 3, leo 12, JOKER")  # Italian, English
+        assert "✅" in bought.answer.content and "Jolly" in bought.answer.content, bought.answer.content
+        nothing = await h.slash(BEN, "augsburg buy", cards="nichts")  # German for 'nothing'
+        assert "✅" in nothing.answer.content, nothing.answer.content
+        assert sorted(next(p for p in game(h).state.players if p.id == str(ADA)).hand) == sorted(
+            [*hand, "philipp-3", "leo-12", "joker"])  # the purchases are revealed together
         h.assert_no_errors()
     finally:
         await h.close()

@@ -18,6 +18,7 @@ from ..wording import notices, words
 from . import inputs
 from .backoff import transient, with_backoff
 from .command_sync import sync_commands
+from .command_words import CommandWords
 from .lease import LeaseKeeper
 from .monitor import LoopMonitor
 
@@ -78,6 +79,7 @@ class AugsburgBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         self.backups = start_backups(self.settings, self.store.path)
+        await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:

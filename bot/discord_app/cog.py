@@ -7,7 +7,6 @@ they start when it loads and stop when it unloads.
 from __future__ import annotations
 
 import logging
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -28,7 +27,8 @@ from .presenter import Presenter
 from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
-RuleTopic = Literal[rules.TOPICS]  # type: ignore[valid-type]
+# Choices are named in English here; command_words.py gives German and Italian clients their names.
+TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
 
 
 # Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
@@ -93,8 +93,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @app_commands.command(name="rules", description="The rules of Augsburg 1520, in short")
     @app_commands.describe(topic="Which part of the rules")
-    async def rules(self, interaction: discord.Interaction, topic: RuleTopic | None = None) -> None:
-        await self.handlers.show_rules(interaction, topic)
+    @app_commands.choices(topic=TOPICS)
+    async def rules(self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None) -> None:
+        await self.handlers.show_rules(interaction, topic.value if topic else None)
 
     @app_commands.command(name="cancel", description="End the game in this channel (host or Manage Channels)")
     async def cancel(self, interaction: discord.Interaction) -> None:

@@ -18,10 +18,14 @@ log = logging.getLogger(__name__)
 SYNCED = "synced_commands"  # meta key: the fingerprint of the last successful sync
 
 
-def fingerprint(bot: discord.Client, guild: discord.abc.Snowflake | None) -> str:
-    """What a sync would send, and to which application and guild (None: global)."""
-    tree = bot.tree
-    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+async def fingerprint(bot: discord.Client, guild: discord.abc.Snowflake | None) -> str:
+    """What a sync would send (with its translations), and to which application and guild (None: global)."""
+    tree, translator = bot.tree, bot.tree.translator
+    commands = tree.get_commands(guild=guild)
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
     where = {"application": bot.application_id, "guild": guild.id if guild is not None else None}
     text = json.dumps({"where": where, "commands": payload}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -29,7 +33,7 @@ def fingerprint(bot: discord.Client, guild: discord.abc.Snowflake | None) -> str
 
 async def sync_commands(bot, guild: discord.abc.Snowflake | None) -> bool:
     """Sync `guild`'s commands (None: the global ones) unless they are what was synced last; True if sent."""
-    digest = fingerprint(bot, guild)
+    digest = await fingerprint(bot, guild)
     if await bot.store.meta(SYNCED) == digest:
         log.info("slash commands unchanged since the last sync: not syncing")
         return False

@@ -17,7 +17,7 @@ def ranked(over) -> list[tuple[str, int]]:
 def standings(w: Words, over, people: People) -> str:
     lines = [w._("**Augsburg 1520 — final standings**")]
     for place, (player, points) in enumerate(ranked(over), start=1):
-        line = w._("{place}. {name} — {score} prestige", place=place, name=people.name(player), score=points)
+        line = w._("{place}. {name} — {score}", place=place, name=people.name(player), score=w.prestige(points))
         lines.append(line + " 🏆" if player in over.winners else line)
     if over.tiebreak in ("cathedral", "church"):
         lines.append(w._("The tie was decided by the most expensive {tile}.", tile=names.tile(w, over.tiebreak)))

@@ -77,8 +77,8 @@ def _engine(w: Words, p: dict, people: People) -> dict:
         "not_your_turn": lambda: w._("It is not your turn: {phase}.", phase=phase(w, p["phase"])),
         "wrong_moment": lambda: w._("You cannot {verb} now: {phase}.", verb=_verb(w, p["action"]),
                                     phase=phase(w, p["phase"])),
-        "compensate_first": lambda: w._("First choose your compensation for the lost step: {money} or {prestige} "
-                                        "prestige.", money=w.money(p["money"]), prestige=p["prestige"]),
+        "compensate_first": lambda: w._("First choose your compensation for the lost step: {money} or {prestige}.",
+                                        money=w.money(p["money"]), prestige=w.prestige(p["prestige"])),
         "bad_count": lambda: w._("A bid is at least one card."),
         "bid_too_low": lambda: w.n_("A bid must offer more than {n} card; to offer the same number, call.",
                                     "A bid must offer more than {n} cards; to offer the same number, call.", p["high"]),
@@ -118,8 +118,8 @@ def _engine(w: Words, p: dict, people: People) -> dict:
         "built": lambda: w._("The Master Builder builds once per privilege card."),
         "bad_building": lambda: w._("The Master Builder builds a Church or a Cathedral."),
         "no_discard": lambda: w._("There is nothing to discard now."),
-        "bad_take": lambda: w._("Choose {money} or {prestige} prestige.", money=w.money(p["money"]),
-                                prestige=p["prestige"]),
+        "bad_take": lambda: w._("Choose {money} or {prestige}.", money=w.money(p["money"]),
+                                prestige=w.prestige(p["prestige"])),
     }
 
 

@@ -82,7 +82,7 @@ def all_title(w: Words) -> str:
 def pick_one(w: Words) -> str:
     """Below the whole summary: how to ask for one topic (each fits in one message)."""
     return w._("One topic on its own: `/augsburg rules topic:` and one of {topics}.",
-               topics=w.join(f"`{t}`" for t in TOPICS))
+               topics=w.join(topic_title(w, t) for t in TOPICS))
 
 
 def commands(w: Words) -> str:

@@ -70,8 +70,8 @@ def score(w: Words, p) -> str:
     """'12/25 prestige': the score with the limit it cannot pass yet (R21)."""
     limit = prestige_limit(p.tiles)
     if limit is None:
-        return w._("{score} prestige", score=p.score)
-    return w._("{score}/{limit} prestige", score=p.score, limit=limit)
+        return w.prestige(p.score)
+    return w.n_("{n}/{limit} prestige", "{n}/{limit} prestige", p.score, limit=limit)
 
 
 def player_heading(w: Words, p, view: View, people: People) -> str:

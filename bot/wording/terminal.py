@@ -159,9 +159,10 @@ def damaged(w: Words) -> str:
 
 def standings(w: Words, scores: list[tuple[str, int, bool]]) -> str:
     """`scores`: (name, score, won) from the best down."""
-    rows = [(f"{place}. {name}", w._("{score} prestige", score=score) + (w._("  <- winner") if won else ""))
+    rows = [(f"{place}. {name}", w.prestige(score) + (w._("  <- winner") if won else ""))
             for place, (name, score, won) in enumerate(scores, start=1)]
-    return "\n".join(["", f"=== {w._('Final standings')} ===", *columns(rows)])
+    title = w._("Final standings")  # not inside the f-string: pybabel extract would not see it there
+    return "\n".join(["", f"=== {title} ===", *columns(rows)])
 
 
 def verdict(w: Words, you_won: bool) -> str:

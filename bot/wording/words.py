@@ -44,6 +44,10 @@ class Words:
     def money(self, amount: int) -> str:
         return self.n_("{n} guilder", "{n} guilders", amount)
 
+    def prestige(self, points: int) -> str:
+        """'1 prestige' / '12 prestige': a count in English, a noun with a plural in German and Italian."""
+        return self.n_("{n} prestige", "{n} prestige", points)
+
     def join(self, items: Iterable[str]) -> str:
         return ", ".join(items)
 

@@ -11,12 +11,14 @@ import pytest
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
 from bot.discord_app.lease import HEARTBEAT_TASK
-from bot.wording import ENGLISH, names
+from bot.wording import ENGLISH, LANGUAGES, names, words
 from engine.state import PrivilegeTurn
 from support.fake_discord import FakeUser, Harness
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
-CARD = re.compile(r"\b(Philipp|Louise|Leo|Maria) (\d{1,2})\b")
+NOBLE_IN_ENGLISH = {names.noble(words(lang), n): names.noble(ENGLISH, n) for lang in LANGUAGES
+                    for n in ("philipp", "louise", "leo", "maria")}
+CARD = re.compile(rf"\b({'|'.join(NOBLE_IN_ENGLISH)}) (\d{{1,2}})\b")
 PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
 PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
@@ -99,21 +101,39 @@ def message_text(msg) -> str:
 
 
 def card_names(text: str) -> set[str]:
-    return {f"{noble} {value}" for noble, value in CARD.findall(text)}
+    """The cards a text names, in any language, by their English names ('Philippe 3' is 'Philipp 3')."""
+    return {f"{NOBLE_IN_ENGLISH[noble]} {value}" for noble, value in CARD.findall(text)}
 
 
 def name_of(card: str) -> str:
     return names.card(ENGLISH, card)
 
 
+def _pattern(template: str) -> re.Pattern:
+    """A translated sentence with `{placeholders}` as a pattern that finds it with anything filled in."""
+    parts = re.split(r"\{\w*\}", template)
+    return re.compile(".*?".join(re.escape(p) for p in parts))
+
+
+def _in_every_language(*sources: str) -> list[re.Pattern]:
+    return [_pattern(words(lang)._(source)) for lang in LANGUAGES for source in sources]
+
+
+# Private headings (in any language) never appear in public; these public lines may name cards.
+PRIVATE_MARKS = _in_every_language("**Your money:** {money}", "Your money: {money}")
+CARDS_SHOWN = _in_every_language("Cards laid down for {noble}: {offers}.", "{who} discards {card}.",
+                                 "Deck top price: {deck} · Discard top: {discard}")
+
+
 def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -> None:
-    """No message a player can see names another player's hidden cards or shows a hand that is not theirs."""
+    """No message a player can see names another player's hidden cards or shows a hand that is not theirs,
+    whatever the languages of the table and of each reader."""
     for msg in h.channel_messages.values():
         text = message_text(msg)
-        assert "Your money" not in text and "Your hand" not in text
+        assert not any(mark.search(text) for mark in PRIVATE_MARKS), text[:300]
         assert all(PUBLIC_IDS.match(cid) for cid in msg.custom_ids()), msg.custom_ids()
         for line in text.splitlines():
-            if not line.startswith("Cards laid down") and " discards " not in line and "Discard top" not in line:
+            if not any(shown.search(line) for shown in CARDS_SHOWN):
                 assert not card_names(line), f"public line names hidden cards: {line}"
             else:
                 public |= card_names(line)
@@ -123,9 +143,10 @@ def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -
             assert not leaked, f"{user} sees {leaked} in {message_text(msg)[:300]}"
 
 
-async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random) -> None:
-    """Open the private panel and take one of the decisions it offers, as a player would."""
-    opened = await h.click(user, table, label="My hand & actions")
+async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random,
+                          label: str = "My hand & actions") -> None:
+    """Open the private panel (the table's button `label`) and take one of the decisions it offers."""
+    opened = await h.click(user, table, label=label)
     panel = opened.answer
     assert panel.ephemeral and panel.kind == "response"
     buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
