@@ -180,7 +180,7 @@ class Presenter:
         w = _words(record)
         status = phases.status(w, spectator_view(record.state), people(w, record.table).plain())
         link = self._table_link(record)
-        text = notices.your_move(w, " ".join(mention(p) for p in mentioned), status) + f"\n{link}"
+        text = notices.your_move(w, [mention(p) for p in mentioned], status) + f"\n{link}"
         await self.post(record.channel_id, text[:2000], mentioned)
         for player in (p for p in mentioned if how[p] == "dm"):  # a DM: in its reader's language
             mine = await self._reader(player)

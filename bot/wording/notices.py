@@ -218,8 +218,10 @@ def cancelled_footer(w: Words) -> str:
     return w._("This game was cancelled.")
 
 
-def your_move(w: Words, who: str, status: str) -> str:
-    return w._("{who} — your move. {status}", who=who, status=status)
+def your_move(w: Words, who: list[str], status: str) -> str:
+    """The ping: one player or several (German and Italian address several in the plural)."""
+    return w.n_("{who} — your move. {status}", "{who} — your move. {status}", len(who), who=" ".join(who),
+                status=status)
 
 
 def what_you_can_do(w: Words) -> str:
