@@ -85,11 +85,11 @@ def _glyph(ch: str, size: int) -> tuple[Image.Image, int, int]:
             continue
         gap = max(1, size // 12)
         if mark in ("dots", "ring"):
-            r = max(1.2, size * 0.06)
+            r = max(1.0, size * 0.06)
             y = pad + top - gap - r
-            if mark == "dots":
-                for x in (centre - size * 0.1, centre + size * 0.1):
-                    d.ellipse((x - r, y - r, x + r, y + r), fill=255)
+            if mark == "dots":  # squares: at this size round dots blur into strokes
+                for x in (centre - size * 0.12, centre + size * 0.12):
+                    d.rectangle((round(x - r), round(y - r), round(x + r), round(y + r)), fill=255)
             else:
                 d.ellipse((centre - 2 * r, y - 2 * r, centre + 2 * r, y + r), outline=255, width=max(1, size // 14))
             continue

@@ -42,10 +42,8 @@ PIP = 14
 def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
     """Labels after a name, each with its fill: first player, their part in the auction, winner."""
     out = []
-    if view.winners and pid in view.winners:
-        out.append((w._("winner"), HIGHLIGHT))
-    if pid == view.lead and view.phase != "game_over":
-        out.append((w._(" · lead").strip(" ·"), PANEL))
+    if pid in view.to_act and view.phase != "game_over":
+        out.append((w._("to act"), HIGHLIGHT))
     a = view.auction
     if a is not None:
         if pid in a.passed:
@@ -56,6 +54,10 @@ def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
             out.append((w.n_("bid: {n} card", "bid: {n} cards", a.offers[pid]), PANEL))
     if view.privilege is not None and view.privilege.player == pid:
         out.append((w._("won {noble}", noble=names.noble(w, view.noble)), HIGHLIGHT))
+    if view.winners and pid in view.winners:
+        out.append((w._("winner"), HIGHLIGHT))
+    if pid == view.lead and view.phase != "game_over":
+        out.append((w._(" · lead").strip(" ·"), PANEL))
     return out
 
 
@@ -78,12 +80,9 @@ def panel(d, w: Words, view: View, seat: int, name: str, y: float) -> float:
         triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
     score = text.score(w, p)
     score_left = right - 14 - glyphs.width(score, BODY)
-    marks = [(glyphs.width(label, SMALL) + 20, label, fill) for label, fill in badges(w, view, p.id)]
-    if acting:
-        marks.append((glyphs.width(w._("to act"), SMALL) + 20, w._("to act"), HIGHLIGHT))
-    room = score_left - x - 16 - sum(m[0] + 8 for m in marks)
-    x = glyphs.draw(d, (x, y + 14), glyphs.fit(name, BODY, max(60, room)), BODY, INK) + 12
-    for _, label, fill in marks:
+    # The name first (cut only if it alone is too long), then as many labels as fit, most useful first.
+    x = glyphs.draw(d, (x, y + 14), glyphs.fit(name, BODY, score_left - x - 16), BODY, INK) + 12
+    for label, fill in badges(w, view, p.id):
         if x + chip_width(label) < score_left - 8:
             x = chip(d, x, y + 11, label, fill, INK) + 8
     right_text(d, right - 14, y + 14, score, BODY)
