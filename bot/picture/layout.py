@@ -72,15 +72,24 @@ def right_text(d: ImageDraw.ImageDraw, right: float, y: float, s: str, size: int
 def disk(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour, letter: str) -> None:
     """A player's token: their colour with their initial on it (never the colour alone)."""
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
-    size = max(SMALL, round(r * 1.25))
+    size = max(SMALL if len(letter) == 1 else 16, round(r * (1.25 if len(letter) == 1 else 0.9)))
     w = glyphs.width(letter, size)
     box = glyphs.ink("H", size)
     glyphs.draw(d, (cx - w / 2, cy - (box[1] + box[3]) / 2), letter, size, WHITE)
 
 
-def initial(name: str) -> str:
-    letters = [c for c in name if c.isalnum()]
-    return letters[0].upper() if letters else "?"
+def tokens(names: list[str]) -> list[str]:
+    """What each player's token shows: their initial, or, where initials are shared ("Computer 1",
+    "Computer 2"), the initial and the name's last letter or digit; the seat's number as a last resort."""
+    def initial(name: str, long: bool) -> str:
+        letters = [c for c in name if c.isalnum()]
+        if not letters:
+            return "?"
+        return (letters[0] + letters[-1] if long and len(letters) > 1 else letters[0]).upper()
+
+    short = [initial(n, False) for n in names]
+    out = [initial(n, short.count(s) > 1) for n, s in zip(names, short)]
+    return [t if out.count(t) == 1 else str(seat + 1) for seat, t in enumerate(out)]
 
 
 def chip_width(s: str, size: int = SMALL) -> float:

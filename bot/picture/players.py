@@ -29,7 +29,6 @@ from .layout import (
     chip_width,
     disk,
     flow,
-    initial,
     right_text,
     seat_colour,
     triangle,
@@ -61,7 +60,7 @@ def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
     return out
 
 
-def panel(d, w: Words, view: View, seat: int, name: str, y: float) -> float:
+def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -> float:
     """Draw one player's panel from `y`; returns its bottom."""
     p = view.players[seat]
     left, right = MARGIN, MARGIN + INNER
@@ -74,7 +73,7 @@ def panel(d, w: Words, view: View, seat: int, name: str, y: float) -> float:
     d.rounded_rectangle((left, y, right, bottom), radius=12, fill=PANEL, outline=INK if acting else LINE,
                         width=4 if acting else 2)
     colour = seat_colour(seat)
-    disk(d, left + 30, y + 28, 18, colour, initial(name))
+    disk(d, left + 30, y + 28, 18, colour, token)
     x = left + 56
     if acting:  # a shape, not only the frame's colour, says whose turn it is
         triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
@@ -86,7 +85,7 @@ def panel(d, w: Words, view: View, seat: int, name: str, y: float) -> float:
         if x + chip_width(label) < score_left - 8:
             x = chip(d, x, y + 11, label, fill, INK) + 8
     right_text(d, right - 14, y + 14, score, BODY)
-    _prestige(d, w, p, colour, initial(name), left + 24, right - 24, y + 52)
+    _prestige(d, w, p, colour, token, left + 24, right - 24, y + 52)
     cy = y + 100
     for line in lines:
         cx = left + 12

@@ -36,8 +36,8 @@ from .layout import (
     disk,
     finish,
     flow,
-    initial,
     seat_colour,
+    tokens,
     triangle,
 )
 
@@ -60,12 +60,15 @@ def table_picture(view: View, people: Names, w: Words) -> bytes:
     _public(view)
     people = _people(people)
     image, d = canvas()
-    y = _header(d, w, view, people, MARGIN)
+    names_at = [people.name(p.id) for p in view.players]
+    marks = dict(zip([p.id for p in view.players], tokens(names_at)))
+    people = People(name=people.name, call=marks.__getitem__)  # `call`: the token drawn for a player
+    y = _header(d, w, view, people.plain(), MARGIN)
     y = _nobles(d, w, view, people, y + 8)
     y = _display(d, w, view, people, y + 14)
     y = _supply(d, w, view, y + 6)
     for seat, p in enumerate(view.players):
-        y = players.panel(d, w, view, seat, people.name(p.id), y + 10)
+        y = players.panel(d, w, view, seat, names_at[seat], marks[p.id], y + 10)
     return finish(image, y)
 
 
@@ -142,7 +145,7 @@ def _bid_mark(d, w: Words, view: View, people: People, x: float, width: float, y
     full = glyphs.width(label, SMALL) + (34 if holder else 0)
     lx = x + (width - full) / 2
     if holder:
-        disk(d, lx + 13, y + 15, 13, seat_colour(seat), initial(people.name(holder)))
+        disk(d, lx + 13, y + 15, 13, seat_colour(seat), people.call(holder))
         lx += 34
     glyphs.draw(d, (lx, y + 2), label, SMALL, INK)
 
@@ -182,7 +185,7 @@ def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float
         y += 42
     if turn is not None:
         seat = [p.id for p in view.players].index(turn.player)
-        disk(d, MARGIN + INNER - 18, y - 42 * len(lines) + 13, 16, seat_colour(seat), initial(people.name(turn.player)))
+        disk(d, MARGIN + INNER - 18, y - 42 * len(lines) + 13, 16, seat_colour(seat), people.call(turn.player))
     return bottom
 
 
