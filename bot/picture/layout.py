@@ -8,6 +8,7 @@ colour always comes with their initial, a track's with its name.
 
 from __future__ import annotations
 
+from functools import cache
 from io import BytesIO
 
 from PIL import Image, ImageDraw
@@ -46,9 +47,14 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEATS[seat % len(SEATS)]
 
 
+@cache
+def _blank(height: int) -> Image.Image:
+    return Image.new("RGB", (WIDTH, height), PARCHMENT)
+
+
 def canvas(height: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A sheet taller than any picture needs; `finish` cuts it to what was drawn."""
-    image = Image.new("RGB", (WIDTH, height), PARCHMENT)
+    image = _blank(height).copy()  # copying a blank sheet is faster than filling a new one
     return image, ImageDraw.Draw(image)
 
 
@@ -125,10 +131,30 @@ def triangle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill, point
     d.polygon(points, fill=fill, outline=INK)
 
 
+@cache
+def palette() -> Image.Image:
+    """The colours a picture can hold: those drawn, and the blends of text and edges with what they are
+    drawn on (anti-aliasing). Fixed in advance, mapping a picture to it takes a quarter of the time of
+    choosing a palette for each picture, and the same table always gives the same bytes."""
+    grounds = [PARCHMENT, PANEL, LINE, HIGHLIGHT, TILE_TINT, *TRACK_TINT.values(), *KIND_TINT.values(), *SEATS,
+               *TRACK.values()]
+    pairs = [(INK, g) for g in grounds] + [(MUTED, g) for g in (PARCHMENT, PANEL, LINE)]
+    pairs += [(WHITE, g) for g in SEATS] + [(FRAME, PARCHMENT), (TILE_EDGE, TILE_TINT), (TILE_EDGE, PARCHMENT)]
+    pairs += [(TRACK[k], g) for k in TRACK for g in (TRACK_TINT[k], PANEL)]
+    pairs += [(KIND_EDGE[k], g) for k in KIND_EDGE for g in (KIND_TINT[k], PANEL)]
+    colours = [INK, MUTED, WHITE, FRAME, TILE_EDGE, *grounds, *KIND_EDGE.values()]
+    for share in (0.15, 0.35, 0.55, 0.75, 0.9):
+        colours += [tuple(round(f * share + g * (1 - share)) for f, g in zip(fg, bg)) for fg, bg in pairs]
+    colours = list(dict.fromkeys(colours))[:256]
+    image = Image.new("P", (1, 1))
+    image.putpalette([v for c in colours for v in c] + [0] * 3 * (256 - len(colours)))
+    return image
+
+
 def png(image: Image.Image) -> bytes:
-    """PNG bytes, as a palette image: flat colours and anti-aliased text need few of them, and it is
+    """PNG bytes, as a palette image: flat colours and anti-aliased text need few colours, and it is
     several times smaller than RGB for the same look."""
     out = BytesIO()
-    image.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        out, format="PNG", compress_level=6)
+    image.quantize(palette=palette(), dither=Image.Dither.NONE).save(
+        out, format="PNG", compress_level=1)  # level 6 saves a third of the bytes for three times the time
     return out.getvalue()
