@@ -1,6 +1,6 @@
 """`augsburg`: the game without Discord, and putting back a backup of the bot's database.
 
-augsburg play [--opponents N] [--resume | --new] [--database PATH] [--lang de|en|it]
+augsburg play [--opponents N] [--resume | --new] [--database PATH] [--lang de|en|it] [--picture FILE]
 augsburg simulate --players N --games G --opponents random|ai --seed S
 augsburg restore [--database PATH] [--from DIR] [--force]
 """
@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
     play.add_argument("--name", default="Player", help="your name at the table")
+    play.add_argument("--picture", metavar="FILE", default=None,
+                      help="write the table as a PNG picture to FILE whenever it changes")
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
     sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
     back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TextIO
 
-from engine import legal_actions, player_view, to_act
+from engine import legal_actions, player_view, spectator_view, to_act
 from storage import GameQuarantined, Seat, Store
 
 from ..service import GameService, Outcome
@@ -27,8 +27,9 @@ YOU = "you"
 
 
 async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
-               seed: int | None = None, name: str = "Player") -> int:
+               seed: int | None = None, name: str = "Player", picture: str | None = None) -> int:
     w, service = term.w, GameService(store)
+    drawn = Picture(picture, w)
     try:
         record = await service.current(CHANNEL)
     except GameQuarantined:
@@ -51,6 +52,7 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
     else:
         term.say(words.resuming(w, record.state.round))
     people, refused = _people(w, record.table), False
+    drawn.update(record)
     while record.status == "active":
         if YOU in to_act(record.state):
             view = player_view(record.state, YOU)
@@ -73,6 +75,7 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
             continue
         _show(term, outcome, YOU)
         record = outcome.record
+        drawn.update(record)
     _final(term, record, _people(w, record.table, words.NAME_LIMIT))
     return 0
 
@@ -95,6 +98,29 @@ def _people(w: Words, table, limit: int | None = None) -> People:
     return People(name=name)
 
 
+class Picture:
+    """`--picture FILE`: the public table drawn to FILE whenever what everyone sees has changed."""
+
+    def __init__(self, path: str | None, w: Words):
+        self.path, self.w, self.shown = path, w, None
+
+    def update(self, record) -> None:
+        if self.path is None or record is None or record.state is None:
+            return
+        view = spectator_view(record.state)
+        public = view.model_copy(update={"moves": 0})  # a move nobody sees (a secret choice) draws nothing
+        if public == self.shown:
+            return
+        from ..picture import table_picture  # Pillow is loaded only when a picture is asked for
+
+        data = table_picture(view, _people(self.w, record.table), self.w)
+        part = f"{self.path}.part"
+        with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
+            out.write(data)
+        os.replace(part, self.path)
+        self.shown = public
+
+
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
     for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player):
         term.say(f"  · {line}")
@@ -108,11 +134,12 @@ def _final(term: Terminal, record, people: People) -> None:
 
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
-              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH) -> int:
+              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None) -> int:
     store = await Store.open(database)
     try:
         term = Terminal(stdin, stdout, w)
-        return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name)
+        return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
+                          picture=picture)
     finally:
         await store.close()
 
@@ -121,7 +148,7 @@ def main(args) -> int:
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
-                               w=w))
+                               w=w, picture=getattr(args, "picture", None)))
     except KeyboardInterrupt:
         print("\n" + words.stopped(w))
         return 0

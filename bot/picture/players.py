@@ -1,0 +1,151 @@
+"""One panel per player: token and name, what they do in this auction, prestige on the 0-45 track with the
+limit they cannot pass yet (R21), their three tracks and their privilege tiles."""
+
+from __future__ import annotations
+
+from engine import View
+from engine.components import CATEGORIES, CATHEDRAL_LIMIT, MAX_LEVEL
+from engine.rules import prestige_limit
+
+from ..wording import names
+from ..wording import table as text
+from ..wording.words import Words
+from . import glyphs
+from .layout import (
+    BODY,
+    HIGHLIGHT,
+    INK,
+    INNER,
+    LINE,
+    MARGIN,
+    MUTED,
+    PANEL,
+    SMALL,
+    TILE_EDGE,
+    TILE_TINT,
+    TRACK,
+    TRACK_TINT,
+    chip,
+    chip_width,
+    disk,
+    flow,
+    right_text,
+    seat_colour,
+    triangle,
+)
+
+TRACK_END = CATHEDRAL_LIMIT  # the board's track runs to 45; a higher score sits at its end
+PIP = 14
+
+
+def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
+    """Labels after a name, each with its fill: first player, their part in the auction, winner."""
+    out = []
+    if pid in view.to_act and view.phase != "game_over":
+        out.append((w._("to act"), HIGHLIGHT))
+    a = view.auction
+    if a is not None:
+        if pid in a.passed:
+            out.append((w._("passed"), LINE))
+        elif pid == a.high_player:
+            out.append((w.n_("highest bid: {n} card", "highest bid: {n} cards", a.high), HIGHLIGHT))
+        elif a.offers.get(pid):
+            out.append((w.n_("bid: {n} card", "bid: {n} cards", a.offers[pid]), PANEL))
+    if view.privilege is not None and view.privilege.player == pid:
+        out.append((w._("won {noble}", noble=names.noble(w, view.noble)), HIGHLIGHT))
+    if view.winners and pid in view.winners:
+        out.append((w._("winner"), HIGHLIGHT))
+    if pid == view.lead and view.phase != "game_over":
+        out.append((w._(" · lead").strip(" ·"), PANEL))
+    return out
+
+
+def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -> float:
+    """Draw one player's panel from `y`; returns its bottom."""
+    p = view.players[seat]
+    left, right = MARGIN, MARGIN + INNER
+    acting = p.id in view.to_act and view.phase != "game_over"
+    # The panel's height depends on how its chips wrap; lay them out first.
+    chips = _chips(w, p)
+    lines = flow([(chip_width(label, SMALL) + extra, (label, kind, value)) for label, kind, value, extra in chips],
+                 INNER - 24)
+    bottom = y + 106 + 42 * len(lines)
+    d.rounded_rectangle((left, y, right, bottom), radius=12, fill=PANEL, outline=INK if acting else LINE,
+                        width=4 if acting else 2)
+    colour = seat_colour(seat)
+    disk(d, left + 30, y + 28, 18, colour, token)
+    x = left + 56
+    if acting:  # a shape, not only the frame's colour, says whose turn it is
+        triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
+    score = text.score(w, p)
+    score_left = right - 14 - glyphs.width(score, BODY)
+    # The name first (cut only if it alone is too long), then as many labels as fit, most useful first.
+    x = glyphs.draw(d, (x, y + 14), glyphs.fit(name, BODY, score_left - x - 16), BODY, INK) + 12
+    for label, fill in badges(w, view, p.id):
+        if x + chip_width(label) < score_left - 8:
+            x = chip(d, x, y + 11, label, fill, INK) + 8
+    right_text(d, right - 14, y + 14, score, BODY)
+    _prestige(d, w, p, colour, token, left + 24, right - 24, y + 52)
+    cy = y + 100
+    for line in lines:
+        cx = left + 12
+        for width, (label, kind, value) in line:
+            _chip(d, cx, cy, label, kind, value)
+            cx += width + 8
+        cy += 42
+    return bottom
+
+
+def _chips(w: Words, p) -> list[tuple[str, str, object, float]]:
+    """(label, kind, value, room for pips): the three tracks, then the tiles held."""
+    out = [(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]), c, p.levels[c],
+            MAX_LEVEL * (PIP + 3) + 6) for c in CATEGORIES]
+    t = p.tiles
+    for k in ("church", "cathedral", "coat", "letter"):
+        if (v := getattr(t, k)) is not None:
+            out.append((text.tile_value(w, k, v), "tile", None, 0))
+    out += [(names.tile(w, k), "tile", None, 0) for k in ("minter", "master_builder") if getattr(t, k)]
+    return out
+
+
+def _chip(d, x: float, y: float, label: str, kind: str, level) -> None:
+    if kind == "tile":
+        chip(d, x, y, label, TILE_TINT, TILE_EDGE)
+        return
+    pips = MAX_LEVEL * (PIP + 3) + 6
+    right = x + chip_width(label) + pips
+    d.rounded_rectangle((x, y, right, y + 34), radius=8, fill=TRACK_TINT[kind], outline=TRACK[kind], width=2)
+    box = glyphs.ink("H", SMALL)
+    end = glyphs.draw(d, (x + 10, y + 17 - (box[1] + box[3]) / 2), label, SMALL, INK)
+    for i in range(MAX_LEVEL):  # filled squares up to the level: the count reads without the colour
+        px = end + 10 + i * (PIP + 3)
+        d.rectangle((px, y + 10, px + PIP, y + 10 + PIP), fill=TRACK[kind] if i < level else PANEL, outline=INK)
+
+
+def _prestige(d, w: Words, p, colour, letter: str, x0: float, x1: float, y: float) -> None:
+    """The 0-45 track: filled to the score, a wall at the limit with the points beyond it hatched."""
+    limit = prestige_limit(p.tiles)
+
+    def at(points: float) -> float:
+        return x0 + (x1 - x0) * min(points, TRACK_END) / TRACK_END
+
+    d.rounded_rectangle((x0, y, x1, y + 14), radius=7, fill=PANEL, outline=INK, width=2)
+    if limit is not None and limit < TRACK_END:
+        for hx in range(round(at(limit)) + 4, round(x1), 9):  # what cannot be scored yet, hatched
+            d.line((hx, y + 13, hx + 8, y + 1), fill=MUTED, width=2)
+    if p.score:
+        d.rounded_rectangle((x0, y, max(at(p.score), x0 + 14), y + 14), radius=7, fill=colour, outline=INK, width=2)
+    for mark in range(5, TRACK_END, 5):
+        d.line((at(mark), y + 14, at(mark), y + 20), fill=INK, width=1)
+    labels = {0: "0", 25: "25", 45: "45"}
+    if limit is not None:
+        d.rectangle((at(limit) - 3, y - 8, at(limit) + 3, y + 22), fill=INK)
+    for points, label in labels.items():
+        size = BODY if points == limit else SMALL
+        lx = at(points) - glyphs.width(label, size) / 2
+        lx = min(max(lx, x0 - 8), x1 + 8 - glyphs.width(label, size))
+        glyphs.draw(d, (lx, y + 17), label, size, INK if points == limit else MUTED)
+    if limit is None:
+        label = w._("no limit")
+        glyphs.draw(d, (at(33) - glyphs.width(label, SMALL) / 2, y + 17), label, SMALL, INK)
+    disk(d, at(p.score), y + 7, 14, colour, letter)

@@ -1,0 +1,165 @@
+"""The table as a picture (issue 15): golden pictures, drawn from public information only, small enough
+for Discord, in every language, and `augsburg play --picture`.
+
+After a deliberate change of the drawing, `UPDATE_GOLDEN=1 pytest tests/test_picture.py` draws the golden
+pictures again (then look at them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+from pathlib import Path
+
+import pytest
+from bench_picture import NAMES, names_of, position
+from PIL import Image, ImageChops, ImageDraw, ImageStat
+
+from bot.picture import glyphs, hand_picture, table_alt_text, table_picture
+from bot.picture.layout import WIDTH, tokens
+from bot.terminal.game import run
+from bot.wording import words
+from engine import player_view, spectator_view
+from engine.components import CARD_PRICE
+
+GOLDEN = Path(__file__).parent / "golden" / "pictures"
+CASES = [(players, stage) for players in (2, 5) for stage in ("start", "mid", "end")]
+LIMIT = 150 * 1024
+
+
+@pytest.fixture(scope="module")
+def states():
+    return {case: position(*case) for case in CASES}
+
+
+def picture(state, lang="en") -> bytes:
+    return table_picture(spectator_view(state), names_of(state), words(lang))
+
+
+def opened(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p-{c[1]}")
+def test_golden_pictures(states, case):
+    data = picture(states[case])
+    path = GOLDEN / f"table_{case[0]}p_{case[1]}.png"
+    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    got, want = opened(data), opened(path.read_bytes())
+    assert got.size == want.size
+    difference = sum(ImageStat.Stat(ImageChops.difference(got, want)).mean) / 3
+    assert difference < 1.0, f"{path.name} changed: mean difference {difference:.2f}"
+
+
+def test_golden_hand(states):
+    state = states[(5, "mid")]
+    data = hand_picture(player_view(state, state.players[0].id), words("en"))
+    path = GOLDEN / "hand_5p_mid.png"
+    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+        path.write_bytes(data)
+    got, want = opened(data), opened(path.read_bytes())
+    assert got.size == want.size and sum(ImageStat.Stat(ImageChops.difference(got, want)).mean) / 3 < 1.0
+
+
+def test_a_players_view_is_refused(states):
+    state = states[(2, "mid")]
+    view = player_view(state, state.players[0].id)
+    with pytest.raises(ValueError):
+        table_picture(view, names_of(state), words("en"))
+    with pytest.raises(ValueError):
+        table_alt_text(view, names_of(state), words("en"))
+    with pytest.raises(ValueError):
+        hand_picture(spectator_view(state), words("en"))
+
+
+@pytest.mark.parametrize("case", [(2, "start"), (5, "mid"), (5, "end")], ids=str)
+def test_hidden_information_does_not_change_the_picture(states, case):
+    state = states[case]
+    secret = state.model_copy(deep=True)
+    rnd = random.Random(1)
+    for p in secret.players:
+        p.money += 1234
+        p.hand = p.hand[1:] + ["joker", "joker"]
+        p.offered = ["joker"] * len(p.offered)  # who still must choose is public; what they were offered is not
+    top, rest = secret.deck[:1], secret.deck[1:]
+    rnd.shuffle(rest)
+    secret.deck = top + rest
+    assert secret != state
+    assert picture(secret) == picture(state)
+    # ... while a public change shows.
+    public = state.model_copy(deep=True)
+    public.players[0].score += 3
+    assert picture(public) != picture(state)
+    if state.deck:  # the deck's top card shows its price, not which card it is
+        same_price = next(c for c in set(CARD_PRICE) if CARD_PRICE[c] == CARD_PRICE[state.deck[0]]
+                          and c != state.deck[0])
+        swapped = state.model_copy(deep=True)
+        swapped.deck[0] = same_price
+        assert picture(swapped) == picture(state)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p-{c[1]}")
+def test_size_and_width(states, case):
+    data = picture(states[case])
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) <= LIMIT
+    assert Image.open(io.BytesIO(data)).width == WIDTH <= 800
+
+
+def test_every_language_draws_its_own_picture(states):
+    state = states[(5, "mid")]
+    drawn = {lang: picture(state, lang) for lang in ("en", "de", "it")}
+    assert len(set(drawn.values())) == 3
+    for lang in ("de", "it"):
+        alt = table_alt_text(spectator_view(state), names_of(state), words(lang))
+        assert alt != table_alt_text(spectator_view(state), names_of(state), words("en")) and len(alt) <= 1000
+
+
+def test_alt_text_says_what_the_picture_shows(states):
+    state = states[(5, "mid")]
+    alt = table_alt_text(spectator_view(state), names_of(state), words("en"))
+    assert len(alt) <= 1000 and "round" in alt
+    assert all(name in alt for name in NAMES)
+
+
+def test_letters_the_font_lacks_are_composed():
+    f = glyphs.font(24)
+
+    def mask(ch):
+        im = Image.new("L", (60, 60))
+        ImageDraw.Draw(im).text((5, 5), ch, font=f, fill=255)
+        return im.tobytes()
+
+    missing = mask("\uffff")
+    assert all(mask(ch) != missing for ch in glyphs.COVERED)  # what we let the font draw, it can
+    for word in ("Ämter", "Münzmeister", "Città", "È", "Straße", "—"):
+        im = Image.new("L", (300, 60))
+        glyphs.draw(ImageDraw.Draw(im), (5, 15), word, 24, 255)
+        plain = Image.new("L", (300, 60))
+        ImageDraw.Draw(plain).text((5, 15), word, font=f, fill=255)
+        assert im.tobytes() != plain.tobytes()  # not the font's empty box
+    # the accent sits above the letter: the composed "à" has ink higher up than "a"
+    a, accented = Image.new("L", (60, 60)), Image.new("L", (60, 60))
+    glyphs.draw(ImageDraw.Draw(a), (5, 15), "a", 24, 255)
+    glyphs.draw(ImageDraw.Draw(accented), (5, 15), "à", 24, 255)
+    assert accented.getbbox()[1] < a.getbbox()[1]
+
+
+def test_tokens_tell_players_apart():
+    assert tokens(["Ada", "Ben"]) == ["A", "B"]
+    assert tokens(["Computer 1", "Computer 2", "Cleo"]) == ["C1", "C2", "CO"]
+    assert len(set(tokens(["Ann", "Ann", "Bob"]))) == 3
+
+
+def test_the_terminal_game_draws_the_table(tmp_path):
+    target = tmp_path / "table.png"
+    out = io.StringIO()
+    code = asyncio.run(run(str(tmp_path / "t.sqlite3"), 1, False, True, 5, stdin=io.StringIO("\n1\n" * 300),
+                           stdout=out, picture=str(target)))
+    assert code == 0
+    image = Image.open(target)
+    assert image.format == "PNG" and image.width == WIDTH
+    assert not (tmp_path / "table.png.part").exists()
