@@ -78,50 +78,55 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
-               embed: discord.Embed = MISSING) -> int | None:
+               embed: discord.Embed = MISSING, files: list[discord.File] = MISSING) -> int | None:
     """A new private message: the answer, or (once answered) a private follow-up. The answer's message id
     when it is the interaction's "@original" (which its token can edit later), else None."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(content, view=view, embed=embed, ephemeral=True)
+            sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
+                                                           ephemeral=True)
             return getattr(sent, "message_id", None)
         elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
                 and not state.filled:
             state.filled = True  # the loading message becomes the answer
-            return (await interaction.edit_original_response(content=content, view=view, embed=embed)).id
+            return (await interaction.edit_original_response(content=content, view=view, embed=embed,
+                                                             attachments=files)).id
         else:
-            await interaction.followup.send(content, view=view, embed=embed, ephemeral=True)
+            await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True)
             return None
 
 
-async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View) -> int:
+async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View,
+               files: list[discord.File] = MISSING) -> int:
     """A public answer (a new table); its message id."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.send_message(embed=embed, view=view)
+            await interaction.response.send_message(embed=embed, view=view, files=files)
         else:
             state.filled = True
-            await interaction.edit_original_response(embed=embed, view=view)
+            await interaction.edit_original_response(embed=embed, view=view, attachments=files)
     return (await interaction.original_response()).id
 
 
 async def update(interaction: discord.Interaction, content: str | None = MISSING, *,
-                 view: discord.ui.View | None = MISSING, embed: discord.Embed | None = MISSING) -> int | None:
+                 view: discord.ui.View | None = MISSING, embed: discord.Embed | None = MISSING,
+                 attachments: list[discord.File] = MISSING) -> int | None:
     """Replace the clicked message (a typed command, which has none, gets a new private message); the
     message id of the answer when it is the interaction's "@original", else None."""
     state = _state(interaction)
     if interaction.message is None:
         return await send(interaction, content, view=view if view is not None else MISSING,
-                          embed=embed if embed is not None else MISSING)
+                          embed=embed if embed is not None else MISSING, files=attachments)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, view=view, embed=embed)
+            await interaction.response.edit_message(content=content, view=view, embed=embed, attachments=attachments)
             return interaction.message.id
         elif interaction.response.type == discord.InteractionResponseType.deferred_message_update:
-            await interaction.edit_original_response(content=content, view=view, embed=embed)
+            await interaction.edit_original_response(content=content, view=view, embed=embed, attachments=attachments)
             return interaction.message.id
         else:  # deferred as a new message (a late defer of a handler that did not say it edits)
             state.filled = True
-            return (await interaction.edit_original_response(content=content, view=view, embed=embed)).id
+            return (await interaction.edit_original_response(content=content, view=view, embed=embed,
+                                                             attachments=attachments)).id

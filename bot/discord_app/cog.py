@@ -35,10 +35,10 @@ TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t
 @app_commands.guild_only()
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
-                 pacing: Pacing | None = None):
+                 pacing: Pacing | None = None, pictures: bool = True):
         self.bot = bot
         self.service = service
-        self.presenter = Presenter(bot, service, table_delay, pacing)
+        self.presenter = Presenter(bot, service, table_delay, pacing, pictures)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers)
@@ -90,6 +90,11 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="status", description="Show the table again (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:
         await self.handlers.show_status(interaction)
+
+    @app_commands.command(name="board", description="The table as a picture (only you see it)")
+    @app_commands.describe(hand="Show your own hand as a picture instead")
+    async def board(self, interaction: discord.Interaction, hand: bool = False) -> None:
+        await self.handlers.show_board(interaction, hand)
 
     @app_commands.command(name="rules", description="The rules of Augsburg 1520, in short")
     @app_commands.describe(topic="Which part of the rules")

@@ -43,7 +43,7 @@ class ChannelGone(Exception):
 
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
-                 looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None]]],
+                 looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
@@ -151,10 +151,10 @@ class TableDrawer:
         """One edit (none if the table shows this version already); False if given up for a newer state."""
         if record.messages.table is None or record.messages.drawn == record.version:
             return True  # the interaction that opens the table posts it; or it is drawn already
-        embed, view = await self.looks(record)
+        embed, view, files = await self.looks(record)  # its picture, if any, replaces the one before
         channel = self.client.get_partial_messageable(record.channel_id)
-        attempt = asyncio.ensure_future(channel.get_partial_message(record.messages.table).edit(embed=embed,
-                                                                                                view=view))
+        attempt = asyncio.ensure_future(channel.get_partial_message(record.messages.table).edit(
+            embed=embed, view=view, attachments=files))
         while True:
             done, _ = await asyncio.wait({attempt}, timeout=PATIENCE)
             if done:
@@ -168,7 +168,9 @@ class TableDrawer:
             if not record.open:
                 return True  # an ended game's deleted table stays deleted
             await self.pacing.turn(record.channel_id)
-            message = await _gone_if_unknown(channel.send(embed=embed, view=view, allowed_mentions=NOBODY))
+            embed, view, files = await self.looks(record)  # the files were read by the failed edit
+            message = await _gone_if_unknown(channel.send(embed=embed, view=view, files=files,
+                                                          allowed_mentions=NOBODY))
             _, updated = await self.service.set_messages(record, table=message.id)
             self._latest[record.id] = updated if updated.version >= self._latest[record.id].version else \
                 self._latest[record.id]

@@ -20,7 +20,7 @@ from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
 from .people import people
-from .widgets import MAX_OPTIONS, ActButton, ActSelect, view_of
+from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
 
@@ -37,6 +37,10 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = ""):
     if options:
         decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)
         lines += ["", notices.your_move_heading(w, decision.add(options))]
+    try:
+        buttons.add_item(PictureButton(record.id, words.hand_picture_label(w)))
+    except ValueError:
+        pass  # the last row is taken by the decision: `/augsburg board hand:` shows the picture
     return "\n".join(lines)[:2000], buttons
 
 

@@ -27,6 +27,7 @@ from .embeds import lobby_embed, standings_embed, table_embed
 from .live import LivePanels
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
+from .pictures import Pictures
 from .widgets import lobby_view, table_view
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def _words(record: GameRecord) -> Words:
 
 class Presenter:
     def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0,
-                 pacing: Pacing | None = None):
+                 pacing: Pacing | None = None, pictures: bool = True):
         self.client = client
         self.service = service
         self.store = service.store
@@ -52,10 +53,12 @@ class Presenter:
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
         self.live = LivePanels(service)  # players' private panels that follow the game
+        self.pictures = Pictures(pictures)  # the table as a picture, on the table message
 
     async def close(self) -> None:
         await self.drawer.close()
         await self.live.close()
+        self.pictures.close()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -125,10 +128,10 @@ class Presenter:
         """Whether the table message is still there (someone may have deleted it); asked only when needed,
         by drawing it (reading it back would need the permission to read the channel's history)."""
         await self.pacing.turn(record.channel_id)
-        embed, view = await self.looks(record)
+        embed, view, files = await self.looks(record)
         try:
-            await self.channel(record.channel_id).get_partial_message(record.messages.table).edit(embed=embed,
-                                                                                                  view=view)
+            await self.channel(record.channel_id).get_partial_message(record.messages.table).edit(
+                embed=embed, view=view, attachments=files)
         except discord.NotFound:
             return False
         except discord.HTTPException:
@@ -143,19 +146,26 @@ class Presenter:
         try:
             if record.messages.table is not None and await self.table_exists(record):
                 return
-            embed, view = await self.looks(record)
+            embed, view, files = await self.looks(record)
             await self.pacing.turn(record.channel_id)
-            message = await self.channel(record.channel_id).send(embed=embed, view=view, allowed_mentions=NOBODY)
+            message = await self.channel(record.channel_id).send(embed=embed, view=view, files=files,
+                                                                 allowed_mentions=NOBODY)
             await self.service.set_messages(record, table=message.id,
                                             drawn=record.version if record.state is not None else None)
         except discord.HTTPException as exc:
             log.warning("could not post the table of game %s again (%s %s)", record.id, exc.status, exc.text)
 
-    async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None]:
+    async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
+        """The table message: its embed, its buttons and its picture (none in the lobby). The files replace
+        the message's attachments when it is edited, so pictures never pile up."""
         embed = await self.embed(record)
         if record.status == "lobby":
-            return embed, lobby_view(_words(record), record.id, record.table)
-        return embed, table_view(_words(record), record.id) if record.status == "active" else None
+            return embed, lobby_view(_words(record), record.id, record.table), []
+        picture = await self.pictures.table(_words(record), record)
+        files = [] if picture is None else [picture.file()]
+        if picture is not None:
+            picture.show_in(embed)
+        return embed, table_view(_words(record), record.id) if record.status == "active" else None, files
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""

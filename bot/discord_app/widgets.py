@@ -174,6 +174,20 @@ class ConfirmButton(
         return self.game, self.what, self.player
 
 
+class PictureButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:pic:(?P<game>\d+):hand"):
+    """On a private panel: the player's own hand as a picture, for them alone."""
+
+    handler = "show_board"
+
+    def __init__(self, game: int, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="🖼️", row=4,
+                                           custom_id=f"aug:pic:{game}:hand"))
+        self.game = game
+
+    def route(self, interaction):
+        return True, self.game
+
+
 class LogPage(
     _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
 ):
@@ -190,7 +204,8 @@ class LogPage(
         return self.game, self.round, self.page
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
+DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage,
+                 PictureButton)
 
 
 class StaticView(discord.ui.View):

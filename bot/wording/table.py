@@ -154,3 +154,7 @@ def hand(w: Words, view: View) -> str:
     if you.chosen is not None:
         lines.append(w._("**Your secret choice:** {cards} — waiting for the others.", cards=names.cards(w, you.chosen)))
     return "\n".join(lines)
+
+
+def hand_picture_label(w: Words) -> str:
+    return w._("My hand as a picture")

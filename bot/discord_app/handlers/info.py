@@ -32,6 +32,22 @@ class InfoHandlers:
         await self.presenter.ensure_table(record)  # a deleted table is posted again for everybody
 
     @guarded
+    async def show_board(self, interaction: discord.Interaction, hand: bool = False,
+                         game_id: int | None = None) -> None:
+        """The table as a picture, in the reader's language; with `hand`, the reader's own hand instead
+        (only they see either)."""
+        record = await self.game_here(interaction, game_id=game_id, active=True, seated=hand)
+        if record is None:
+            return
+        pictures = self.presenter.pictures
+        if hand:
+            picture = await pictures.hand(self.w, record, str(interaction.user.id))
+        else:
+            picture = await pictures.table(self.w, record, always=True)
+        embed = picture.show_in(discord.Embed(colour=COLOUR, description=picture.alt[:4096]))
+        await answers.send(interaction, embed=embed, files=[picture.file()])
+
+    @guarded
     async def show_rules(self, interaction: discord.Interaction, topic: str | None) -> None:
         """One topic as a message; all of them as an embed of one field per topic (a message's 2,000
         characters would cut them short), with how to ask for one."""

@@ -12,7 +12,7 @@ from ...languages import language_of
 from ...service import Notice, Outcome
 from ...wording import names, notices
 from .. import answers, permissions
-from ..widgets import CancelButton, table_view, view_of
+from ..widgets import CancelButton, view_of
 from .base import guarded, say
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class LobbyHandlers:
                 await say(interaction, self.notice(outcome.notice))
             return
         record = outcome.record
-        embed, view = await self.presenter.looks(record)
+        embed, view, _ = await self.presenter.looks(record)  # a lobby: no picture yet
         message = await answers.post(interaction, embed=embed, view=view)
         await self.service.set_messages(record, table=message)
 
@@ -44,8 +44,8 @@ class LobbyHandlers:
         """The channel's table message was deleted: post it again as the answer (else nobody could join)."""
         if record.messages.table is not None and await self.presenter.table_exists(record):
             return False
-        embed, view = await self.presenter.looks(record)
-        message = await answers.post(interaction, embed=embed, view=view)
+        embed, view, files = await self.presenter.looks(record)
+        message = await answers.post(interaction, embed=embed, view=view, files=files)
         await self.service.set_messages(record, table=message, drawn=record.version if record.state else None)
         return True
 
@@ -86,13 +86,13 @@ class LobbyHandlers:
             return
         record = outcome.record
         if record.status == "lobby":
-            embed, view = await self.presenter.looks(record)
+            embed, view, _ = await self.presenter.looks(record)
             await answers.update(interaction, embed=embed, view=view)
             return
         # Started: the lobby message becomes the table; then who must act is pinged.
         try:
-            embed = await self.presenter.embed(record)
-            await answers.update(interaction, embed=embed, view=table_view(self.table_words(record), record.id))
+            embed, view, files = await self.presenter.looks(record)  # the picture is drawn on its own thread
+            await answers.update(interaction, embed=embed, view=view, attachments=files)
             _, record = await self.service.set_messages(record, drawn=record.version)
         except Exception:  # started all the same: the table is drawn with the announcement
             log.exception("the table of game %s could not be shown at its start", record.id)

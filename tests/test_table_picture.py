@@ -1,0 +1,109 @@
+"""The table as a picture on Discord (issue 15): the table message carries the picture of the public view,
+replaced (never piled up) as the game moves, on the edits that happen anyway; /augsburg board shows it to
+whoever asks, in their language; a player's own hand as a picture reaches that player alone."""
+
+from __future__ import annotations
+
+import pytest
+from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start
+from support.fake_discord import FakeUser, Harness
+
+from bot.discord_app.people import people
+from bot.picture import hand_picture, table_picture
+from bot.wording import words
+from engine import player_view, spectator_view
+
+USERS = [FakeUser(ADA, "Ada"), FakeUser(BEN, "Ben", locale="it"), FakeUser(STRANGER, "Sam")]
+
+
+async def harness(tmp_path, pictures: bool = True) -> Harness:
+    bot = make_bot(tmp_path / f"bot-{pictures}.sqlite3", table_pictures=pictures)
+    return await Harness.create(bot, users=USERS, ignore=(long_lived,))
+
+
+def public_picture(lang: str = "en") -> bytes:
+    """What the table picture must be now: drawn from the spectator view, nothing else."""
+    record = game_of_channel[0]()
+    w = words(lang)
+    return table_picture(spectator_view(record.state), people(w, record.table).name, w)
+
+
+game_of_channel: list = []
+
+
+def attachments(msg) -> list[dict]:
+    return msg.data.get("attachments") or []
+
+
+@pytest.fixture
+async def h(tmp_path):
+    harness_ = await harness(tmp_path)
+    game_of_channel[:] = [lambda: game(harness_)]
+    yield harness_
+    await harness_.close()
+
+
+async def test_the_table_carries_the_public_picture_and_a_change_replaces_it(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    shown = h.message(table)
+    (picture,) = attachments(shown)
+    assert picture["filename"] == "table.png" and picture["description"].startswith("Augsburg 1520")
+    assert shown.embeds[0]["image"]["url"] == picture["url"], "the embed shows the attachment"
+    assert shown.attachment_bytes("table.png") == public_picture()
+    assert shown.embeds[0]["description"], "the text stays for screen readers and search"
+    first = shown.attachment_bytes("table.png")
+    await h.click(ADA, (await h.click(ADA, table, label="My hand & actions")).answer.message_id, label="Buy nothing")
+    await h.click(BEN, (await h.click(BEN, table, label="My hand & actions")).answer.message_id,
+                  label=words("it")._("Buy nothing"))
+    await h.settle()
+    shown = h.message(table)
+    assert len(attachments(shown)) == 1, "replaced, not piled up"
+    assert shown.attachment_bytes("table.png") == public_picture() != first
+    for msg in h.channel_messages.values():  # nothing else in public has a picture, least of all a hand
+        assert msg.id == table or not attachments(msg)
+    h.assert_no_errors()
+
+
+async def test_the_picture_costs_no_request_of_its_own(tmp_path):
+    counts = []
+    for pictures in (False, True):
+        h = await harness(tmp_path, pictures)
+        try:
+            table = await open_and_start(h, players=(ADA, BEN))
+            for user, label in ((ADA, "Buy nothing"), (BEN, words("it")._("Buy nothing"))):
+                panel = (await h.click(user, table, label="My hand & actions")).answer  # the table speaks English
+                await h.click(user, panel.message_id, label=label)
+            await h.settle()
+            counts.append(len(h.requests))
+            assert bool(attachments(h.message(table))) == pictures
+        finally:
+            await h.close()
+    assert counts[0] == counts[1], counts
+
+
+async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h):
+    await open_and_start(h, players=(ADA, BEN))
+    for user, lang in ((BEN, "it"), (STRANGER, "en")):  # the table is public: anyone in the channel may look
+        answer = (await h.slash(user, "augsburg board")).answer
+        assert answer.ephemeral
+        (picture,) = attachments(h.message(answer.message_id))
+        assert picture["filename"] == "table.png"
+        assert h.message(answer.message_id).attachment_bytes("table.png") == public_picture(lang)
+    h.assert_no_errors()
+
+
+async def test_a_players_hand_as_a_picture_reaches_that_player_alone(h):
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    shown = (await h.click(ADA, panel.message_id, label="My hand as a picture")).answer
+    assert shown.ephemeral
+    view = player_view(game(h).state, str(ADA))
+    assert h.message(shown.message_id).attachment_bytes("hand.png") == hand_picture(view, words("en"))
+    typed = (await h.slash(ADA, "augsburg board", hand=True)).answer
+    assert typed.ephemeral
+    assert h.message(typed.message_id).attachment_bytes("hand.png") == hand_picture(view, words("en"))
+    stranger = (await h.slash(STRANGER, "augsburg board", hand=True)).answer
+    assert stranger.ephemeral and not attachments(h.message(stranger.message_id)) and "not playing" in stranger.content
+    for msg in h.channel_messages.values():
+        assert all(a["filename"] != "hand.png" for a in attachments(msg))
+    h.assert_no_errors()
