@@ -4,6 +4,7 @@ refused one step past it with 400 / 50035 naming the field."""
 from __future__ import annotations
 
 import pytest
+from support.attachments import Upload
 from support.errors import DiscordError
 from support.validation import check_autocomplete, check_commands, check_message
 
@@ -170,7 +171,7 @@ def test_an_empty_message_is_refused_on_create_only() -> None:
         check_message({"content": ""}, creating=True)
     assert refused.value.code == 50006
     check_message({"content": ""}, creating=False)
-    check_message({}, creating=True, files=1)
+    check_message({}, creating=True, files=[Upload(0, "a.png", b"png")])
 
 
 def test_a_callbacks_fields_are_named_under_data_in_discords_nested_form() -> None:

@@ -7,11 +7,20 @@ route table (``routes``, ``interaction_routes``, ``dms``), one set of Discord's 
 (``validation``) and, when asked, Discord's rate limits (``ratelimits``), applied to every request
 whichever way it came in. Every 4xx the fake answers by Discord's rules (429s aside) is listed in
 ``problems``; ``assert_no_errors`` fails on any, and closing a Harness fails on a refused body (50035,
-50006) a test did not clear. A refusal the test expects (a 404 for a message a user deleted, 403 50007
-for a user who accepts no DMs) is asserted and then cleared: ``h.problems.clear()``.
+50006, or 413 40005 for a file past 10 MiB) a test did not clear. A refusal the test expects (a 404 for a
+message a user deleted, 403 50007 for a user who accepts no DMs) is asserted and then cleared:
+``h.problems.clear()``.
 
 Each message remembers its ``allowed_mentions``; ``StoredMessage.notified(members)`` says whom Discord
 would ping for it (``mentions``).
+
+Files a message is sent or edited with (multipart ``files[N]`` parts, on every message route: channel
+messages, interaction callbacks 4 and 7, followups, webhook edits) become attachment objects as on Discord
+(``attachments``): ``StoredMessage.attachments`` (and ``Output.attachments``) lists them with their cdn
+``url``, ``attachment(filename)`` gives one and ``attachment_bytes(filename)`` the bytes uploaded for it;
+``RecordedRequest.files`` holds a request's uploads. An edit's ``attachments`` list keeps exactly the
+attachments it names (by id) plus the new files; without one, all stay. An embed image or thumbnail
+``attachment://NAME`` is resolved to that attachment's url, or dropped if there is none.
 
 Two doors lead to it, both a loopback aiohttp server (``server``, with the websocket ``gateway``):
 
@@ -47,7 +56,7 @@ and discord.py's timers. Measured on this machine, tests/test_bot.py + tests/tes
 from 5.5 s with the patched transport to 6.3 s; the whole suite's time did not change measurably.
 
 Not modelled: threads, group DMs, messages users write, slash commands in DMs, the ``mentions`` arrays
-of message objects (use ``notified``), modal submits, attachments beyond their names, the layout rules of
-components v2 (their per-component limits are checked), Discord's invalid-request ban (only counted),
-and routes' own limits other than the message bucket (each gets the generous default).
+of message objects (use ``notified``), modal submits, attachments' filename clean-up and signed CDN urls,
+the layout rules of components v2 (their per-component limits are checked), Discord's invalid-request ban
+(only counted), and routes' own limits other than the message bucket (each gets the generous default).
 """

@@ -12,7 +12,7 @@ they blocked it): opening the channel still succeeds, as on Discord, but each ne
 refused with 403 / 50007 "Cannot send messages to this user" (discord.py raises ``discord.Forbidden``
 with ``.code == 50007``); so is every message to a bot user. Like any 4xx by Discord's rules the refusal
 is listed in ``problems``, so ``assert_no_errors`` fails until the test clears it (``problems.clear()``,
-after asserting it); closing a Harness fails only on refused bodies (50035, 50006), not on it. Edits and
+after asserting it); closing a Harness fails only on refused bodies (50035, 50006, 40005), not on it. Edits and
 deletes of messages already in the DM still go through.
 """
 

@@ -30,6 +30,7 @@ from .server import FakeDiscord
 
 _DISCORD_DIR = str(Path(discord.__file__).parent)
 _TIMERS = ("__timeout_task_impl", ".<locals>.inner_call", ".<locals>.delete")  # view timeouts, delete_after
+REFUSED_BODIES = ("400 50035", "400 50006", "413 40005")  # bodies Discord refuses: the bot must not send them
 
 
 def _background(task: asyncio.Task) -> bool:
@@ -122,7 +123,8 @@ class Harness(FakeDiscord):
 
     async def close(self) -> None:
         """Close the bot and the server, cancel leftover tasks, restore discord.py's globals; then fail if
-        the bot sent a body Discord would refuse (50035, 50006) that the test left in ``problems``."""
+        the bot sent a body Discord would refuse (50035, 50006, a file too large: 413 40005) that the test
+        left in ``problems``."""
         try:
             await self.detach()
             await super().close()
@@ -136,7 +138,7 @@ class Harness(FakeDiscord):
             if self._base is not None:
                 Route.BASE, self._base = self._base, None
             logging.getLogger().removeHandler(self._capture)
-        refused = [p for p in self.problems if " -> 400 50035 " in p or " -> 400 50006 " in p]
+        refused = [p for p in self.problems if any(f" -> {code} " in p for code in REFUSED_BODIES)]
         if refused:
             raise AssertionError("Discord would refuse what the bot sent:\n" + "\n".join(refused))
 

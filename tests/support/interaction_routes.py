@@ -14,7 +14,7 @@ from typing import Any
 from .errors import DiscordError, invalid_form
 from .model import TOKEN_LIFETIME
 from .records import CALLBACK_KINDS, Interaction, RecordedRequest, StoredMessage
-from .routes import checked, route, truthy
+from .routes import attachment_ids, checked, route, truthy
 from .validation import EPHEMERAL, check_autocomplete, check_message
 
 # Which callback types may answer which interaction types (command, component, autocomplete, modal).
@@ -59,20 +59,22 @@ def callback(fake: Any, req: RecordedRequest) -> dict | None:
     if kind in (6, 7) and interaction.message_id is None:
         raise invalid_form([("type", "This interaction has no message to update.")])
     if kind in (4, 7):
-        check_message(data, creating=kind == 4, prefix="data", files=len(req.files))
+        existing = attachment_ids(fake.messages[interaction.message_id] if kind == 7 else None)
+        check_message(data, creating=kind == 4, prefix="data", files=req.files, existing=existing)
     if kind == 8:
         check_autocomplete(data)
     interaction.callback, interaction.answered_at = body, req.at
     msg: StoredMessage | None = None
     if kind in (4, 5):  # a new message (5: a "thinking" one)
         msg = fake.new_message(
-            data, ephemeral=_ephemeral(data), owner=interaction.user, interaction=interaction, loading=kind == 5
-        )
+            data, ephemeral=_ephemeral(data), owner=interaction.user, interaction=interaction, loading=kind == 5,
+            files=req.files,
+        )  # fmt: skip
         interaction.loading = kind == 5
     elif kind in (6, 7):  # (deferred) update of the component's message
         msg = fake.messages[interaction.message_id]
         if kind == 7:
-            fake.edit_message(msg, data)
+            fake.edit_message(msg, data, req.files)
     interaction.original_id = msg.id if msg else None
     extra = {"choices": data.get("choices")} if kind == 8 else {"modal": data} if kind == 9 else {}
     interaction.output = fake.record(CALLBACK_KINDS[kind], msg, data, **extra, **_common(interaction))
@@ -101,10 +103,12 @@ def followup(fake: Any, req: RecordedRequest) -> dict | None:
     interaction = _by_token(fake, req)
     body = checked(req, creating=True)
     if interaction.loading:
-        msg = fake.edit_message(fake.messages[interaction.original_id], {**body, "flags": None})
+        msg = fake.edit_message(fake.messages[interaction.original_id], {**body, "flags": None}, req.files)
         interaction.loading = False
     else:
-        msg = fake.new_message(body, ephemeral=_ephemeral(body), owner=interaction.user, interaction=interaction)
+        msg = fake.new_message(
+            body, ephemeral=_ephemeral(body), owner=interaction.user, interaction=interaction, files=req.files
+        )
     fake.record("followup", msg, body, **_common(interaction))
     return msg.data if truthy(req.query.get("wait")) else None
 
@@ -132,8 +136,8 @@ def get_webhook_message(fake: Any, req: RecordedRequest) -> dict:
 @route("PATCH", WEBHOOK + "/messages/{message_id}")
 def edit_webhook_message(fake: Any, req: RecordedRequest) -> dict:
     interaction, msg = _webhook_message(fake, req)
-    body = checked(req, creating=False)
-    fake.edit_message(msg, body)
+    body = checked(req, creating=False, msg=msg)
+    fake.edit_message(msg, body, req.files)
     _changed(fake, req, interaction, msg, body, "edit_original", "followup_edit")
     return msg.data
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
-from . import payloads
+from . import attachments, payloads
 from .channels import Channels, known, plan_channels
 from .dms import DirectMessages
 from .errors import invalid_form
@@ -35,7 +35,7 @@ TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and e
 SLIM_AFTER = 30.0  # with record_requests=False: seconds an interaction keeps its callback body and output
 GUILDS = 1  # the intent for channel and thread events
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents for MESSAGE_* events in guilds, in DMs
-MESSAGE_KEYS = ("content", "embeds", "components", "attachments", "poll")
+MESSAGE_KEYS = ("content", "embeds", "components", "poll")  # an edit replaces these; ``attachments`` merges
 _keys = itertools.count(1)
 
 Listener = Callable[[str, dict], None]
@@ -118,8 +118,10 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
     def new_message(
         self, body: dict, *, ephemeral: bool = False, owner: FakeUser | None = None,
         interaction: Interaction | None = None, loading: bool = False, channel_id: int | None = None,
+        files: Sequence[attachments.Upload] = (),
     ) -> StoredMessage:  # fmt: skip
-        """A message in ``channel_id`` (default: the interaction's channel, else the guild's channel)."""
+        """A message in ``channel_id`` (default: the interaction's channel, else the guild's channel), with
+        the uploaded ``files`` as its attachments (see ``attachments``)."""
         mid = self.next_id()
         channel_id = channel_id or (interaction.channel_id if interaction else self.channel_id)
         recipient = self.dm_recipient(channel_id)
@@ -159,6 +161,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         seer = owner.id if ephemeral and owner else recipient.id if recipient else None
         msg = StoredMessage(mid, channel_id, data, ephemeral, seer, None if interaction is None else interaction.id)
         msg.allowed_mentions = body.get("allowed_mentions")
+        attachments.apply(msg, body, files, self.next_id, editing=False)
         self.messages[mid] = msg
         self.index_message(msg)
         if not ephemeral:
@@ -177,13 +180,15 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         data["type"], data["referenced_message"] = 19, dict(target.data)
         data["message_reference"] = {"type": 0, "message_id": str(target.id), "channel_id": str(channel_id)}
 
-    def edit_message(self, msg: StoredMessage, body: dict) -> StoredMessage:
-        """Apply a PATCH body (only the keys present); ephemerality never changes, "thinking" ends."""
+    def edit_message(self, msg: StoredMessage, body: dict, files: Sequence[attachments.Upload] = ()) -> StoredMessage:
+        """Apply a PATCH body (only the keys present) and its ``files``; ephemerality never changes, "thinking"
+        ends; attachments are kept, replaced or added as ``attachments`` says."""
         was_loading = msg.loading
         for key in MESSAGE_KEYS:
             if key in body:
                 value = body[key]
                 msg.data[key] = value if value is not None else ("" if key == "content" else [])
+        attachments.apply(msg, body, files, self.next_id, editing=True)
         flags = int(msg.data["flags"])
         if body.get("flags") is not None:
             flags = int(body["flags"]) & ~(EPHEMERAL | LOADING) | flags & EPHEMERAL
@@ -213,7 +218,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
             out.message_id, out.channel_id, out.ephemeral = msg.id, msg.channel_id, msg.ephemeral
             out.recipient_id = msg.owner_id if msg.in_dm else None
             out.content = msg.content
-            out.embeds, out.components = msg.embeds, msg.components
+            out.embeds, out.components, out.attachments = msg.embeds, msg.components, msg.attachments
         self.outputs.append(out)
         if self.keep_outputs is not None and len(self.outputs) >= 2 * self.keep_outputs + 1:
             dropped = len(self.outputs) - self.keep_outputs

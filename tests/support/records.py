@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import mentions
+from .attachments import Upload
 from .payloads import FakeUser
 from .validation import BUTTON, LOADING, SELECTS, walk
 
@@ -63,6 +64,7 @@ class StoredMessage(ComponentQueries):
 
     A test may set ``deleted = True`` to play a user deleting it: routes then answer 404 for it.
     ``allowed_mentions`` is what the request that last set its content sent (None: the key was absent).
+    ``file_bytes`` holds the bytes of each live attachment by its id (read them with :meth:`attachment_bytes`).
     """
 
     id: int
@@ -73,6 +75,7 @@ class StoredMessage(ComponentQueries):
     interaction_id: int | None = None
     deleted: bool = False
     allowed_mentions: dict | None = None
+    file_bytes: dict[int, bytes] = field(default_factory=dict, repr=False)
 
     @property
     def in_dm(self) -> bool:
@@ -104,6 +107,22 @@ class StoredMessage(ComponentQueries):
     @property
     def components(self) -> list[dict]:  # type: ignore[override]
         return self.data.get("components") or []
+
+    @property
+    def attachments(self) -> list[dict]:
+        """The attachment objects, as Discord sends them (``id``, ``filename``, ``size``, ``url``, ...)."""
+        return self.data.get("attachments") or []
+
+    def attachment(self, filename: str) -> dict:
+        """The attachment named ``filename``; KeyError if the message has none of that name."""
+        found = [a for a in self.attachments if a["filename"] == filename]
+        if not found:
+            raise KeyError(f"no attachment {filename!r}; has {[a['filename'] for a in self.attachments]}")
+        return found[0]
+
+    def attachment_bytes(self, filename: str) -> bytes:
+        """The uploaded bytes of the attachment named ``filename`` (what its url would serve)."""
+        return self.file_bytes[int(self.attachment(filename)["id"])]
 
     @property
     def loading(self) -> bool:
@@ -139,7 +158,8 @@ class Interaction:
 class RecordedRequest:
     """One HTTP request the fake received. ``route`` is discord.py's template, ``path`` the concrete one;
     ``at`` its arrival (time.monotonic()), ``channel_id`` the channel a channel route names, and
-    ``global_limited`` whether it counts against Discord's global limit (interaction routes do not)."""
+    ``global_limited`` whether it counts against Discord's global limit (interaction routes do not);
+    ``files`` the uploaded file parts of a multipart body (name, bytes, ``files[N]`` index)."""
 
     method: str
     route: str
@@ -147,7 +167,7 @@ class RecordedRequest:
     params: dict[str, str]
     query: dict[str, str]
     json: Any
-    files: list[str]
+    files: list[Upload]
     authorization: str | None
     status: int = 0
     response: Any = None
@@ -161,8 +181,9 @@ class RecordedRequest:
 class Output(ComponentQueries):
     """One user-visible effect (a response, an edit, a followup, a channel message, ...).
 
-    ``content``/``embeds``/``components`` are the affected message *after* the operation; ``payload`` is
-    exactly what the bot sent, ``allowed_mentions`` its ``allowed_mentions`` (None when absent).
+    ``content``/``embeds``/``components``/``attachments`` are the affected message *after* the operation;
+    ``payload`` is exactly what the bot sent (without the files), ``allowed_mentions`` its ``allowed_mentions``
+    (None when absent).
     ``recipient_id`` is set for a message in a DM: whose DMs it is in.
     """
 
@@ -172,6 +193,7 @@ class Output(ComponentQueries):
     content: str | None = None
     embeds: list[dict] = field(default_factory=list)
     components: list[dict] = field(default_factory=list)
+    attachments: list[dict] = field(default_factory=list)
     payload: dict = field(default_factory=dict)
     channel_id: int | None = None
     user_id: int | None = None  # the interacting user, for interaction outputs

@@ -43,11 +43,15 @@ def truthy(value: str | None) -> bool:
     return str(value).lower() in ("1", "true")
 
 
-def checked(req: RecordedRequest, *, creating: bool) -> dict:
-    """The message body of a create or edit request, once Discord's limits accept it."""
+def checked(req: RecordedRequest, *, creating: bool, msg: StoredMessage | None = None) -> dict:
+    """The message body of a create or edit request (of ``msg``), once Discord's limits accept it."""
     body = req.json or {}
-    check_message(body, creating=creating, files=len(req.files))
+    check_message(body, creating=creating, files=req.files, existing=attachment_ids(msg))
     return body
+
+
+def attachment_ids(msg: StoredMessage | None) -> set[int]:
+    return set() if msg is None else {int(a["id"]) for a in msg.attachments}
 
 
 # ------------------------------------------------------------------ login and gateway discovery
@@ -178,7 +182,7 @@ def send_message(fake: Any, req: RecordedRequest) -> dict:
     earlier = fake.nonced_message(channel_id, nonce)
     if earlier is not None:  # Discord: the same nonce within a few minutes returns that message, no new one
         return earlier.data
-    msg = fake.new_message(body, channel_id=channel_id)
+    msg = fake.new_message(body, channel_id=channel_id, files=req.files)
     fake.remember_nonce(channel_id, nonce, msg)
     fake.record("dm_message" if msg.in_dm else "channel_message", msg, body)
     return msg.data
@@ -192,8 +196,8 @@ def get_message(fake: Any, req: RecordedRequest) -> dict:
 @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
 def edit_message(fake: Any, req: RecordedRequest) -> dict:
     msg = _channel_message(fake, req)
-    body = checked(req, creating=False)
-    fake.record("message_edit", fake.edit_message(msg, body), body)
+    body = checked(req, creating=False, msg=msg)
+    fake.record("message_edit", fake.edit_message(msg, body, req.files), body)
     return msg.data
 
 

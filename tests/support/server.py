@@ -22,6 +22,7 @@ from aiohttp import web
 
 from .accounting import Accounting
 from .actions import Actions
+from .attachments import Upload, upload
 from .errors import DiscordError
 from .failures import DEFAULT
 from .gateway import Gateway
@@ -249,8 +250,8 @@ def _json(data: Any, status: int, headers: dict[str, str]) -> web.Response:
     return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers)
 
 
-async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
-    """The JSON body, or multipart's ``payload_json`` plus the uploaded file names."""
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON body, or multipart's ``payload_json`` plus the uploaded files (``files[N]`` parts)."""
     if not request.can_read_body:
         return None, []
     if not request.content_type.startswith("multipart/"):
@@ -263,5 +264,6 @@ async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
         if part.name == "payload_json":
             body = json.loads(raw)
         else:
-            files.append(part.filename or part.name or "file")
+            kind = part.headers.get("Content-Type")
+            files.append(upload(part.name, part.filename, bytes(raw), kind, len(files)))  # type: ignore[union-attr]
     return body, files

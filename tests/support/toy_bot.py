@@ -5,7 +5,8 @@
 ``post`` (channel message with a plain View), ``note`` (edits of @original and of a followup),
 ``say text`` (sends ``text`` as it is), ``shout text`` (``text`` pinging nobody, then a followup pinging
 only the caller), ``dm text`` (DMs ``text`` with a "Got it" button to the caller, says so or why not),
-``late``/``wait`` (answer or follow up once ``bot.gate`` opens), ``ignore``/``boom``/``hang`` (misbehave)
+``picture`` (a file shown as its embed's image, with a "Next" button that swaps the picture for
+another), ``late``/``wait`` (answer or follow up once ``bot.gate`` opens), ``ignore``/``boom``/``hang`` (misbehave)
 and ``admin reset confirm [reason]`` (a nested group). :func:`on_gateway` runs it against a
 :class:`~support.server.FakeDiscord` through the gateway door, in this process.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -66,6 +68,22 @@ class PostView(discord.ui.View):
         await interaction.message.delete()
 
 
+def picture(name: str, data: bytes) -> tuple[discord.File, discord.Embed]:
+    """A file and an embed showing it (``attachment://name``)."""
+    embed = discord.Embed(title=name).set_image(url=f"attachment://{name}")
+    return discord.File(io.BytesIO(data), filename=name, description=f"picture {name}"), embed
+
+
+class PictureView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Next", custom_id="toy:picture:next")
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        file, embed = picture("next.png", b"next picture")
+        await interaction.response.edit_message(embed=embed, attachments=[file], view=self)
+
+
 class DmView(discord.ui.View):
     """On a DM: the click comes from the DM channel, with a User instead of a Member."""
 
@@ -115,6 +133,12 @@ def toy_group() -> app_commands.Group:
         extra = await interaction.followup.send("temporary", wait=True)
         await extra.edit(content="edited temporary")
         await extra.delete()
+
+    @toy.command(name="picture", description="Show a picture")
+    async def show_picture(interaction: discord.Interaction) -> None:
+        interaction.client.seen.append(("picture", interaction))
+        file, embed = picture("first.png", b"first picture")
+        await interaction.response.send_message(file=file, embed=embed, view=PictureView())
 
     @toy.command(description="Say exactly this")
     async def say(interaction: discord.Interaction, text: str) -> None:

@@ -9,9 +9,10 @@ of them, the way Discord does, so the bot's log and the fake's ``problems`` name
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
+from .attachments import MAX_DESCRIPTION, MAX_FILE_SIZE, MAX_FILES, Upload, entry_id
 from .errors import DiscordError, invalid_form
 
 EPHEMERAL, LOADING, COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 15
@@ -53,10 +54,17 @@ def _raise(out: Problems) -> None:
 # ------------------------------------------------------------------ messages
 
 
-def check_message(body: dict, *, creating: bool, prefix: str = "", files: int = 0) -> None:
-    """A message create or edit body (channel message, callback 4/7 ``data``, followup, webhook edit)."""
+def check_message(
+    body: dict, *, creating: bool, prefix: str = "", files: Sequence[Upload] = (), existing: Collection[int] = ()
+) -> None:
+    """A message create or edit body (channel message, callback 4/7 ``data``, followup, webhook edit), with
+    the ``files`` uploaded with it; ``existing``: the ids of the attachments the edited message has."""
     at = f"{prefix}." if prefix else ""
+    for file in files:  # the upload layer refuses first, before the form is read
+        if file.size > MAX_FILE_SIZE:
+            raise DiscordError(413, 40005, "Request entity too large")
     out: Problems = []
+    _attachments(out, f"{at}attachments", body, files, existing, creating)
     _length(out, f"{at}content", body.get("content"), 2000)
     embeds = body.get("embeds") or []
     _count(out, f"{at}embeds", embeds, 10)
@@ -68,6 +76,28 @@ def check_message(body: dict, *, creating: bool, prefix: str = "", files: int = 
     shown = ("content", "embeds", "components", "poll", "sticker_ids", "attachments")
     if creating and not files and not any(body.get(key) for key in shown):
         raise DiscordError(400, 50006, "Cannot send an empty message")
+
+
+def _attachments(
+    out: Problems, path: str, body: dict, files: Sequence[Upload], existing: Collection[int], creating: bool
+) -> None:
+    """Each ``attachments`` entry names an uploaded ``files[N]`` or an attachment the message has; at most
+    10 attachments result (see ``attachments`` for what an edit keeps)."""
+    listed = body.get("attachments")
+    uploaded = {file.index for file in files}
+    for i, entry in enumerate(listed or []):
+        key = entry_id(entry)
+        if key is None or (key not in uploaded and key not in existing):
+            named = entry.get("id") if isinstance(entry, dict) else entry
+            out.append((f"{path}.{i}.id", f"Unknown attachment {named!r}: no files[{named}] and no such attachment."))
+        else:
+            _length(out, f"{path}.{i}.description", entry.get("description"), MAX_DESCRIPTION)
+    if listed is None:
+        total = len(existing) + len(files)
+    else:
+        total = len(listed) + (0 if not creating else len(uploaded - {entry_id(e) for e in listed}))
+    if len(files) > MAX_FILES or total > MAX_FILES:
+        out.append((path, f"Must be {MAX_FILES} or fewer in length (got {max(total, len(files))})."))
 
 
 def _embeds(out: Problems, path: str, embeds: list[dict]) -> None:
