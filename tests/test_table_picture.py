@@ -21,14 +21,11 @@ async def harness(tmp_path, pictures: bool = True) -> Harness:
     return await Harness.create(bot, users=USERS, ignore=(long_lived,))
 
 
-def public_picture(lang: str = "en") -> bytes:
+def public_picture(h: Harness, lang: str = "en") -> bytes:
     """What the table picture must be now: drawn from the spectator view, nothing else."""
-    record = game_of_channel[0]()
+    record = game(h)
     w = words(lang)
     return table_picture(spectator_view(record.state), people(w, record.table).name, w)
-
-
-game_of_channel: list = []
 
 
 def attachments(msg) -> list[dict]:
@@ -38,7 +35,6 @@ def attachments(msg) -> list[dict]:
 @pytest.fixture
 async def h(tmp_path):
     harness_ = await harness(tmp_path)
-    game_of_channel[:] = [lambda: game(harness_)]
     yield harness_
     await harness_.close()
 
@@ -49,7 +45,7 @@ async def test_the_table_carries_the_public_picture_and_a_change_replaces_it(h):
     (picture,) = attachments(shown)
     assert picture["filename"] == "table.png" and picture["description"].startswith("Augsburg 1520")
     assert shown.embeds[0]["image"]["url"] == picture["url"], "the embed shows the attachment"
-    assert shown.attachment_bytes("table.png") == public_picture()
+    assert shown.attachment_bytes("table.png") == public_picture(h)
     assert shown.embeds[0]["description"], "the text stays for screen readers and search"
     first = shown.attachment_bytes("table.png")
     await h.click(ADA, (await h.click(ADA, table, label="My hand & actions")).answer.message_id, label="Buy nothing")
@@ -58,13 +54,15 @@ async def test_the_table_carries_the_public_picture_and_a_change_replaces_it(h):
     await h.settle()
     shown = h.message(table)
     assert len(attachments(shown)) == 1, "replaced, not piled up"
-    assert shown.attachment_bytes("table.png") == public_picture() != first
+    assert shown.attachment_bytes("table.png") == public_picture(h) != first
     for msg in h.channel_messages.values():  # nothing else in public has a picture, least of all a hand
         assert msg.id == table or not attachments(msg)
     h.assert_no_errors()
 
 
 async def test_the_picture_costs_no_request_of_its_own(tmp_path):
+    """The same moves with and without pictures: no more requests with them (edits may coalesce more while
+    a picture is drawn), and every upload rides on the table's own post or edit."""
     counts = []
     for pictures in (False, True):
         h = await harness(tmp_path, pictures)
@@ -75,10 +73,14 @@ async def test_the_picture_costs_no_request_of_its_own(tmp_path):
                 await h.click(user, panel.message_id, label=label)
             await h.settle()
             counts.append(len(h.requests))
-            assert bool(attachments(h.message(table))) == pictures
+            uploads = [r for r in h.requests if r.files]
+            assert bool(uploads) == pictures and bool(attachments(h.message(table))) == pictures
+            for r in uploads:
+                assert [f.filename for f in r.files] == ["table.png"]
+                assert r.params.get("message_id") == str(table) or r.route.endswith("/callback"), r.path
         finally:
             await h.close()
-    assert counts[0] == counts[1], counts
+    assert counts[1] <= counts[0], counts
 
 
 async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h):
@@ -88,7 +90,7 @@ async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h)
         assert answer.ephemeral
         (picture,) = attachments(h.message(answer.message_id))
         assert picture["filename"] == "table.png"
-        assert h.message(answer.message_id).attachment_bytes("table.png") == public_picture(lang)
+        assert h.message(answer.message_id).attachment_bytes("table.png") == public_picture(h, lang)
     h.assert_no_errors()
 
 
