@@ -28,6 +28,7 @@ from .people import people
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 KEPT = 32  # pictures kept (about 60 KB each): the tables drawn most recently
+SOON = 0.25  # seconds an answer waits for a picture (one takes ~20 ms, unless many are queued)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,13 @@ class Pictures:
                 self._kept.popitem(last=False)
         self._kept.move_to_end(key)
         return picture
+
+    async def table_soon(self, w: Words, record: GameRecord, within: float = SOON) -> Picture | None:
+        """The table picture if it is ready within `within` seconds (for an answer that cannot wait long);
+        else None, and the drawing goes on, kept for whoever asks next."""
+        drawing = asyncio.ensure_future(self.table(w, record))
+        done, _ = await asyncio.wait({drawing}, timeout=within)
+        return drawing.result() if done else None
 
     async def hand(self, w: Words, record: GameRecord, player: str) -> Picture:
         """One player's own hand, money and offer: only ever sent to that player."""

@@ -12,7 +12,7 @@ from ...languages import language_of
 from ...service import Notice, Outcome
 from ...wording import names, notices
 from .. import answers, permissions
-from ..widgets import CancelButton, view_of
+from ..widgets import CancelButton, table_view, view_of
 from .base import guarded, say
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,15 @@ class LobbyHandlers:
             return
         # Started: the lobby message becomes the table; then who must act is pinged.
         try:
-            embed, view, files = await self.presenter.looks(record)  # the picture is drawn on its own thread
-            await answers.update(interaction, embed=embed, view=view, attachments=files)
-            _, record = await self.service.set_messages(record, drawn=record.version)
+            embed = await self.presenter.embed(record)
+            # The picture if it is drawn at once; when many tables start together, the drawer adds it later.
+            picture = await self.presenter.pictures.table_soon(self.table_words(record), record)
+            files = [] if picture is None else [picture.file()]
+            view = table_view(self.table_words(record), record.id)
+            await answers.update(interaction, embed=picture.show_in(embed) if picture else embed, view=view,
+                                 attachments=files)
+            if picture is not None or not self.presenter.pictures.enabled:
+                _, record = await self.service.set_messages(record, drawn=record.version)
         except Exception:  # started all the same: the table is drawn with the announcement
             log.exception("the table of game %s could not be shown at its start", record.id)
         await self.moved(Outcome(True, record=record, events=outcome.events), interaction)
