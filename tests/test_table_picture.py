@@ -9,6 +9,7 @@ from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, 
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.people import people
+from bot.discord_app.pictures import Pictures
 from bot.picture import hand_picture, table_picture
 from bot.wording import words
 from engine import player_view, spectator_view
@@ -109,3 +110,15 @@ async def test_a_players_hand_as_a_picture_reaches_that_player_alone(h):
     for msg in h.channel_messages.values():
         assert all(a["filename"] != "hand.png" for a in attachments(msg))
     h.assert_no_errors()
+
+
+async def test_a_worker_process_draws_the_same_picture(h):
+    """The bot draws in a worker process (PICTURE_PROCESSES, default 1); the tests' bots on a thread."""
+    await open_and_start(h, players=(ADA, BEN))
+    pictures = Pictures(True, processes=1)
+    try:
+        drawn = await pictures.table(words("de"), game(h))
+        assert drawn.png == public_picture(h, "de") and drawn.alt
+        assert pictures._pool is not None, "drawn in the worker process"
+    finally:
+        pictures.close()

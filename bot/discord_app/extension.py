@@ -27,7 +27,7 @@ async def setup(bot) -> None:
     service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
-                               pictures=settings.table_pictures))
+                               pictures=settings.table_pictures, picture_processes=settings.picture_processes))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 

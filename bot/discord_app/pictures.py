@@ -1,7 +1,8 @@
 """The table's picture on its message (issue 15), and a player's own hand as a picture.
 
-Drawing takes ~20 ms of Pillow work, so it runs on a thread of its own (Pillow lets go of the interpreter
-lock for most of it): never on the event loop, never on an interaction's path. The table picture is drawn
+Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: in a worker
+process by default (with a thousand tables a drawing thread's share of the interpreter lock slowed every
+answer: `tests/bench_bot.py`), or on a thread of its own (`processes=0`; tests). The table picture is drawn
 from the spectator view only (R28), so it cannot show what is hidden; the last few are kept, keyed by the
 game's version and language, so a redraw of the same state (a table posted again, /augsburg board) costs
 nothing. The attachment goes on the table edits that happen anyway: no request of its own.
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import get_context
 
 import discord
 
@@ -25,6 +29,7 @@ from ..wording import Words, words
 from ..wording import table as table_words
 from .people import people
 
+log = logging.getLogger(__name__)
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 KEPT = 32  # pictures kept (about 60 KB each): the tables drawn most recently
@@ -50,14 +55,34 @@ def _draw_table(view, names: dict[str, str], lang: str) -> Picture:
     return Picture(table_picture(view, names.get, w), table_alt_text(view, names.get, w))
 
 
+def _draw_hand(view, lang: str) -> bytes:
+    return hand_picture(view, words(lang))
+
+
 class Pictures:
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True, processes: int = 0):
         self.enabled = enabled
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
+        self._processes = processes
+        self._pool: ProcessPoolExecutor | None = None  # started at the first table picture
         self._kept: OrderedDict[tuple, Picture] = OrderedDict()
 
     def close(self) -> None:
         self._thread.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, draw, *args):
+        loop = asyncio.get_running_loop()
+        if self._processes > 0:
+            try:
+                if self._pool is None:  # forkserver: a clean child, not a fork of a process with threads
+                    self._pool = ProcessPoolExecutor(self._processes, mp_context=get_context("forkserver"))
+                return await loop.run_in_executor(self._pool, draw, *args)
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("drawing in a worker process failed (%s): drawing on a thread from now on", exc)
+                self._processes = 0
+        return await loop.run_in_executor(self._thread, draw, *args)
 
     async def table(self, w: Words, record: GameRecord, always: bool = False) -> Picture | None:
         """The public table of a started game, in `w`'s language (None before the start, or if the tables
@@ -70,7 +95,7 @@ class Pictures:
         picture = self._kept.get(key)
         if picture is None:
             view = spectator_view(record.state)
-            picture = await asyncio.get_running_loop().run_in_executor(self._thread, _draw_table, view, names, w.lang)
+            picture = await self._run(_draw_table, view, names, w.lang)
             self._kept[key] = picture
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
@@ -87,5 +112,5 @@ class Pictures:
     async def hand(self, w: Words, record: GameRecord, player: str) -> Picture:
         """One player's own hand, money and offer: only ever sent to that player."""
         view = player_view(record.state, player)
-        png = await asyncio.get_running_loop().run_in_executor(self._thread, hand_picture, view, w)
+        png = await self._run(_draw_hand, view, w.lang)
         return Picture(png, table_words.hand(w, view).replace("**", ""), HAND_FILE)  # its alt text: the same

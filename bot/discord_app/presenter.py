@@ -43,7 +43,7 @@ def _words(record: GameRecord) -> Words:
 
 class Presenter:
     def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0,
-                 pacing: Pacing | None = None, pictures: bool = True):
+                 pacing: Pacing | None = None, pictures: Pictures | None = None):
         self.client = client
         self.service = service
         self.store = service.store
@@ -53,7 +53,7 @@ class Presenter:
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
         self.live = LivePanels(service)  # players' private panels that follow the game
-        self.pictures = Pictures(pictures)  # the table as a picture, on the table message
+        self.pictures = pictures or Pictures()  # the table as a picture, on the table message
 
     async def close(self) -> None:
         await self.drawer.close()
