@@ -18,7 +18,8 @@ class Settings(BaseSettings):
     table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
     computer_delay: float = 2.0  # seconds a computer player waits before it moves
     table_pictures: bool = True  # the table message carries a picture of the table (Pillow)
-    picture_processes: int = Field(1, ge=0)  # worker processes that draw them; 0: a thread of the bot's
+    picture_processes: int = Field(0, ge=0)  # worker processes that draw them; 0: a thread of the bot's
+    pictures_per_second: float = Field(8.0, ge=0)  # drawings at most, over all tables (0: no limit)
     # Message operations the bot allows itself per channel in 5 s. Discord allows 5, but discord.py holds
     # back the request that empties a bucket for the whole reset: one spare keeps that from happening.
     channel_ops_per_5s: int = 4

@@ -12,6 +12,7 @@ from ..scheduler import SystemClock
 from ..service import GameService, Timing
 from .cog import Augsburg
 from .pacing import Pacing
+from .pictures import Pictures
 from .widgets import DYNAMIC_ITEMS
 
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
@@ -27,7 +28,8 @@ async def setup(bot) -> None:
     service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
-                               pictures=settings.table_pictures, picture_processes=settings.picture_processes))
+                               pictures=Pictures(settings.table_pictures, settings.picture_processes,
+                                                 settings.pictures_per_second)))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 

@@ -1,8 +1,10 @@
 """The table's picture on its message (issue 15), and a player's own hand as a picture.
 
-Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: in a worker
-process by default (with a thousand tables a drawing thread's share of the interpreter lock slowed every
-answer: `tests/bench_bot.py`), or on a thread of its own (`processes=0`; tests). The table picture is drawn
+Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: on a thread of
+its own, or in worker processes (`processes`). Pictures are drawn at most `per_second` a second over all
+tables: with a thousand busy tables, drawing every table edit's picture took the CPU the answers need
+(`tests/bench_bot.py`); over that budget a table edit waits its turn, and reads the newest state when it
+goes, so a busy table's edits coalesce instead. The table picture is drawn
 from the spectator view only (R28), so it cannot show what is hidden; the last few are kept, keyed by the
 game's version and language, so a redraw of the same state (a table posted again, /augsburg board) costs
 nothing. The attachment goes on the table edits that happen anyway: no request of its own.
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -59,9 +62,25 @@ def _draw_hand(view, lang: str) -> bytes:
     return hand_picture(view, words(lang))
 
 
+class Budget:
+    """At most `rate` drawings a second, evenly: each waits for its slot."""
+
+    def __init__(self, rate: float):
+        self.gap = 1.0 / rate if rate > 0 else 0.0
+        self._next = 0.0
+
+    async def take(self) -> None:
+        now = time.monotonic()
+        slot = max(now, self._next)
+        self._next = slot + self.gap
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
 class Pictures:
-    def __init__(self, enabled: bool = True, processes: int = 0):
+    def __init__(self, enabled: bool = True, processes: int = 0, per_second: float = 0.0):
         self.enabled = enabled
+        self._budget = Budget(per_second)  # 0: no limit
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
         self._processes = processes
         self._pool: ProcessPoolExecutor | None = None  # started at the first table picture
@@ -94,6 +113,7 @@ class Pictures:
         key = (record.id, record.version, w.lang, tuple(names.values()))
         picture = self._kept.get(key)
         if picture is None:
+            await self._budget.take()
             view = spectator_view(record.state)
             picture = await self._run(_draw_table, view, names, w.lang)
             self._kept[key] = picture
