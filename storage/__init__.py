@@ -17,6 +17,7 @@ from .records import (
 from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
+__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+           "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
            "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
            "TableMessages", "VersionConflict", "WrongStatus"]
