@@ -190,7 +190,53 @@ class LogPage(
         return self.game, self.round, self.page
 
 
-DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage)
+class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)"):
+    """A page of a server's leaderboard (records.py)."""
+
+    handler = "leaderboard_page"
+
+    def __init__(self, guild: str | int, page: str | int, label: str = "…", disabled: bool = False):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:lb:{guild}:{page}"))
+        self.guild, self.page = int(guild), int(page)
+
+    def route(self, interaction):
+        return self.guild, self.page
+
+
+class HistoryPage(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"
+):
+    """A page of past games of the channel ("c") or server ("s") where it is clicked: those before game
+    `before` (0: the newest)."""
+
+    handler = "history_page"
+
+    def __init__(self, scope: str, before: str | int, label: str = "…", disabled: bool = False):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:hp:{scope}:{before}", row=2))
+        self.scope, self.before = scope, int(before)
+
+    def route(self, interaction):
+        return self.scope, self.before
+
+
+class HistoryGame(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
+    """One past game: its final table and its public log."""
+
+    handler = "history_game"
+
+    def __init__(self, game: int, label: str = "…", row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=row,
+                                           custom_id=f"aug:hg:{game}"))
+        self.game = game
+
+    def route(self, interaction):
+        return (self.game,)
+
+
+DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage,
+                 BoardPage, HistoryPage, HistoryGame)
 
 
 class StaticView(discord.ui.View):
