@@ -160,3 +160,14 @@ def test_a_file_that_is_not_a_game_is_refused_politely(tmp_path):
     path.write_text('{"format": "something else"}')
     out = io.StringIO()
     assert replay(str(path), step=False, stdout=out) == 2 and "not a game file" in out.getvalue()
+
+
+async def test_the_console_script_replays_a_file(service, tmp_path, capsys):
+    from bot.cli import main
+
+    record = await play_game(service, 1, 10, ["a", "b"], 0, seed=2)
+    path = tmp_path / "g.json"
+    path.write_bytes(export_bytes(await export_game(service.store, record)))
+    assert main(["replay", str(path), "--all", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Wiedergabe von Spiel" in out and "gespeicherten Endstand" in out
