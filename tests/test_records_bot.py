@@ -32,8 +32,9 @@ from engine.randomplay import concrete
 def _private(result):
     answer = result.answer
     assert answer.ephemeral, answer
-    assert answer.allowed_mentions in (None, {"parse": []}) or answer.allowed_mentions.get("parse") == [], \
-        answer.allowed_mentions
+    mentions = answer.allowed_mentions  # exactly nobody: no parsing, no users, no roles
+    assert mentions is not None and mentions.get("parse") == [] and not mentions.get("users") \
+        and not mentions.get("roles"), mentions
     return answer
 
 
@@ -63,7 +64,7 @@ async def test_stats_leaderboard_and_history_of_finished_games(harness):
     ben = _private(await _stats_of(h, ADA, BEN))
     assert "1 game" in ben.content
     board = _private(await h.slash(CLEO, "augsburg records leaderboard"))
-    assert "Ranked by wins" in board.content and "PAI" not in board.content
+    assert "Ranked by wins" in board.content
     people = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
     assert len(people) == 3 and not any("Computer" in line for line in people)
     assert "Computer players (never ranked)" in board.content
@@ -73,6 +74,11 @@ async def test_stats_leaderboard_and_history_of_finished_games(harness):
     final = _private(shown)
     assert "The game is over" in final.embeds[0]["description"] and f"Game #{one.id}" in final.content
     assert final.has("aug:log:", prefix=True)
+    older = await h.click(BEN, final.message_id, label="◀ Earlier")  # the log of a past game pages on
+    assert older.answer.kind == "update" and "The game's log" in h.message(final.message_id).content
+    forged = json.loads(json.dumps(hist.components).replace(f"aug:hg:{one.id}", "aug:hg:999"))
+    gone = await use_old(h, BEN, dataclasses.replace(hist, components=forged), "aug:hg:999")
+    assert _private(gone) and "no such game" in gone.answer.content
     h.assert_all_answered()
     h.assert_no_errors()
 
