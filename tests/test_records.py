@@ -171,3 +171,27 @@ async def test_the_console_script_replays_a_file(service, tmp_path, capsys):
     assert main(["replay", str(path), "--all", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "Wiedergabe von Spiel" in out and "gespeicherten Endstand" in out
+
+
+async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    store = await Store.open(path)
+    service = GameService(store)
+    await _some_games(service)
+    before = {(g, p): await store.player_stats(p, g) for g in GUILDS for p in ("a", "b", "c", "d", "ai1", "ai2")}
+    boards = [await store.leaderboard(g, 0, 50) for g in GUILDS]
+    computers = [await store.computer_totals(g) for g in GUILDS]
+    await store.close()
+    with sqlite3.connect(path) as db:  # the database as schema 6 left it
+        db.executescript("DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"
+                         " DROP INDEX games_by_guild; ALTER TABLE player_results DROP COLUMN computer;"
+                         " ALTER TABLE player_results DROP COLUMN name; UPDATE schema_version SET version = 6;")
+    store = await Store.open(path)
+    try:
+        assert {(g, p): await store.player_stats(p, g) for g, p in before} == before
+        assert [await store.leaderboard(g, 0, 50) for g in GUILDS] == boards
+        assert [await store.computer_totals(g) for g in GUILDS] == computers and computers[0][0] > 0
+    finally:
+        await store.close()

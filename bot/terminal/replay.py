@@ -121,9 +121,9 @@ class Replay:
         return None
 
 
-def replay(path: str, *, step: bool = True, reveal: bool = False, stdin: TextIO = sys.stdin,
-           stdout: TextIO = sys.stdout, w: Words = ENGLISH) -> int:
-    term = Terminal(stdin, stdout, w)
+def replay(path: str, *, step: bool = True, reveal: bool = False, stdin: TextIO | None = None,
+           stdout: TextIO | None = None, w: Words = ENGLISH) -> int:
+    term = Terminal(stdin or sys.stdin, stdout or sys.stdout, w)
     try:
         data = read_file(path)
         Replay(data, term, step=step, reveal=reveal).run()
