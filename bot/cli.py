@@ -3,6 +3,7 @@
 augsburg play [--opponents N] [--resume | --new] [--database PATH] [--lang de|en|it] [--picture FILE]
 augsburg simulate --players N --games G --opponents random|ai --seed S
 augsburg restore [--database PATH] [--from DIR] [--force]
+augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")
     back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
     back.add_argument("--force", action="store_true", help="restore even a database that passes its check")
+    again = sub.add_parser("replay", help="play back a game exported with /augsburg export, step by step")
+    again.add_argument("file", help="the JSON file")
+    again.add_argument("--all", action="store_true", help="print every move at once instead of stepping")
+    again.add_argument("--reveal", action="store_true", help="show every hand too (a finished game only)")
+    again.add_argument("--lang", choices=LANGUAGES, default=None, help="the language (default: the system's)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "simulate":
         from engine.ai.simulate import main as simulate
@@ -38,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         return simulate(rest) or 0
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "replay":
+        from .terminal.replay import main as replay_main
+
+        return replay_main(args)
     if args.command == "restore":
         from .backups import restore_command
         from .config import Settings

@@ -14,8 +14,10 @@ from .records import (
            TableEvent,
            TableMessages,
 )
+from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "ChannelBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
+__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+           "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
            "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
            "TableMessages", "VersionConflict", "WrongStatus"]

@@ -231,18 +231,6 @@ class GamesMixin:
             raise WrongStatus(game_id, row["status"], wanted)
         raise VersionConflict(game_id, expected_version)
 
-    async def _record_results(self, db, game_id: int, state: GameState, now: float) -> None:
-        row = await self._fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
-        for seat, p in enumerate(state.players):
-            winner = p.id in state.winners
-            # Winners share first place; everyone else is placed after all who scored more, and the winners.
-            place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
-            await db.execute(
-                "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, p.id, row["guild_id"], seat, len(state.players), p.score, place, int(winner), now),
-            )
-
     # --- loading (verification and repair: repair.py)
 
     async def load_channel(self, channel_id: int) -> GameRecord | None:

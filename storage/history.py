@@ -90,17 +90,6 @@ class HistoryMixin:
             "notes": [{"kind": k, "detail": d} for k, d in await self.notes(game_id)],
         }
 
-    async def player_stats(self, player: str, guild_id: int | None = None) -> dict:
-        sql = (
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(MAX(score), 0) AS best_score"
-            " FROM player_results WHERE player = ?"
-        )
-        params: list = [player]
-        if guild_id is not None:
-            sql, params = sql + " AND guild_id = ?", params + [guild_id]
-        row = await self._fetchone(sql, params)
-        return {"games": row["games"], "wins": row["wins"], "best_score": row["best_score"]}
-
 
 def _json_or_text(text: str):
     try:

@@ -2,8 +2,8 @@
 
 `Store` is assembled from one mixin per concern, so each file stays small:
 database.py (connection, transactions), games.py (writes and loads),
-repair.py (verification, replay, quarantine), history.py (log, export,
-statistics), timers.py (deadlines, server settings), lease.py (which
+repair.py (verification, replay, quarantine), history.py (log, export),
+stats.py (results and statistics), timers.py (deadlines, server settings), lease.py (which
 process serves the file), meta.py (small facts such as the synced commands).
 """
 
@@ -16,8 +16,10 @@ from .lease import LeaseMixin
 from .messages import MessagesMixin
 from .meta import MetaMixin
 from .repair import RepairMixin
+from .stats import StatsMixin
 from .timers import TimersMixin
 
 
-class Store(GamesMixin, MessagesMixin, RepairMixin, HistoryMixin, TimersMixin, LeaseMixin, MetaMixin, Database):
+class Store(GamesMixin, MessagesMixin, RepairMixin, HistoryMixin, StatsMixin, TimersMixin, LeaseMixin, MetaMixin,
+            Database):
     """One connection to one database file. Safe to share between coroutines."""

@@ -78,22 +78,28 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
-               embed: discord.Embed = MISSING, files: list[discord.File] = MISSING) -> int | None:
+               embed: discord.Embed = MISSING, files: list[discord.File] = MISSING, file: discord.File = MISSING,
+               allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
     """A new private message: the answer, or (once answered) a private follow-up. The answer's message id
-    when it is the interaction's "@original" (which its token can edit later), else None."""
+    when it is the interaction's "@original" (which its token can edit later), else None. `files` (or one
+    `file`): its attachments; `allowed_mentions`: whom it may notify (the bot's default: nobody)."""
+    if file is not MISSING:
+        files = [file]
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
             sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
-                                                           ephemeral=True)
+                                                           ephemeral=True, allowed_mentions=allowed_mentions)
             return getattr(sent, "message_id", None)
         elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
                 and not state.filled:
             state.filled = True  # the loading message becomes the answer
             return (await interaction.edit_original_response(content=content, view=view, embed=embed,
-                                                             attachments=files)).id
+                                                             attachments=files,
+                                                             allowed_mentions=allowed_mentions)).id
         else:
-            await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True)
+            await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True,
+                                            allowed_mentions=allowed_mentions)
             return None
 
 

@@ -116,6 +116,33 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
         await self.handlers.show_log(interaction, round)
 
+    # --- records: statistics, the leaderboard, past games and a game's file. A group of their own, as
+    # Discord allows a command group at most 25 children and /augsburg has 24 besides.
+
+    records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
+
+    @records.command(name="stats", description="A player's games, wins and scores (only you see it)")
+    @app_commands.describe(player="Whose statistics (yours if left out)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        await self.handlers.show_stats(interaction, player)
+
+    @records.command(name="leaderboard", description="This server's players ranked by wins (only you see it)")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        await self.handlers.show_leaderboard(interaction)
+
+    @records.command(name="history", description="The last games here, with their final tables and logs")
+    @app_commands.describe(where="This channel (default) or the whole server")
+    @app_commands.choices(where=[app_commands.Choice(name="this channel", value="channel"),
+                                 app_commands.Choice(name="this server", value="server")])
+    async def history(self, interaction: discord.Interaction, where: app_commands.Choice[str] | None = None) -> None:
+        await self.handlers.show_history(interaction, where is not None and where.value == "server")
+
+    @records.command(name="export", description="This channel's game, or a past one, as a JSON file to replay")
+    @app_commands.describe(game="A game's number from the history (default: this channel's game)")
+    async def export(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+        await self.handlers.export(interaction, game)
+
     # --- seats during a game, and notifications
 
     @app_commands.command(name="leave", description="Leave the table or the game (the computer plays your seat)")

@@ -13,7 +13,7 @@ from ..service import GameService, Timing
 from .cog import Augsburg
 from .pacing import Pacing
 from .pictures import Pictures
-from .widgets import DYNAMIC_ITEMS
+from .record_widgets import ALL_ITEMS
 
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
 ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
@@ -30,7 +30,7 @@ async def setup(bot) -> None:
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
                                                  settings.pictures_per_second)))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*ALL_ITEMS)
 
 
 async def teardown(bot) -> None:

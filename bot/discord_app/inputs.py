@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Option
 
 from ..wording import People, notices, words
-from .widgets import DYNAMIC_ITEMS
+from .record_widgets import ALL_ITEMS
 
 log = logging.getLogger(__name__)
 NOBODY = People(name=str)
@@ -127,7 +127,7 @@ def unrouted(interaction: discord.Interaction) -> bool:
         return False
     data = interaction.data or {}
     custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
-    if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+    if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
         return True
     message = interaction.message
     return message is None or not any(

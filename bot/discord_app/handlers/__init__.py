@@ -10,10 +10,11 @@ from .base import HandlerBase
 from .info import InfoHandlers
 from .lobby import LobbyHandlers
 from .play import PlayHandlers
+from .records import RecordsHandlers
 from .seats import SeatHandlers
 
 
-class Handlers(LobbyHandlers, PlayHandlers, SeatHandlers, InfoHandlers, HandlerBase):
+class Handlers(LobbyHandlers, PlayHandlers, SeatHandlers, InfoHandlers, RecordsHandlers, HandlerBase):
     pass
 
 

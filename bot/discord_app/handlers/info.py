@@ -89,7 +89,9 @@ class InfoHandlers:
     @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
         record = await self.service.store.load_game(game_id)
-        if record.channel_id != interaction.channel_id or record.state is None:
+        here = record.channel_id == interaction.channel_id
+        past = not record.open and record.guild_id == (interaction.guild_id or 0)  # opened from the history
+        if not (here or past) or record.state is None:
             await say(interaction, self.notice_code("game_gone"))
             return
         content, view = await self._log_page(record, round_, page)

@@ -1,0 +1,143 @@
+"""Records (issue 16): a player's statistics, the server's leaderboard, past games and a game's file.
+
+All answers are private and notify nobody (names are plain text). Statistics
+and the leaderboard are index queries on rows written when each game ended
+(storage/stats.py); buttons are durable (widgets.py) and carry only public ids.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import discord
+
+from storage import GameNotFound, GameQuarantined, GameRecord
+
+from ...service.export import export_bytes, export_game, file_name, is_complete
+from ...wording import records
+from ...wording.table import people_at
+from .. import answers
+from ..people import NOBODY
+from ..record_widgets import BoardPage, HistoryGame, HistoryPage
+from ..widgets import view_of
+from .base import guarded, say
+
+BOARD_PAGE = 10  # people per page of the leaderboard
+HISTORY_PAGE = 10  # games per page of the history: two rows of five buttons, the paging row below
+
+
+class RecordsHandlers:
+    @guarded
+    async def show_stats(self, interaction: discord.Interaction, user: discord.abc.Snowflake | None) -> None:
+        who = user or interaction.user
+        player = str(who.id)
+        store = self.service.store
+        here = await store.player_stats(player, interaction.guild_id)
+        overall = await store.player_stats(player)
+        name = getattr(who, "display_name", None) or await store.player_name(player) or player
+        text = "\n\n".join([records.stats_title(self.w, name),
+                            records.stats_block(self.w, records.on_this_server(self.w), here),
+                            records.stats_block(self.w, records.everywhere(self.w), overall),
+                            f"-# {records.counted(self.w)}"])
+        await answers.send(interaction, text[:2000], allowed_mentions=NOBODY)
+
+    @guarded
+    async def show_leaderboard(self, interaction: discord.Interaction) -> None:
+        content, view = await self._board(interaction.guild_id or 0, 0)
+        await answers.send(interaction, content, view=view, allowed_mentions=NOBODY)
+
+    @guarded(edits=True)
+    async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int) -> None:
+        if guild != (interaction.guild_id or 0):
+            await say(interaction, records.unknown_game(self.w))
+            return
+        content, view = await self._board(guild, page)
+        await answers.update(interaction, content, view=view)
+
+    async def _board(self, guild: int, page: int):
+        w, store = self.w, self.service.store
+        total = (await store.leaderboard(guild, 0, 0))[1]
+        pages = max(1, math.ceil(total / BOARD_PAGE))
+        page = max(0, min(page, pages - 1))
+        rows, _ = await store.leaderboard(guild, page * BOARD_PAGE, BOARD_PAGE)
+        lines = [records.board_title(w, page + 1, pages), f"-# {records.board_order(w)}", ""]
+        lines += [records.board_line(w, r) for r in rows] or [records.board_empty(w)]
+        games, wins = await store.computer_totals(guild)
+        if games:
+            lines += ["", records.computers_apart(w, games, wins)]
+        lines.append(f"-# {records.counted(w)}")
+        buttons = [BoardPage(guild, max(0, page - 1), records.previous(w), disabled=page == 0),
+                   BoardPage(guild, page + 1, records.next_page(w), disabled=page >= pages - 1)]
+        return "\n".join(lines)[:2000], view_of(*buttons) if pages > 1 else discord.utils.MISSING
+
+    @guarded
+    async def show_history(self, interaction: discord.Interaction, server: bool) -> None:
+        content, view = await self._history(interaction, "s" if server else "c", 0)
+        await answers.send(interaction, content, view=view, allowed_mentions=NOBODY)
+
+    @guarded(edits=True)
+    async def history_page(self, interaction: discord.Interaction, scope: str, before: int) -> None:
+        content, view = await self._history(interaction, scope, before)
+        await answers.update(interaction, content, view=view)
+
+    async def _history(self, interaction: discord.Interaction, scope: str, before: int):
+        w, server = self.w, scope == "s"
+        games = await self.service.store.recent_games(interaction.guild_id or 0,
+                                                      None if server else interaction.channel_id,
+                                                      before or None, HISTORY_PAGE + 1)
+        more, games = len(games) > HISTORY_PAGE, games[:HISTORY_PAGE]
+        lines = [records.history_title(w, server)]
+        if not games:
+            lines.append(records.history_empty(w))
+        for g in games:
+            lines.append(records.game_line(w, g, people_at(w, g.table), f"<t:{int(g.ended_at)}:d>", server))
+        if games:
+            lines.append(f"-# {records.history_hint(w)}")
+        items = [HistoryGame(g.id, records.game_button(w, g.id), row=i // 5) for i, g in enumerate(games)]
+        if before or more:
+            items += [HistoryPage(scope, 0, records.newer_first(w), disabled=not before),
+                      HistoryPage(scope, games[-1].id if more else 0, records.older(w), disabled=not more)]
+        return "\n".join(lines)[:2000], view_of(*items) if items else discord.utils.MISSING
+
+    @guarded
+    async def history_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A past game of this server: its final table (an embed) and the newest page of its public log."""
+        record = await self._past_game(interaction, game_id)
+        if record is None:
+            return
+        content, view = await self._log_page(record, 0, None)
+        embed = await self.presenter.embed(record)
+        await answers.send(interaction, f"{records.game_title(self.w, game_id)}\n{content}"[:2000], view=view,
+                           embed=embed, allowed_mentions=NOBODY)
+
+    async def _past_game(self, interaction: discord.Interaction, game_id: int) -> GameRecord | None:
+        try:
+            record = await self.service.store.load_game(game_id)
+        except (GameNotFound, GameQuarantined):
+            record = None
+        if record is None or record.guild_id != (interaction.guild_id or 0) or record.open or record.state is None:
+            await say(interaction, records.unknown_game(self.w))
+            return None
+        return record
+
+    @guarded
+    async def export(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """The channel's game (or its last one), or a past game of this server, as a JSON file."""
+        if game_id is not None:
+            record = await self._past_game(interaction, game_id)
+            if record is None:
+                return
+        else:
+            try:
+                record = await self.service.current(interaction.channel_id)
+            except GameQuarantined:
+                record = None
+            record = record or await self.service.store.last_game(interaction.channel_id)
+            if record is None or record.state is None:
+                await say(interaction, records.no_game_to_export(self.w))
+                return
+        data = export_bytes(await export_game(self.service.store, record))
+        await answers.send(interaction, records.export_ready(self.w, record.id, is_complete(record)),
+                           file=discord.File(io.BytesIO(data), filename=file_name(record)), allowed_mentions=NOBODY)
+

@@ -1,0 +1,57 @@
+"""The buttons of the records (handlers/records.py): leaderboard pages, history pages and past games.
+Durable like every item (widgets.py): their custom_ids name what they show, so they work after a restart."""
+
+from __future__ import annotations
+
+import discord
+
+from .widgets import DYNAMIC_ITEMS, _Routed
+
+
+class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)"):
+    """A page of a server's leaderboard (records.py)."""
+
+    handler = "leaderboard_page"
+
+    def __init__(self, guild: str | int, page: str | int, label: str = "…", disabled: bool = False):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:lb:{guild}:{page}"))
+        self.guild, self.page = int(guild), int(page)
+
+    def route(self, interaction):
+        return self.guild, self.page
+
+
+class HistoryPage(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"
+):
+    """A page of past games of the channel ("c") or server ("s") where it is clicked: those before game
+    `before` (0: the newest)."""
+
+    handler = "history_page"
+
+    def __init__(self, scope: str, before: str | int, label: str = "…", disabled: bool = False):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:hp:{scope}:{before}", row=2))
+        self.scope, self.before = scope, int(before)
+
+    def route(self, interaction):
+        return self.scope, self.before
+
+
+class HistoryGame(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
+    """One past game: its final table and its public log."""
+
+    handler = "history_game"
+
+    def __init__(self, game: int, label: str = "…", row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=row,
+                                           custom_id=f"aug:hg:{game}"))
+        self.game = game
+
+    def route(self, interaction):
+        return (self.game,)
+
+
+RECORD_ITEMS = (BoardPage, HistoryPage, HistoryGame)
+ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS  # every item discord.py routes

@@ -1,0 +1,142 @@
+"""`augsburg replay FILE [--all] [--reveal]`: an exported game (bot/service/export.py), step by step.
+
+A finished game's file holds its seed and actions: the engine plays it again
+move by move and the replay checks that it ends with the state the file
+stored. Only public information is shown, unless `--reveal` asks for every
+hand (a finished game only). Any other file holds the public log alone, which
+is told move by move, then the table as everyone saw it last.
+"""
+
+from __future__ import annotations
+
+import json
+import locale
+import os
+import sys
+from typing import Any, TextIO
+
+from engine import View, apply, new_game, parse_action, spectator_view
+from engine.state import GameState
+from storage import LoggedMove, Seat
+from storage.records import ENTRY
+
+from ..service.export import FORMAT, VERSION
+from ..wording import ENGLISH, People, Words, history, log, names
+from ..wording import replay as words
+from ..wording import words as language
+from .screen import Terminal
+
+
+class BadFile(ValueError):
+    pass
+
+
+def read_file(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise BadFile(str(exc)) from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadFile(f"no \"format\": \"{FORMAT}\"")
+    if data.get("version") != VERSION:
+        raise BadFile(f"version {data.get('version')!r}, this program reads {VERSION}")
+    return data
+
+
+def people_of(w: Words, data: dict[str, Any]) -> People:
+    seats = {p["id"]: Seat(id=p["id"], name=p.get("name") or "", kind=p.get("kind", "human"),
+                           number=p.get("number")) for p in data["players"]}
+    return People(name=lambda player: names.seat(w, seats[player]) if player in seats else player)
+
+
+class Replay:
+    def __init__(self, data: dict[str, Any], term: Terminal, *, step: bool, reveal: bool):
+        self.data, self.term, self.w = data, term, term.w
+        self.step, self.reveal = step, reveal
+        self.people = people_of(self.w, data)
+
+    def pause(self) -> bool:
+        """Wait for Enter when stepping; False when the reader stops (q, or the end of input)."""
+        if not self.step:
+            return True
+        answer = self.term.read("> ")
+        return answer is not None and answer.lower() not in ("q", "quit")
+
+    def run(self) -> GameState | None:
+        w, data = self.w, self.data
+        self.term.say(words.title(w, data["game"], [self.people.name(p["id"]) for p in data["players"]]))
+        if self.reveal and not data.get("complete"):
+            self.term.say(words.no_reveal(w))
+        if self.step:
+            self.term.say(words.how_to_step(w))
+        return self._whole() if data.get("complete") else self._public()
+
+    def _whole(self) -> GameState | None:
+        """Play the finished game again from its seed; the final state as the engine reaches it."""
+        w, data = self.w, self.data
+        ids = [p["id"] for p in data["players"]]
+        state, events = new_game(ids, data["seed"], data.get("start_player"))
+        self.term.say(words.deal_heading(w))
+        self._tell(events, state)
+        for entry in data["actions"]:
+            if not self.pause():
+                self.term.say(words.stopped(w))
+                return None
+            result = apply(state, entry["player"], parse_action(entry["action"]))
+            if not result.ok:
+                raise BadFile(f"move {entry['move']} is refused by the rules: {result.code}")
+            state = result.state
+            self.term.say(words.move_heading(w, entry["move"], self.people.name(entry["player"])))
+            self._tell(result.events, state)
+        self.term.say(words.public_board(w, spectator_view(state), self.people))
+        stored = data.get("state")
+        if stored is not None:
+            self.term.say(words.same_end(w, GameState.model_validate(stored) == state))
+        return state
+
+    def _tell(self, events, state: GameState) -> None:
+        for line in log.lines(self.w, events, self.people, None):
+            self.term.say(f"  · {line}")
+        if self.reveal:
+            self.term.say(words.hands(self.w, state, self.people))
+
+    def _public(self) -> None:
+        w, data = self.w, self.data
+        self.term.say(words.public_only(w))
+        for i, entry in enumerate(data["log"]):
+            if i and not self.pause():
+                self.term.say(words.stopped(w))
+                return None
+            move = LoggedMove(entry["move"], entry.get("player"), entry.get("actor", "player"),
+                              [ENTRY.validate_python(e) for e in entry["entries"]], 0.0)
+            if move.player is not None:
+                self.term.say(words.move_heading(w, move.move, self.people.name(move.player)))
+            else:
+                self.term.say(words.deal_heading(w))
+            for line in history.move_lines(w, move, self.people, None):
+                self.term.say(f"  · {line}")
+        if data.get("table") is not None:
+            self.term.say(words.public_board(w, View.model_validate(data["table"]), self.people))
+        return None
+
+
+def replay(path: str, *, step: bool = True, reveal: bool = False, stdin: TextIO | None = None,
+           stdout: TextIO | None = None, w: Words = ENGLISH) -> int:
+    term = Terminal(stdin or sys.stdin, stdout or sys.stdout, w)
+    try:
+        data = read_file(path)
+        Replay(data, term, step=step, reveal=reveal).run()
+    except (BadFile, KeyError, TypeError, ValueError) as exc:
+        term.say(words.unreadable(w, str(exc)))
+        return 2
+    return 0
+
+
+def main(args) -> int:
+    w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
+    try:
+        return replay(args.file, step=not args.all, reveal=args.reveal, w=w)
+    except KeyboardInterrupt:
+        print("\n" + words.stopped(w))
+        return 0

@@ -1,0 +1,131 @@
+"""Records: a player's statistics, the server's leaderboard and the list of past games (Discord markdown)."""
+
+from __future__ import annotations
+
+from babel.numbers import format_decimal
+
+from storage import MIN_GAMES, BoardRow, GameSummary, PlayerStats
+
+from . import names
+from .words import People, Words
+
+
+def stats_title(w: Words, name: str) -> str:
+    return w._("**Augsburg 1520 — {name}'s record**", name=name)
+
+
+def stats_block(w: Words, heading: str, s: PlayerStats) -> str:
+    if not s.games:
+        return f"**{heading}:** " + w._("no finished games yet")
+    lines = [f"**{heading}:** " + w.n_("{n} game", "{n} games", s.games) + " · "
+             + w.n_("{n} win", "{n} wins", s.wins),
+             w._("Average score: {average} · best: {best}", average=_decimal(w, s.average),
+                 best=w.prestige(s.best_score))]
+    if s.favourite:
+        lines.append(w.n_("Favourite noble: {noble} ({n} auction won)", "Favourite noble: {noble} ({n} auctions won)",
+                          s.favourite_wins, noble=names.noble(w, s.favourite)))
+    return "\n".join(lines)
+
+
+def on_this_server(w: Words) -> str:
+    return w._("On this server")
+
+
+def everywhere(w: Words) -> str:
+    return w._("On all servers")
+
+
+def counted(w: Words) -> str:
+    return w._("Only games played to their end count; cancelled and abandoned ones do not.")
+
+
+def _decimal(w: Words, value: float) -> str:
+    return format_decimal(round(value, 1), format="#,##0.0", locale=w.lang)
+
+
+def board_title(w: Words, page: int, pages: int) -> str:
+    return w._("**Augsburg 1520 — leaderboard of this server** (page {page} of {pages})", page=page, pages=pages)
+
+
+def board_order(w: Words) -> str:
+    return w._("Ranked by wins, then by win rate (counted from {n} games on), then by fewer games.", n=MIN_GAMES)
+
+
+def board_line(w: Words, row: BoardRow) -> str:
+    rate = row.win_rate
+    games = w.n_("{n} win", "{n} wins", row.wins) + " · " + w.n_("{n} game", "{n} games", row.games)
+    if rate is not None:
+        games += " · " + w._("{rate}% won", rate=round(100 * rate))
+    return w._("{place}. {name} — {games}", place=row.place, name=row.name or row.player, games=games)
+
+
+def board_empty(w: Words) -> str:
+    return w._("Nobody has finished a game on this server yet.")
+
+
+def computers_apart(w: Words, games: int, wins: int) -> str:
+    return w._("Computer players (never ranked): {wins} in {games}", wins=w.n_("{n} win", "{n} wins", wins),
+               games=w.n_("{n} game", "{n} games", games))
+
+
+def history_title(w: Words, server: bool) -> str:
+    return w._("**The last games on this server**") if server else w._("**The last games in this channel**")
+
+
+def history_empty(w: Words) -> str:
+    return w._("No game has ended here yet.")
+
+
+def history_hint(w: Words) -> str:
+    return w._("A button shows a game's final table and its log; `/augsburg records export game:` gives its file.")
+
+
+def game_line(w: Words, g: GameSummary, people: People, when: str, server: bool) -> str:
+    """'#12 · 3 May · in #channel · Ada 🏆 45, Ben 30': a finished game's scores, or what became of the game."""
+    head = f"**#{g.id}** · {when}" + (f" · <#{g.channel_id}>" if server else "")
+    if g.status == "finished" and g.results:
+        scores = w.join(f"{people.name(p)}{' 🏆' if won else ''} {score}" for p, score, _, won in g.results)
+        return f"{head} · {scores}"
+    players = w.join(people.name(s.id) for s in g.table.seats)
+    status = {"cancelled": w._("cancelled"), "abandoned": w._("abandoned")}.get(g.status, w._("ended"))
+    return f"{head} · {players} · *{status}*"
+
+
+def game_button(w: Words, game: int) -> str:
+    return w._("Game #{game}", game=game)
+
+
+def older(w: Words) -> str:
+    return w._("◀ Older")
+
+
+def newer_first(w: Words) -> str:
+    return w._("Newest ▶")
+
+
+def previous(w: Words) -> str:
+    return w._("◀ Previous")
+
+
+def next_page(w: Words) -> str:
+    return w._("Next ▶")
+
+
+def game_title(w: Words, game: int) -> str:
+    return w._("**Game #{game}**", game=game)
+
+
+def export_ready(w: Words, game: int, complete: bool) -> str:
+    if complete:
+        return w._("Game #{game} as a file: its seed, every move and its final state. Play it back with "
+                   "`augsburg replay FILE`.", game=game)
+    return w._("Game #{game} as a file: its public log and its table as everyone sees it (nothing hidden: "
+               "the game has not finished). Play it back with `augsburg replay FILE`.", game=game)
+
+
+def unknown_game(w: Words) -> str:
+    return w._("There is no such game on this server.")
+
+
+def no_game_to_export(w: Words) -> str:
+    return w._("There is no game in this channel. Name one from `/augsburg records history` with `game:`.")

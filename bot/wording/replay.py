@@ -1,0 +1,68 @@
+"""`augsburg replay FILE`: the sentences of playing an exported game back in the terminal (plain text)."""
+
+from __future__ import annotations
+
+from engine import View
+from engine.state import GameState
+
+from . import names
+from . import table as words
+from .terminal import columns
+from .words import People, Words
+
+
+def title(w: Words, game: int, players: list[str]) -> str:
+    return w._("=== Replay of game {game}: {players} ===", game=game, players=w.both(players))
+
+
+def public_only(w: Words) -> str:
+    return w._("This file holds the public record of a game that had not finished: its log, and its table as "
+               "everyone saw it last.")
+
+
+def no_reveal(w: Words) -> str:
+    return w._("Hands are shown only for a finished game.")
+
+
+def how_to_step(w: Words) -> str:
+    return w._("Press Enter for the next move, or q and Enter to stop.")
+
+
+def move_heading(w: Words, number: int, name: str) -> str:
+    return w._("--- Move {move}: {name} ---", move=number, name=name)
+
+
+def deal_heading(w: Words) -> str:
+    return w._("--- The deal ---")
+
+
+def public_board(w: Words, view: View, people: People) -> str:
+    """The table as spectators see it: a row per player, the display, the deck and the discard pile."""
+    rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
+             words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
+    lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
+    shown = "; ".join(words.display(w, view)) or w._("none")
+    lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
+    lines.append("  " + words.deck_and_discard(w, view))
+    return "\n".join(lines)
+
+
+def hands(w: Words, state: GameState, people: People) -> str:
+    """Every player's money and hand (--reveal, a finished game only)."""
+    rows = [(people.name(p.id), w.money(p.money), names.cards(w, names.in_hand_order(p.hand)))
+            for p in state.players]
+    return "\n".join([w._("Hands:"), *columns(rows)])
+
+
+def same_end(w: Words, same: bool) -> str:
+    if same:
+        return w._("The replay ends with the game's stored final state.")
+    return w._("The replay does NOT end with the game's stored final state.")
+
+
+def unreadable(w: Words, why: str) -> str:
+    return w._("This is not a game file of augsburg-bot: {why}", why=why)
+
+
+def stopped(w: Words) -> str:
+    return w._("Replay stopped.")

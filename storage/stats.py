@@ -1,0 +1,169 @@
+"""Results and statistics: rows written once when a game ends at its end, read back by index.
+
+A finished game writes, in the transaction that finishes it: a `player_results`
+row per seat, `noble_wins` (auctions won per noble, counted from the game's own
+stored events) and adds itself to each player's `player_totals` on its server.
+Cancelled and abandoned games write nothing, so they never count. The
+leaderboard reads `player_totals` only; a player's statistics read their own
+rows (index on the player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import GameState
+
+from .records import Table
+
+MIN_GAMES = 3  # a win rate counts in the leaderboard's order from this many games on
+ENDED = "('finished', 'cancelled', 'abandoned')"
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    games: int
+    wins: int
+    score_sum: int
+    best_score: int
+    favourite: str | None  # the noble whose auctions the player won most often (ties: by name)
+    favourite_wins: int = 0
+
+    @property
+    def average(self) -> float:
+        return self.score_sum / self.games if self.games else 0.0
+
+    def __getitem__(self, key: str):  # stats["games"], as the older dict did
+        return getattr(self, key)
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    place: int
+    player: str
+    name: str
+    games: int
+    wins: int
+    best_score: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """None below MIN_GAMES: too few games for a rate to say anything."""
+        return self.wins / self.games if self.games >= MIN_GAMES else None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One ended game as history lists it; `results` (player, score, place, winner) for a finished one."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    ended_at: float
+    table: Table
+    results: tuple[tuple[str, int, int, bool], ...]
+
+
+# Ranked by wins, then by win rate (from MIN_GAMES games on; fewer rank below any rate), then fewer games.
+BOARD_ORDER = (f"wins DESC, CASE WHEN games >= {MIN_GAMES} THEN CAST(wins AS REAL) / games ELSE -1 END DESC,"
+               " games ASC, player ASC")
+
+
+class StatsMixin:
+    async def _record_results(self, db, game_id: int, state: GameState, now: float) -> None:
+        row = await self._fetchone("SELECT guild_id, setup FROM games WHERE id = ?", (game_id,))
+        guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
+        for seat, p in enumerate(state.players):
+            winner = p.id in state.winners
+            # Winners share first place; everyone else is placed after all who scored more, and the winners.
+            place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
+            sat = table.seat(p.id)
+            computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
+            await db.execute(
+                "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
+                " finished_at, computer, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name),
+            )
+            await db.execute(
+                "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score)"
+                " VALUES (?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
+                " name = excluded.name, computer = excluded.computer, games = games + 1,"
+                " wins = wins + excluded.wins, score_sum = score_sum + excluded.score_sum,"
+                " best_score = MAX(best_score, excluded.best_score)",
+                (guild, p.id, computer, name, int(winner), p.score, p.score),
+            )
+        # The auctions won, from the events this game stored with its moves (the last one included).
+        await db.execute(
+            "INSERT INTO noble_wins (game_id, player, guild_id, noble, wins)"
+            " SELECT ?, json_extract(e.value, '$.player'), ?, json_extract(e.value, '$.noble'), COUNT(*)"
+            " FROM actions a, json_each(a.events) e WHERE a.game_id = ? AND json_extract(e.value, '$.type') ="
+            " 'auction_won' GROUP BY json_extract(e.value, '$.player'), json_extract(e.value, '$.noble')",
+            (game_id, guild, game_id),
+        )
+
+    async def player_stats(self, player: str, guild_id: int | None = None) -> PlayerStats:
+        """A player's finished games: on one server, or (None) everywhere."""
+        where, params = ("player = ? AND guild_id = ?", (player, guild_id)) if guild_id is not None else (
+            "player = ?", (player,))
+        row = await self._fetchone(
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(SUM(score), 0) AS score_sum,"
+            f" COALESCE(MAX(score), 0) AS best_score FROM player_results WHERE {where}", params)
+        noble = await self._fetchone(
+            f"SELECT noble, SUM(wins) AS won FROM noble_wins WHERE {where} GROUP BY noble"
+            " ORDER BY won DESC, noble ASC LIMIT 1", params)
+        return PlayerStats(row["games"], row["wins"], row["score_sum"], row["best_score"],
+                           noble["noble"] if noble else None, noble["won"] if noble else 0)
+
+    async def player_name(self, player: str, guild_id: int | None = None) -> str:
+        """The name a player had at their latest finished game ('' if none)."""
+        row = await self._fetchone(
+            "SELECT name FROM player_results WHERE player = ?" + (" AND guild_id = ?" if guild_id is not None else "")
+            + " ORDER BY finished_at DESC LIMIT 1", (player,) if guild_id is None else (player, guild_id))
+        return row["name"] if row else ""
+
+    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10) -> tuple[list[BoardRow], int]:
+        """A page of the server's people (computers never rank), and how many people there are in all."""
+        rows = await self._fetchall(
+            "SELECT player, name, games, wins, best_score FROM player_totals WHERE guild_id = ? AND computer = 0"
+            f" ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?", (guild_id, limit, offset))
+        total = await self._fetchone(
+            "SELECT COUNT(*) AS n FROM player_totals WHERE guild_id = ? AND computer = 0", (guild_id,))
+        board = [BoardRow(offset + i + 1, r["player"], r["name"], r["games"], r["wins"], r["best_score"])
+                 for i, r in enumerate(rows)]
+        return board, total["n"]
+
+    async def computer_totals(self, guild_id: int) -> tuple[int, int]:
+        """(seats played, wins) of all computer seats on the server."""
+        row = await self._fetchone(
+            "SELECT COALESCE(SUM(games), 0) AS games, COALESCE(SUM(wins), 0) AS wins FROM player_totals"
+            " WHERE guild_id = ? AND computer = 1", (guild_id,))
+        return row["games"], row["wins"]
+
+    async def recent_games(self, guild_id: int, channel_id: int | None = None, before: int | None = None,
+                           limit: int = 10) -> list[GameSummary]:
+        """The server's (or one channel's) latest ended games, newest first, older than game `before`."""
+        where, params = ("channel_id = ?", [channel_id]) if channel_id is not None else ("guild_id = ?", [guild_id])
+        if before is not None:
+            where, params = where + " AND id < ?", params + [before]
+        rows = await self._fetchall(
+            "SELECT id, guild_id, channel_id, status, setup, updated_at, finished_at FROM games"
+            f" WHERE {where} AND status IN {ENDED} ORDER BY id DESC LIMIT ?", (*params, limit))
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        results: dict[int, list] = {}
+        for r in await self._fetchall(
+                "SELECT game_id, player, score, place, winner FROM player_results"
+                f" WHERE game_id IN ({', '.join('?' * len(ids))}) ORDER BY game_id, place, seat", ids):
+            results.setdefault(r["game_id"], []).append((r["player"], r["score"], r["place"], bool(r["winner"])))
+        return [GameSummary(r["id"], r["guild_id"], r["channel_id"], r["status"], r["finished_at"] or r["updated_at"],
+                            Table.model_validate_json(r["setup"]), tuple(results.get(r["id"], ())))
+                for r in rows]
+
+    async def game_summary(self, game_id: int) -> GameSummary | None:
+        rows = await self._fetchall("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        found = await self.recent_games(rows[0]["guild_id"], before=game_id + 1, limit=1)
+        return found[0] if found and found[0].id == game_id else None
