@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from engine import View
 from engine.state import GameState
 
 from . import names
-from . import table as words
-from .terminal import columns
+from .terminal import columns, public_board  # noqa: F401 (public_board: replay's board)
 from .words import People, Words
 
 
@@ -36,15 +34,6 @@ def deal_heading(w: Words) -> str:
     return w._("--- The deal ---")
 
 
-def public_board(w: Words, view: View, people: People) -> str:
-    """The table as spectators see it: a row per player, the display, the deck and the discard pile."""
-    rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
-             words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
-    lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
-    shown = "; ".join(words.display(w, view)) or w._("none")
-    lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
-    lines.append("  " + words.deck_and_discard(w, view))
-    return "\n".join(lines)
 
 
 def hands(w: Words, state: GameState, people: People) -> str:

@@ -13,14 +13,20 @@ from .words import People, Words
 NAME_LIMIT = 24  # a longer name is cut to this many columns, ending in "…"
 
 
-def board(w: Words, view: View, people: People) -> str:
-    """The round, a row per player (columns as wide as their longest entry), the display and your own cards."""
+def public_board(w: Words, view: View, people: People) -> str:
+    """The table as spectators see it: a row per player, the display, the deck and the discard pile."""
     rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
              words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
     lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
     shown = "; ".join(words.display(w, view)) or w._("none")
     lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
     lines.append("  " + words.deck_and_discard(w, view))
+    return "\n".join(lines)
+
+
+def board(w: Words, view: View, people: People) -> str:
+    """The round, a row per player (columns as wide as their longest entry), the display and your own cards."""
+    lines = [public_board(w, view, people)]
     you = view.you
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
     hand = names.cards(w, names.in_hand_order(you.hand))
