@@ -11,12 +11,11 @@ from support.bot_support import (
     BEN,
     CLEO,
     STRANGER,
-    check_no_leak,
     game,
     long_lived,
     make_bot,
     message_text,
-    name_of,
+    next_to_act,
     open_and_start,
     service,
     take_a_decision,
@@ -35,13 +34,9 @@ async def test_a_whole_three_player_game_through_interactions(harness, seed):
     public: set[str] = set()
     seen_own = {p: set() for p in (ADA, BEN, CLEO)}
     for _ in range(3000):
-        record = game(h)
-        if record is None:
+        user = next_to_act(h, seen_own, public, rnd)
+        if user is None:
             break
-        for p in record.state.players:
-            seen_own[int(p.id)] |= {name_of(c) for c in p.hand + p.offered}
-        check_no_leak(h, seen_own, public)
-        user = int(rnd.choice(to_act(record.state)))
         await take_a_decision(h, user, h.find_message(label="My hand & actions").id, rnd)
     assert game(h) is None, "the game did not finish"
     h.assert_all_answered()

@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, check_no_leak, game, long_lived, make_bot, message_text, name_of
+from support.bot_support import ADA, BEN, CLEO, decide, game, long_lived, make_bot, message_text, next_to_act
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.panels import panel
 from bot.wording import words
-from engine import to_act
 
 READERS = {ADA: "de", BEN: "it", CLEO: "en-US"}
 
@@ -37,13 +36,9 @@ async def play(h: Harness, tw, rnd: random.Random) -> None:
     public: set[str] = set()
     seen_own = {user: set() for user in READERS}
     for _ in range(3000):
-        record = game(h)
-        if record is None:
+        user = next_to_act(h, seen_own, public, rnd)
+        if user is None:
             break
-        for p in record.state.players:
-            seen_own[int(p.id)] |= {name_of(c) for c in p.hand + p.offered}
-        check_no_leak(h, seen_own, public)
-        user = int(rnd.choice(to_act(record.state)))
         reader = words(READERS[user])
         opened = (await h.click(user, table, label=tw._("My hand & actions"))).answer  # the table's words
         assert opened.ephemeral and opened.content == panel(reader, game(h), user)[0], f"{reader.lang} panel"
@@ -58,16 +53,3 @@ async def play(h: Harness, tw, rnd: random.Random) -> None:
     over = [tw.n_("The game is over. Winner: {winners}.", "The game is over. Winners: {winners}.", n,
                   winners="\0").split("\0")[0] for n in (1, 2)]
     assert any(ended.startswith(prefix) for prefix in over), ended
-
-
-async def decide(h: Harness, user: int, opened, rnd: random.Random) -> None:
-    """One of the decisions the panel offers, by its button or its menu, as a player takes it."""
-    buttons = [b for b in opened.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
-    choice = rnd.choice(buttons + opened.selects())
-    if choice.get("type") == 2:
-        result = await h.click(user, opened.message_id, choice["custom_id"])
-    else:
-        values = [o["value"] for o in choice["options"]]
-        picked = rnd.sample(values, rnd.randint(choice.get("min_values", 1), choice.get("max_values", 1)))
-        result = await h.select(user, opened.message_id, choice["custom_id"], picked)
-    assert not result.unanswered and result.answer.ephemeral

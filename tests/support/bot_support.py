@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
 from bot.discord_app.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, LANGUAGES, names, words
+from engine import to_act
 from engine.state import PrivilegeTurn
 from support.fake_discord import FakeUser, Harness
 
@@ -145,15 +146,30 @@ def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -
             assert not leaked, f"{user} sees {leaked} in {message_text(msg)[:300]}"
 
 
+def next_to_act(h: Harness, seen_own: dict[int, set[str]], public: set[str], rnd: random.Random) -> int | None:
+    """One step of a whole game: note the cards each player has seen, check that nothing leaked, and pick one
+    of the players to act (None once the game is over)."""
+    record = game(h)
+    if record is None:
+        return None
+    for p in record.state.players:
+        seen_own[int(p.id)] |= {name_of(c) for c in p.hand + p.offered}
+    check_no_leak(h, seen_own, public)
+    return int(rnd.choice(to_act(record.state)))
+
+
 async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random,
                           label: str = "My hand & actions") -> None:
     """Open the private panel (the table's button `label`) and take one of the decisions it offers."""
-    opened = await h.click(user, table, label=label)
-    panel = opened.answer
+    panel = (await h.click(user, table, label=label)).answer
     assert panel.ephemeral and panel.kind == "response"
+    await decide(h, user, panel, rnd)
+
+
+async def decide(h: Harness, user: int, panel, rnd: random.Random) -> None:
+    """One of the decisions an open panel offers, by its button or its menu, as a player takes it."""
     buttons = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
-    selects = panel.selects()
-    choice = rnd.choice(buttons + selects)
+    choice = rnd.choice(buttons + panel.selects())
     if choice.get("type") == 2:
         result = await h.click(user, panel.message_id, choice["custom_id"])
     else:
