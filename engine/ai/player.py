@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Sequence
 
 from ..actions import (
     ActionModel,
@@ -28,6 +29,7 @@ from ..actions import (
     Use,
 )
 from ..components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
+from ..events import Event
 from ..views import View
 from . import bidding, cards, plan
 from .situation import board_from_view, horizon, me_from_view
@@ -35,12 +37,18 @@ from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
 
 class ComputerPlayer:
+    """The normal level."""
+
+    level = "normal"
+    heavy = False  # a decision takes about a millisecond: fine on the event loop
+
     def __init__(self, seed: int = 0, weights: Weights = WEIGHTS):
         self.seed = seed
         self.w = weights  # tuning knobs; the defaults are the tuned ones
 
-    def decide(self, view: View) -> ActionModel:
-        """The action to take now; `view` must be this player's own view while it is to act."""
+    def decide(self, view: View, history: Sequence[Event] = ()) -> ActionModel:
+        """The action to take now; `view` must be this player's own view while it is to act.
+        (`history` is not needed: the normal player reads the view alone.)"""
         if view.you is None or not view.you.legal_actions:
             raise ValueError("this view has no decision to take")
         legal = view.you.legal_actions
