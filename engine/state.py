@@ -7,7 +7,6 @@ state too, so views must hide them (see views.py).
 
 from __future__ import annotations
 
-from copy import copy
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -109,46 +108,51 @@ class GameState(_Model):
     moves: int = 0  # actions applied so far; lets a UI tell a stale decision
 
 
+def _copy(model, **changes):
+    """A shallow copy of a model with some fields replaced, without pydantic's per-field machinery.
+
+    The engine clones the state once per action and the strong computer player thousands of
+    times per decision, so this is the engine's hottest path."""
+    new = object.__new__(type(model))
+    fields = dict(model.__dict__)
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 def clone(state: GameState) -> GameState:
     """A copy the engine may mutate without touching `state` (faster than deepcopy)."""
-    new = copy(state)
-    players = []
-    for p in state.players:
-        q = copy(p)
-        q.hand = p.hand[:]
-        q.levels = dict(p.levels)
-        q.tiles = copy(p.tiles)
-        q.offered = p.offered[:]
-        players.append(q)
-    new.players = players
-    new.deck = state.deck[:]
-    new.discard = state.discard[:]
-    new.step_supply = {k: v[:] for k, v in state.step_supply.items()}
-    new.tile_stacks = {k: v[:] for k, v in state.tile_stacks.items()}
-    new.privilege_display = state.privilege_display[:]
-    new.privilege_waiting = state.privilege_waiting[:]
-    new.privilege_spent = state.privilege_spent[:]
+    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels), tiles=_copy(p.tiles), offered=p.offered[:])
+               for p in state.players]
+    changes = dict(
+        players=players,
+        deck=state.deck[:],
+        discard=state.discard[:],
+        step_supply={k: v[:] for k, v in state.step_supply.items()},
+        tile_stacks={k: v[:] for k, v in state.tile_stacks.items()},
+        privilege_display=state.privilege_display[:],
+        privilege_waiting=state.privilege_waiting[:],
+        privilege_spent=state.privilege_spent[:],
+    )
     if state.auction is not None:
-        a = new.auction = copy(state.auction)
-        a.offers = a.offers[:]
-        a.passed = a.passed[:]
+        a = state.auction
+        changes["auction"] = _copy(a, offers=a.offers[:], passed=a.passed[:])
     if state.showdown is not None:
-        s = new.showdown = copy(state.showdown)
-        s.seats = s.seats[:]
-        s.reveals = {k: v[:] for k, v in s.reveals.items()}
+        s = state.showdown
+        changes["showdown"] = _copy(s, seats=s.seats[:], reveals={k: v[:] for k, v in s.reveals.items()})
     if state.privilege is not None:
-        t = new.privilege = copy(state.privilege)
-        t.used = t.used[:]
+        changes["privilege"] = _copy(state.privilege, used=state.privilege.used[:])
     if state.purchase is not None:
-        u = new.purchase = copy(state.purchase)
-        u.order = u.order[:]
-        u.choices = {k: v[:] for k, v in u.choices.items()}
+        u = state.purchase
+        changes["purchase"] = _copy(u, order=u.order[:], choices={k: v[:] for k, v in u.choices.items()})
     if state.shortage is not None:
-        r = new.shortage = copy(state.shortage)
-        r.remaining = r.remaining[:]
+        changes["shortage"] = _copy(state.shortage, remaining=state.shortage.remaining[:])
     if state.winners is not None:
-        new.winners = state.winners[:]
-    return new
+        changes["winners"] = state.winners[:]
+    return _copy(state, **changes)
 
 
 def seat_of(state: GameState, player_id: str) -> int | None:

@@ -153,6 +153,12 @@ def test_decisions_do_not_depend_on_hidden_information():
     assert checked > 300
 
 
+# The strong level plays in possible worlds: worlds.py builds GameStates from a view and the public
+# history, strong.py plays in them. Neither is ever handed the real game (its decide takes a View),
+# and the blindness tests in test_strong.py check that hidden information cannot change its choice.
+WORLD_MAKERS = {"worlds.py": {"state"}, "strong.py": {"state", "game"}}
+
+
 def test_the_ai_package_never_touches_the_game_state():
     """Only the simulator (a harness) may import the state or the engine's entry points."""
     hidden = {"state", "game", "randomplay", "auction", "privileges", "purchase", "round_end", "shortage", "flow",
@@ -160,10 +166,12 @@ def test_the_ai_package_never_touches_the_game_state():
     for path in AI_PACKAGE.glob("*.py"):
         if path.name == "simulate.py":
             continue
+        allowed = WORLD_MAKERS.get(path.name, set())
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level == 2:
-                assert (node.module or "") not in hidden, f"{path.name} imports engine.{node.module}"
-            if isinstance(node, ast.Name):
+                module = node.module or ""
+                assert module not in hidden - allowed, f"{path.name} imports engine.{module}"
+            if isinstance(node, ast.Name) and not allowed:
                 assert node.id != "GameState", f"{path.name} mentions GameState"
 
 

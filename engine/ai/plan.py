@@ -156,9 +156,26 @@ def _acquire(me: Me, board: Board, tile: str) -> bool:
     return True
 
 
+_PLANS: dict[tuple, tuple[float, list]] = {}
+PLANS_KEPT = 100_000  # remembered plans (a few hundred bytes each); the strong level meets the same ones often
+
+
 def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,
               w: Weights = WEIGHTS) -> tuple[float, list]:
-    """The most valuable way to finish using `card`, with its value (the position after it)."""
+    """The most valuable way to finish using `card`, with its value (the position after it).
+
+    Remembered: the same question always has the same answer, and searching players ask it again and again."""
+    key = (card, tuple(used), built, me.key(), board.key, hz, w)
+    found = _PLANS.get(key)
+    if found is None:
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        found = _PLANS[key] = _best_plan(card, used, built, me, board, hz, w)
+    return found[0], list(found[1])
+
+
+def _best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,
+               w: Weights) -> tuple[float, list]:
     best_value, best = float("-inf"), []
     for plan in candidate_plans(card, used, built, me, board):
         after = simulate(card, used, plan, me, board)

@@ -1,135 +1,169 @@
-"""Measure the computer player: python -m engine.ai.simulate --players 4 --games 1000 --opponents random --seed 1
+"""Measure a computer level against others:
 
-Plays complete games through the public engine API. With `--opponents random`
-one computer player meets uniformly random players and its seat rotates from
-game to game; with `--opponents ai` every seat is a computer player and the one
-in seat 0 is the measured one. A progress bar goes to stderr; stdout gets one
-line of key=value figures:
+    python -m engine.ai.simulate --players 4 --games 400 --level strong --opponents normal --seed 1
 
-    games       games played
-    ai_win_rate share of games the measured computer player won (a shared win counts)
-    mean_score  its mean final score (opp_mean_score: the other players')
-    seat_win_rates  per seat, the computer player's win rate when it sat there
-                (with --opponents ai: the win rate of each seat's copy)
-    ms_per_decision_p50 / _p99  time of one decide(view) call, view building excluded
+Every deal (a game seed) is played once with the measured player in each seat,
+the opponents' level in the others, so no seat or deal favours it. `--games` is
+rounded up to whole deals. Opponents: random (uniformly random legal play),
+greedy (one-ply greedy, greedy.py), or a level. A progress bar goes to stderr;
+stdout gets one line of key=value figures:
+
+    win_share   the measured level's share of the wins (a k-way tie counts 1/k);
+                a fair share is 1/players
+    ci95        95% confidence interval of win_share (normal approximation over deals)
+    mean_score / opp_mean_score   mean final score of the measured player / of its opponents
+    seat_win_shares   win_share per seat
+    ms_p50 / ms_p90 / ms_p99 / ms_max   the measured player's time per decision (view building excluded)
+
+`--workers N` plays deals in N processes (the figures do not depend on it, except
+the timings, which get noisier on a busy machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from ..game import apply, legal_actions, new_game, to_act
 from ..randomplay import concrete
-from ..state import GameState
 from ..views import player_view
-from .player import ComputerPlayer
+from .greedy import GreedyPlayer
+from .levels import LEVELS, THINK_SECONDS, computer
+from .progress import Progress, percentile
+
+OPPONENTS = ("random", "greedy", *LEVELS)
 
 
-def play_game(players: int, seed: int, ai_seats: set[int], decision_times: list[float]) -> GameState:
-    """One complete game; computer players in `ai_seats`, uniformly random players elsewhere."""
-    ids = [f"p{i + 1}" for i in range(players)]
-    state, _ = new_game(ids, seed=seed)
-    bots = {ids[s]: ComputerPlayer(seed=seed * 10 + s) for s in ai_seats}
+@dataclass
+class Seat:
+    kind: str
+    seed: int
+    think: float = THINK_SECONDS
+    bot: object = field(init=False, default=None)
+
+    def __post_init__(self):
+        if self.kind == "greedy":
+            self.bot = GreedyPlayer(self.seed)
+        elif self.kind != "random":
+            self.bot = computer(self.kind, self.seed, think_seconds=self.think)
+
+
+def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_SECONDS):
+    """One complete game, seat s played by kinds[s]; returns (final state, the measured seat's decision times)."""
+    ids = [f"p{i + 1}" for i in range(len(kinds))]
+    state, events = new_game(ids, seed=seed)
+    seats = {pid: Seat(kind, seed * 10 + s, think) for s, (pid, kind) in enumerate(zip(ids, kinds))}
+    seen = {pid: [e for e in events if e.to in (None, pid)] for pid in ids}  # what each may know, oldest first
     rnd = random.Random(seed)
+    times: list[float] = []
     clock = time.perf_counter
     while state.phase != "game_over":
         player = to_act(state)[0]
-        bot = bots.get(player)
-        if bot is not None:
+        seat = seats[player]
+        if seat.bot is None:
+            action = concrete(rnd.choice(legal_actions(state, player)), rnd)
+        else:
             view = player_view(state, player)
             started = clock()
-            action = bot.decide(view)
-            decision_times.append(clock() - started)
-        else:
-            action = concrete(rnd.choice(legal_actions(state, player)), rnd)
+            action = seat.bot.decide(view, seen[player])
+            if player == ids[measured]:
+                times.append(clock() - started)
         result = apply(state, player, action)
         if not result.ok:
             raise RuntimeError(f"game seed {seed}: {player} played an illegal {action}: {result.code} {result.params}")
         state = result.state
-    return state
+        for pid in ids:
+            seen[pid].extend(e for e in result.events if e.to in (None, pid))
+    return state, times
 
 
-class Progress:
-    """A one-line progress bar on stderr (no dependency needed)."""
-
-    def __init__(self, total: int, enabled: bool = True, width: int = 30):
-        self.total, self.enabled, self.width = total, enabled, width
-        self.started = time.perf_counter()
-        self.shown = 0.0
-
-    def update(self, done: int, note: str = "") -> None:
-        now = time.perf_counter()
-        if not self.enabled or (now - self.shown < 0.2 and done < self.total):
-            return
-        self.shown = now
-        filled = self.width * done // max(1, self.total)
-        rate = done / max(1e-9, now - self.started)
-        eta = (self.total - done) / rate if rate else 0.0
-        bar = "#" * filled + "." * (self.width - filled)
-        sys.stderr.write(f"\r[{bar}] {done}/{self.total} games {rate:.1f}/s eta {eta:.0f}s {note}")
-        if done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+def play_deal(args) -> list[tuple[float, int, list[int], list[float]]]:
+    """One deal, the measured level in each seat in turn: per seat (win share, its score, others' scores, times)."""
+    players, level, opponents, seed, think = args
+    rows = []
+    for seat in range(players):
+        kinds = [opponents] * players
+        kinds[seat] = level
+        state, times = play_game(kinds, seed, seat, think)
+        me = state.players[seat]
+        share = 1.0 / len(state.winners) if me.id in state.winners else 0.0
+        rows.append((share, me.score, [p.score for s, p in enumerate(state.players) if s != seat], times))
+    return rows
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def run(players: int, games: int, opponents: str, seed: int, progress: bool = True) -> dict:
-    """Play the games and return the figures of the summary line."""
-    seat_games = [0] * players
-    seat_wins = [0] * players
-    wins, scores, opp_scores, times = 0, [], [], []
-    bar = Progress(games, progress)
-    for g in range(games):
-        game_seed = seed * 1_000_003 + g
-        if opponents == "random":
-            measured = g % players
-            ai_seats = {measured}
-        else:
-            measured = 0
-            ai_seats = set(range(players))
-        state = play_game(players, game_seed, ai_seats, times)
-        ids = [p.id for p in state.players]
-        won = ids[measured] in state.winners
-        wins += won
-        scores.append(state.players[measured].score)
-        opp_scores.extend(p.score for s, p in enumerate(state.players) if s not in ai_seats)
-        for s in ai_seats:
-            seat_games[s] += 1
-            seat_wins[s] += ids[s] in state.winners
-        bar.update(g + 1, f"win rate {wins / (g + 1):.3f}")
+def run(players: int, games: int, level: str, opponents: str, seed: int, think: float = THINK_SECONDS,
+        workers: int = 1, progress: bool = True) -> dict:
+    deals = max(1, math.ceil(games / players))
+    jobs = [(players, level, opponents, seed * 1_000_003 + d, think) for d in range(deals)]
+    bar = Progress(deals * players, progress)
+    per_deal, shares, seat_shares, scores, opp_scores, times = [], [], [[] for _ in range(players)], [], [], []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
+    try:
+        for rows in results:
+            per_deal.append(sum(r[0] for r in rows) / players)
+            for s, (share, score, others, t) in enumerate(rows):
+                shares.append(share)
+                seat_shares[s].append(share)
+                scores.append(score)
+                opp_scores.extend(others)
+                times.extend(t)
+            bar.update(len(shares), f"win share {sum(shares) / len(shares):.3f}")
+    finally:
+        if pool:
+            pool.shutdown()
+    share = sum(shares) / len(shares)
+    low, high = confidence(per_deal)
     return {
-        "games": games,
+        "games": len(shares),
         "players": players,
+        "level": level,
         "opponents": opponents,
-        "ai_win_rate": f"{wins / max(1, games):.3f}",
-        "mean_score": f"{sum(scores) / max(1, len(scores)):.1f}",
-        "opp_mean_score": f"{sum(opp_scores) / len(opp_scores):.1f}" if opp_scores else "-",
-        "seat_win_rates": "/".join(f"{w / max(1, n):.2f}" for w, n in zip(seat_wins, seat_games)),
-        "ms_per_decision_p50": f"{_percentile(times, 0.5) * 1e3:.3f}",
-        "ms_per_decision_p99": f"{_percentile(times, 0.99) * 1e3:.3f}",
+        "win_share": f"{share:.3f}",
+        "ci95": f"{low:.3f}-{high:.3f}",
+        "fair_share": f"{1 / players:.3f}",
+        "mean_score": f"{sum(scores) / len(scores):.1f}",
+        "opp_mean_score": f"{sum(opp_scores) / len(opp_scores):.1f}",
+        "seat_win_shares": "/".join(f"{sum(s) / len(s):.2f}" for s in seat_shares),
+        "ms_p50": f"{percentile(times, 0.5) * 1e3:.2f}",
+        "ms_p90": f"{percentile(times, 0.9) * 1e3:.2f}",
+        "ms_p99": f"{percentile(times, 0.99) * 1e3:.2f}",
+        "ms_max": f"{max(times, default=0.0) * 1e3:.2f}",
         "decisions": len(times),
         "seconds": f"{time.perf_counter() - bar.started:.1f}",
     }
 
 
+def confidence(values: list[float]) -> tuple[float, float]:
+    """95% interval of the mean of `values` (one per deal: a deal's seats are not independent games)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return 0.0, 1.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.ai.simulate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="augsburg simulate", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6))
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--opponents", choices=("random", "ai"), default="random")
+    parser.add_argument("--games", type=int, default=400, help="games to play, rounded up to whole deals")
+    parser.add_argument("--level", choices=LEVELS, default="normal", help="the level measured")
+    parser.add_argument("--opponents", choices=(*OPPONENTS, "ai"), default="random", help="ai is the normal level")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=THINK_SECONDS, help="the strong level's seconds per decision")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing deals at once")
     parser.add_argument("--no-progress", action="store_true", help="do not draw the progress bar on stderr")
     args = parser.parse_args(argv)
-    figures = run(args.players, args.games, args.opponents, args.seed, progress=not args.no_progress)
+    opponents = "normal" if args.opponents == "ai" else args.opponents
+    figures = run(args.players, args.games, args.level, opponents, args.seed, args.think, args.workers,
+                  progress=not args.no_progress)
     print(" ".join(f"{k}={v}" for k, v in figures.items()))
     return 0
 

@@ -7,6 +7,7 @@ GameState, so the computer player cannot use hidden information by accident.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..components import CATEGORIES, NOBLES
 from ..views import View
@@ -79,6 +80,9 @@ class Me:
     def level(self, category: str) -> int:
         return getattr(self, category)
 
+    def key(self) -> tuple:
+        return tuple(getattr(self, name) for name in Me.__slots__)
+
 
 def me_from_view(view: View) -> Me:
     you = view.you
@@ -97,6 +101,12 @@ class Board:
     others: dict[str, dict[str, int]]  # opponent id -> category -> level
     scores: dict[str, int]  # opponent id -> score
     tops: dict[str, object]  # tile kind -> value of the top tile, or None if the stack is empty
+
+    @cached_property
+    def key(self) -> tuple:
+        """The board as a hashable value (for remembering plans)."""
+        return (tuple(sorted(self.supply.items())), tuple((p, tuple(sorted(lv.items()))) for p, lv in sorted(
+            self.others.items())), tuple(sorted(self.scores.items())), tuple(sorted(self.tops.items())))
 
 
 def board_from_view(view: View) -> Board:

@@ -1,22 +1,132 @@
-"""The strong level (work in progress: plays as the normal level for now)."""
+"""The strong level: the normal player's judgement, checked by playing the round out in sampled worlds.
+
+At the decisions that shape a game (how many cards to bid, which privilege card
+to take) the strong player deals the cards it cannot see at random, consistently
+with its own view and the public history (worlds.py), and plays the rest of the
+round in each such world once per candidate, every player played by the normal
+level. At the round's end (or the game's) each outcome is scored as its lead over
+the best other player; the candidate with the best mean wins. Every candidate
+meets the same worlds, so their differences are not drowned in the luck of the deal.
+
+It is time-bounded: worlds are added until `think_seconds` have passed (or
+`max_worlds` are done), so a decision never takes much longer than that budget.
+Given the same seed, view and history, and `max_worlds` reached within the time,
+the decision is always the same. Other decisions are the normal level's.
+"""
 
 from __future__ import annotations
 
+import math
+import random
+import time
+import zlib
 from collections.abc import Sequence
 
-from ..actions import ActionModel
+from ..actions import ActionModel, Bid, Call, Pass, TakeCard
 from ..events import Event
-from ..views import View
+from ..game import apply, to_act
+from ..state import GameState
+from ..views import View, player_view
+from .belief import Belief
 from .player import ComputerPlayer
+from .situation import horizon, me_from_view
+from .valuation import card_time_factor, card_worth, position_value
+from .worlds import Unsampled, sample_world
+
+MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
+EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
 
 
 class StrongPlayer:
     level = "strong"
-    heavy = True
+    heavy = True  # a decision takes up to think_seconds: run it off the event loop
 
-    def __init__(self, seed: int = 0, think_seconds: float = 1.0):
-        self.seed, self.think_seconds = seed, think_seconds
+    def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS, clock=time.perf_counter):
+        self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
         self.normal = ComputerPlayer(seed)
+        self.worlds = 0  # worlds played in the last decision (for the benchmark)
 
     def decide(self, view: View, history: Sequence[Event] = ()) -> ActionModel:
-        return self.normal.decide(view)
+        started = self.clock()
+        usual = self.normal.decide(view)
+        self.worlds = 0
+        candidates = _candidates(view, usual)
+        if len(candidates) < 2:
+            return usual
+        belief = Belief.from_events(history)
+        rnd = random.Random(zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()))
+        totals = dict.fromkeys(candidates, 0.0)
+        me = view.you.id
+        deadline = started + self.think_seconds
+        while self.worlds < self.max_worlds and self.clock() < deadline:
+            try:
+                world = sample_world(view, belief, rnd)
+            except Unsampled:
+                return usual
+            for action in candidates:
+                totals[action] += playout(world, me, action)
+            self.worlds += 1
+        if not self.worlds:
+            return usual
+        # The normal player's choice keeps its place unless another did better on the same worlds.
+        best = usual
+        for action in candidates:
+            if totals[action] > totals[best] + 1e-9:
+                best = action
+        return best
+
+
+def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
+    legal = view.you.legal_actions
+    if view.phase == "auction":
+        picked = [a for a in legal if isinstance(a, (Pass, Call))]
+        picked += [a for a in legal if isinstance(a, Bid)][:EXTRA_BIDS]
+    elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
+        picked = [a for a in legal if isinstance(a, TakeCard)]
+    else:
+        return [usual]
+    if usual not in picked:
+        picked.append(usual)
+    return picked
+
+
+_PLAYERS: dict[str, ComputerPlayer] = {}
+
+
+def _player(pid: str) -> ComputerPlayer:
+    """The normal player who plays `pid` in every world (one per id: they keep no state)."""
+    bot = _PLAYERS.get(pid)
+    if bot is None:
+        bot = _PLAYERS[pid] = ComputerPlayer(seed=zlib.crc32(pid.encode()))
+    return bot
+
+
+def playout(world: GameState, me: str, action: ActionModel) -> float:
+    """`action` in `world`, then everybody plays normal until the round is over; `me`'s lead at that point."""
+    result = apply(world, me, action)
+    if not result.ok:
+        return -math.inf  # cannot happen for a legal candidate; never choose it if it does
+    state, round_ = result.state, world.round
+    while state.phase != "game_over" and not (state.round > round_ and state.phase == "auction"):
+        player = to_act(state)[0]
+        state = apply(state, player, _player(player).decide(player_view(state, player))).state
+    return lead(state, me)
+
+
+def lead(state: GameState, me: str) -> float:
+    """How far `me` is ahead of the best other player: in wins once the game is over, else in points."""
+    if state.phase == "game_over":
+        won = me in state.winners
+        mine = next(p.score for p in state.players if p.id == me)
+        best = max(p.score for p in state.players if p.id != me)
+        return 100.0 * (1.0 / len(state.winners) if won else 0.0) + (mine - best)
+    worth = {p.id: worth_of(state, p.id) for p in state.players}
+    return worth[me] - max(v for pid, v in worth.items() if pid != me)
+
+
+def worth_of(state: GameState, pid: str) -> float:
+    """A player's position in expected final points, as the normal player values its own (hand included)."""
+    view = player_view(state, pid)
+    hz = horizon(view)
+    tops = {k: (v[0] if v else None) for k, v in state.tile_stacks.items()}
+    return position_value(me_from_view(view), hz, tops) + sum(map(card_worth, view.you.hand)) * card_time_factor(hz)

@@ -1,0 +1,111 @@
+"""What one player may know of the others' cards and money, counted from the events it may see.
+
+Money is secret (R28) but every change of it is public (incomes, purchases paid,
+tiles' costs, consolations), and so are the numbers of cards each player takes
+and lays down; a card shown in a showdown and taken back is known to be in that
+hand until it is seen to leave. `Belief` replays those events; it never reads a
+GameState, so it can know no more than the player whose events it is given.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .. import events as ev
+from ..components import ALL_CARDS, INITIAL_DEAL, JOKER, START_JOKERS, START_MONEY
+
+TOTAL_CARDS = len(ALL_CARDS)
+
+
+class Belief:
+    """Counts per player: money, cards in hand, cards offered; cards known to be in a hand or discarded."""
+
+    def __init__(self) -> None:
+        self.players: list[str] = []
+        self.money: dict[str, int] = {}
+        self.hand: dict[str, int] = {}
+        self.offered: dict[str, int] = {}
+        self.known: dict[str, Counter] = {}  # cards known to be in each hand
+        self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
+        self.discard = 0  # cards in the discard pile
+        self.complete = False  # the history began with the game's start
+
+    @classmethod
+    def from_events(cls, history: Iterable[ev.Event]) -> Belief:
+        belief = cls()
+        for event in history:
+            belief.see(event)
+        return belief
+
+    @property
+    def deck(self) -> int:
+        return TOTAL_CARDS - sum(self.hand.values()) - sum(self.offered.values()) - self.discard
+
+    def see(self, e: ev.Event) -> None:
+        handler = getattr(self, "_" + type(e).__name__, None)
+        if handler is not None:
+            handler(e)
+
+    def _GameStarted(self, e: ev.GameStarted) -> None:
+        self.__init__()
+        self.complete = True
+        self.players = list(e.players)
+        for p in self.players:
+            self.money[p] = START_MONEY
+            self.hand[p] = START_JOKERS
+            self.offered[p] = INITIAL_DEAL
+            self.known[p] = Counter({JOKER: START_JOKERS})
+
+    def _PurchaseMade(self, e: ev.PurchaseMade) -> None:
+        self.money[e.player] -= e.paid
+        self.hand[e.player] += e.count
+        self.discard += self.offered[e.player] - e.count
+        self.offered[e.player] = 0
+
+    def _CardsDealt(self, e: ev.CardsDealt) -> None:
+        self.hand[e.player] += e.free
+        self.offered[e.player] = e.offered
+
+    def _CardsRevealed(self, e: ev.CardsRevealed) -> None:
+        for player, cards in e.offers.items():
+            shown = Counter(cards)
+            if player == e.winner:  # laid down for good: out of the hand, face up on the discard pile
+                self.known[player] -= shown
+                self.discard_known += shown
+            else:  # taken back: now known to be in that hand
+                self.known[player] |= shown
+
+    def _AuctionWon(self, e: ev.AuctionWon) -> None:
+        self.hand[e.player] -= e.count
+        self.discard += e.count
+
+    def _Consolation(self, e: ev.Consolation) -> None:
+        self.money[e.player] += e.amount
+
+    def _GuildersGained(self, e: ev.GuildersGained) -> None:
+        self.money[e.player] += e.amount
+
+    def _TileTaken(self, e: ev.TileTaken) -> None:
+        self.money[e.player] -= e.cost
+
+    def _RoundIncome(self, e: ev.RoundIncome) -> None:
+        self.money[e.player] += e.money
+
+    def _CardsDrawn(self, e: ev.CardsDrawn) -> None:
+        self.hand[e.player] += e.count
+
+    def _CardDiscarded(self, e: ev.CardDiscarded) -> None:
+        self.hand[e.player] -= 1
+        self.known[e.player] -= Counter([e.card])
+        self.discard += 1
+        self.discard_known[e.card] += 1
+
+    def _CardReturned(self, e: ev.CardReturned) -> None:
+        # Under the deck, unseen: which known card went (if one did) is unknown, so forget them all.
+        self.hand[e.player] -= 1
+        self.known[e.player] = Counter()
+
+    def _DeckReshuffled(self, e: ev.DeckReshuffled) -> None:
+        self.discard = 0
+        self.discard_known = Counter()

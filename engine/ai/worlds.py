@@ -1,0 +1,145 @@
+"""Possible games: a whole GameState built from one player's view and belief, the hidden cards dealt at random.
+
+The strong player searches in such states. The cards it cannot see (the others'
+hands, the deck, the discard pile below its top) are dealt from the cards left
+once its own hand and everything known (`Belief`) are taken out, so that:
+- every player holds as many cards as the public history says, and the cards
+  seen going back into a hand;
+- whoever has offered k cards in the running auction holds k valid cards, one of
+  them a certificate of this noble (R10), so the auction can go on;
+- the top card of the deck has the price its back shows, and the discard pile's
+  top card is the one lying face up.
+Everything else in the state is public and copied from the view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..components import ALL_CARDS, CARD_PRICE, JOKER, NOBLES, PRIVILEGE_CARDS, is_valid_for
+from ..state import Auction, GameState, Player, PrivilegeTurn
+from ..views import View
+from .belief import Belief
+
+SAMPLED_PHASES = ("auction", "privilege")
+
+
+class Unsampled(ValueError):
+    """This view cannot be turned into a world (a phase not searched, or a history that does not add up)."""
+
+
+def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
+    if view.phase not in SAMPLED_PHASES or view.you is None:
+        raise Unsampled(view.phase)
+    if view.phase == "privilege" and view.privilege.awaiting not in ("take_card", "privileges"):
+        raise Unsampled(view.privilege.awaiting)
+    me = view.you.id
+    ids = [p.id for p in view.players]
+    others = [p for p in ids if p != me]
+    if not belief.complete or set(belief.players) != set(ids):
+        raise Unsampled("no history")
+    pool = Counter(ALL_CARDS)
+    pool -= Counter(view.you.hand)
+    known = {p: Counter(belief.known[p]) for p in others}
+    for p in others:
+        known[p] = _fit(known[p], belief.hand[p])
+        pool -= known[p]
+    discard_known = belief.discard_known & pool
+    pool -= discard_known
+    top = view.discard_top
+    if top is not None:  # face up on the discard pile: it is nowhere else
+        if discard_known[top]:
+            discard_known[top] -= 1
+        elif pool[top]:
+            pool[top] -= 1
+        else:
+            raise Unsampled("the discard pile's top card is elsewhere")
+    unknown = list(pool.elements())
+    rnd.shuffle(unknown)
+
+    hands = {p: list(known[p].elements()) for p in others}
+    if view.phase == "auction":  # R10: an offer of k is backed by k valid cards, one a certificate
+        noble = view.noble
+        for p, k in view.auction.offers.items():
+            if p == me:
+                continue
+            _ensure(hands[p], unknown, k, noble)
+    for p in others:
+        need = belief.hand[p] - len(hands[p])
+        if need < 0 or need > len(unknown):
+            raise Unsampled("hand sizes do not add up")
+        hands[p] += unknown[:need]
+        del unknown[:need]
+
+    deck_size = max(0, belief.deck)
+    deck = _deck(unknown, deck_size, view.deck_top_price)
+    discard = list(discard_known.elements()) + unknown
+    rnd.shuffle(discard)
+    if top is not None:
+        discard.append(top)
+
+    money = {p: belief.money[p] for p in others} | {me: view.you.money}
+    hand_of = hands | {me: list(view.you.hand)}
+    players = [Player(id=p.id, money=money[p.id], score=p.score, hand=hand_of[p.id], levels=dict(p.levels),
+                      tiles=p.tiles.model_copy()) for p in view.players]
+    shown = set(view.privilege_display) | set(view.privilege_waiting)
+    state = GameState(
+        seed=0, rng=rnd.getrandbits(63) | 1, players=players, rounds=view.rounds, round=view.round,
+        phase=view.phase, noble=NOBLES.index(view.noble), lead=ids.index(view.lead), deck=deck, discard=discard,
+        step_supply={k: list(v) for k, v in view.step_supply.items()},
+        tile_stacks={k: list(v) for k, v in view.tile_stacks.items()},
+        privilege_display=list(view.privilege_display), privilege_waiting=list(view.privilege_waiting),
+        privilege_spent=[c for c in PRIVILEGE_CARDS if c not in shown], moves=view.moves,
+    )
+    if view.phase == "auction":
+        a = view.auction
+        state.auction = Auction(turn=ids.index(a.turn), offers=[a.offers.get(p, 0) for p in ids],
+                                passed=[p in a.passed for p in ids], high=a.high,
+                                high_seat=ids.index(a.high_player) if a.high_player else None)
+    else:
+        t = view.privilege
+        state.privilege = PrivilegeTurn(seat=ids.index(t.player), card=t.card, used=list(t.used), built=t.built)
+    return state
+
+
+def _fit(known: Counter, size: int) -> Counter:
+    """Known cards, cut down to the hand's size should the history have lost track (a card returned unseen)."""
+    if sum(known.values()) <= size:
+        return known
+    return Counter(list(known.elements())[:size])
+
+
+def _ensure(hand: list[str], unknown: list[str], k: int, noble: str) -> None:
+    """Move cards from `unknown` into `hand` until it holds a certificate valid for `noble` and k valid cards."""
+    def is_cert(c: str) -> bool:
+        return c != JOKER and is_valid_for(c, noble)
+
+    if not any(is_cert(c) for c in hand):
+        _take(hand, unknown, is_cert)
+    while sum(1 for c in hand if is_valid_for(c, noble)) < k:
+        if not _take(hand, unknown, lambda c: is_valid_for(c, noble)):
+            raise Unsampled("an offer no hidden card can back")
+
+
+def _take(hand: list[str], unknown: list[str], wanted) -> bool:
+    for i, c in enumerate(unknown):
+        if wanted(c):
+            hand.append(unknown.pop(i))
+            return True
+    return False
+
+
+def _deck(unknown: list[str], size: int, top_price: int | None) -> list[str]:
+    """The deck: `size` of the unknown cards (taken out of `unknown`), with a top card of the price shown."""
+    size = min(size, len(unknown))
+    deck = unknown[:size]
+    del unknown[:size]
+    if top_price is not None and deck and CARD_PRICE[deck[0]] != top_price:
+        for cards in (deck, unknown):
+            i = next((i for i, c in enumerate(cards) if CARD_PRICE[c] == top_price), None)
+            if i is not None:
+                deck[0], cards[i] = cards[i], deck[0]
+                break
+    return deck
+
