@@ -18,7 +18,7 @@ from test_views import scramble_hidden
 
 from engine import View, apply, is_legal, legal_actions, new_game, parse_action, player_view, to_act
 from engine.actions import BuyChoice, RevealChoice
-from engine.ai import ComputerPlayer, simulate
+from engine.ai import ComputerPlayer
 from engine.ai.bidding import reveal_cards
 from engine.events import CompensationChosen, StepClimbed, TileTaken
 from engine.position import build
@@ -285,36 +285,3 @@ def test_purchases_stay_within_budget():
     assert is_legal(state, "ada", action)
     assert sum(view.you.offered_prices[view.you.offered.index(c)] for c in action.cards) <= 500
 
-
-# --- the simulator
-
-
-def test_simulate_prints_one_summary_line(capsys):
-    assert simulate.main(["--players", "3", "--games", "3", "--opponents", "ai", "--seed", "2"]) == 0
-    out, err = capsys.readouterr()
-    lines = out.strip().splitlines()
-    assert len(lines) == 1
-    figures = dict(item.split("=", 1) for item in lines[0].split())
-    assert figures["games"] == "3" and len(figures["seat_win_rates"].split("/")) == 3
-    for key in ("ai_win_rate", "mean_score", "ms_per_decision_p99"):
-        float(figures[key])
-    assert "3/3 games" in err  # the progress bar
-
-
-def test_rule_helpers_serve_the_engine_and_the_computer_player_alike():
-    """One rule, two callers: engine state (Tiles) and the AI's own position (Me) both fit."""
-    from engine.ai.situation import Me
-    from engine.rules import capped_score, prestige_limit, reveal_set, suggest_reveal
-    from engine.state import Tiles
-
-    assert prestige_limit(Tiles()) == prestige_limit(Me(0, 0, 1, 1, 1)) == 25
-    assert prestige_limit(Tiles(church=700)) == prestige_limit(Me(0, 0, 1, 1, 1, church=700)) == 45
-    assert prestige_limit(Tiles(church=700, cathedral=900)) is None
-    assert capped_score(21, 14, 25) == 25 and capped_score(30, 2, 25) == 30 and capped_score(30, 2, None) == 32
-    valid = ["joker", "maria-17", "maria-2", "maria-9", "joker", "maria-5"]
-    assert suggest_reveal(valid, 3, alone=False) == ["maria-17", "maria-2", "maria-5"]
-    assert suggest_reveal(valid, 3, alone=True) == ["maria-2", "maria-5", "maria-9"]
-    # A front-end offering each certificate as the best card, with the cheapest fillers and jokers last:
-    assert reveal_set(valid, 3, "maria-9") == ["maria-9", "maria-2", "maria-5"]
-    assert reveal_set(valid, 6, "maria-2")[-2:] == ["joker", "joker"]
-    assert suggest_reveal(["joker", "joker"], 1, alone=True) == []

@@ -15,8 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import ActionModel, Bid, Build, Buy, BuyChoice, Call, Compensate, Discard, Done, Pass, ReturnCard
-from ..actions import Reveal, RevealChoice, TakeCard, Use
+from ..actions import (
+    ActionModel,
+    Bid,
+    Build,
+    Buy,
+    BuyChoice,
+    Call,
+    Compensate,
+    Discard,
+    Done,
+    Pass,
+    ReturnCard,
+    Reveal,
+    RevealChoice,
+    TakeCard,
+    Use,
+)
 from ..events import Event
 from ..rules import valid_cards
 from ..views import View

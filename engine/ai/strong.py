@@ -41,7 +41,8 @@ class StrongPlayer:
     level = "strong"
     heavy = True  # a decision takes up to think_seconds: run it off the event loop
 
-    def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS, clock=time.perf_counter):
+    def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS,
+                 clock=time.perf_counter):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
         self.normal = ComputerPlayer(seed)
         self.worlds = 0  # worlds played in the last decision (for the benchmark)

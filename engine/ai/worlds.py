@@ -57,6 +57,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
             raise Unsampled("the discard pile's top card is elsewhere")
     unknown = list(pool.elements())
     rnd.shuffle(unknown)
+    deck_top = _deck_top(unknown, view.deck_top_price) if belief.deck > 0 else []
 
     hands = {p: list(known[p].elements()) for p in others}
     if view.phase == "auction":  # R10: an offer of k is backed by k valid cards, one a certificate
@@ -72,8 +73,9 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
         hands[p] += unknown[:need]
         del unknown[:need]
 
-    deck_size = max(0, belief.deck)
-    deck = _deck(unknown, deck_size, view.deck_top_price)
+    rest = max(0, belief.deck - len(deck_top))
+    deck = deck_top + unknown[:rest]
+    del unknown[:rest]
     discard = list(discard_known.elements()) + unknown
     rnd.shuffle(discard)
     if top is not None:
@@ -130,16 +132,9 @@ def _take(hand: list[str], unknown: list[str], wanted) -> bool:
     return False
 
 
-def _deck(unknown: list[str], size: int, top_price: int | None) -> list[str]:
-    """The deck: `size` of the unknown cards (taken out of `unknown`), with a top card of the price shown."""
-    size = min(size, len(unknown))
-    deck = unknown[:size]
-    del unknown[:size]
-    if top_price is not None and deck and CARD_PRICE[deck[0]] != top_price:
-        for cards in (deck, unknown):
-            i = next((i for i, c in enumerate(cards) if CARD_PRICE[c] == top_price), None)
-            if i is not None:
-                deck[0], cards[i] = cards[i], deck[0]
-                break
-    return deck
-
+def _deck_top(unknown: list[str], price: int | None) -> list[str]:
+    """The deck's top card, taken out of `unknown` first: one whose back shows `price`."""
+    i = next((i for i, c in enumerate(unknown) if CARD_PRICE[c] == price), None)
+    if i is None:
+        raise Unsampled("no hidden card has the price the deck shows")
+    return [unknown.pop(i)]
