@@ -60,7 +60,7 @@ def test_the_belief_counts_what_the_public_history_tells(players):
 
 def test_the_belief_reads_no_private_event_of_others():
     """Handed every event of the game, the belief is what the public ones and the player's own make."""
-    for state, events, player in positions(4, 7):
+    for _state, events, player in positions(4, 7):
         everything, visible = Belief.from_events(events), Belief.from_events(visible_to(events, player))
         assert vars(everything) == vars(visible)
 
