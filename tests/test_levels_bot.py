@@ -123,3 +123,17 @@ async def test_a_thinking_strong_computer_does_not_hold_up_another_tables_click(
     finally:
         release.set()
         await h.close()
+
+
+async def test_the_settings_reach_the_workers_and_unloading_shuts_them_down(tmp_path):
+    bot = make_bot(tmp_path / "bot.sqlite3", computer_workers=2, computer_think_seconds=0.3)
+    h = await Harness.create(bot, users=[FakeUser(ADA, "Ada")], ignore=(long_lived,))
+    try:
+        thinkers = service(h).thinkers
+        assert (thinkers.workers, thinkers.think_seconds) == (2, 0.3)
+        await h.bot.unload_extension("bot.discord_app.extension")
+        assert thinkers._closed
+        await h.bot.load_extension("bot.discord_app.extension")
+        assert not service(h).thinkers._closed
+    finally:
+        await h.close()

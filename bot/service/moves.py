@@ -15,7 +15,6 @@ from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
 
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
-from .thinking import is_heavy
 
 log = logging.getLogger(__name__)
 SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
@@ -108,9 +107,10 @@ class MovesMixin:
             player = due[0]
             actor = "player" if record.table.is_computer(player) else "stand_in"
             level, seed = computer_seat(record, player)
-            if not is_heavy(level, seed):
-                return await self._move(record, player, computer_choice(record, player), actor, record.table, [])
             view = player_view(record.state, player)
+            bot = computer(level, seed, self.thinkers.think_seconds)
+            if not bot.heavy:  # decided at once, from the view alone
+                return await self._move(record, player, bot.decide(view), actor, record.table, [])
             history = visible_to(await self.thinkers.history(self.store, record.id), player)
         try:
             action = await self.thinkers.decide(level, seed, view, history)

@@ -30,10 +30,6 @@ def decide(level: str, seed: int, think_seconds: float, view: View, history: Seq
     return computer(level, seed, think_seconds).decide(view, history)
 
 
-def is_heavy(level: str, seed: int = 0) -> bool:
-    return computer(level, seed).heavy
-
-
 class Thinkers:
     """The executor heavy decisions run in, and the events each game's heavy players have been told."""
 
