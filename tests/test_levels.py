@@ -226,6 +226,7 @@ async def test_terminal_game_seats_computers_at_their_levels(tmp_path):
     out = io.StringIO()
     assert await run(str(tmp_path / "t.sqlite3"), 2, False, True, 5, stdin=io.StringIO(""), stdout=out,
                      levels=["easy", "strong"]) == 0
+    assert "Your opponents: Computer 1 (Easy), Computer 2 (Strong)." in out.getvalue()
     store = await Store.open(tmp_path / "t.sqlite3")
     try:
         record = await store.load_channel(0)

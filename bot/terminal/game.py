@@ -64,6 +64,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     else:
         term.say(words.resuming(w, record.state.round))
     people, refused = _people(w, record.table), False
+    term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
     drawn.update(record)
     while record.status == "active":
         if YOU in to_act(record.state):
