@@ -118,6 +118,8 @@ async def test_a_thinking_strong_computer_does_not_hold_up_another_tables_click(
         release.set()
         await h.settle(timeout=10)
         assert game(h).state.moves == 1 and game(h).status == "active"  # the strong computer has bought
+        headings = [f["name"] for f in h.message(table).embeds[0]["fields"]]
+        assert any(n.startswith("Computer 1 — ") and n.endswith(" (Strong)") for n in headings), headings
         h.assert_all_answered()
         h.assert_no_errors()
     finally:
