@@ -1,6 +1,7 @@
 """`augsburg`: the game without Discord, and putting back a backup of the bot's database.
 
-augsburg play [--opponents N] [--resume | --new] [--database PATH] [--lang de|en|it] [--picture FILE]
+augsburg play [--opponents N] [--level LEVEL[,LEVEL...]] [--resume | --new] [--database PATH] [--lang de|en|it]
+              [--picture FILE]
 augsburg simulate --players N --games G --opponents random|ai --seed S
 augsburg restore [--database PATH] [--from DIR] [--force]
 augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
@@ -11,7 +12,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+
 from .languages import LANGUAGES
+
+
+def levels(text: str) -> list[str]:
+    """`--level`: one level for every computer seat, or one per seat separated by commas."""
+    chosen = [part.strip().lower() for part in text.split(",")]
+    wrong = [part for part in chosen if part not in LEVELS]
+    if wrong:
+        raise argparse.ArgumentTypeError(f"unknown level {wrong[0]!r} (choose from {', '.join(LEVELS)})")
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a game in the terminal against computer players")
     play.add_argument("--opponents", type=int, default=3, choices=range(1, 5), help="computer players (1-4)")
+    play.add_argument("--level", type=levels, default=[DEFAULT_LEVEL], metavar="LEVEL[,LEVEL...]",
+                      help=f"the computers' level ({', '.join(LEVELS)}; default {DEFAULT_LEVEL}), or one per "
+                           "computer separated by commas")
     play.add_argument("--resume", action="store_true", help="continue the saved game")
     play.add_argument("--new", action="store_true", help="abandon a saved game and start a new one")
     play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
@@ -57,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
                                args.force)
     if args.resume and args.new:
         parser.error("choose --resume or --new, not both")
+    if len(args.level) == 1:
+        args.level = args.level * args.opponents
+    elif len(args.level) != args.opponents:
+        parser.error(f"--level names {len(args.level)} levels for {args.opponents} computer players: "
+                     "give one for all, or one for each")
     from .terminal.game import main as play_main
 
     return play_main(args)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engine.ai.levels import THINK_SECONDS
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -17,6 +19,9 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
     computer_delay: float = 2.0  # seconds a computer player waits before it moves
+    # Strong computer players think this long per decision, in worker processes (0: on a thread of the bot's).
+    computer_think_seconds: float = Field(THINK_SECONDS, gt=0)
+    computer_workers: int = Field(1, ge=0)
     table_pictures: bool = True  # the table message carries a picture of the table (Pillow)
     picture_processes: int = Field(0, ge=0)  # worker processes that draw them; 0: a thread of the bot's
     pictures_per_second: float = Field(8.0, ge=0)  # drawings at most, over all tables (0: no limit)

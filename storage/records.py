@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine import Event, GameState
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Level
 
 SeatKind = Literal["human", "computer"]
 Actor = Literal["player", "clock", "stand_in"]  # who made a move: the seat itself, the turn clock, a stand-in
@@ -27,6 +28,7 @@ class Seat(_Record):
     name: str = ""  # a human's display name; a computer is named by the wording, from its number
     kind: SeatKind = "human"
     number: int | None = None  # a computer's number at this table
+    level: Level = DEFAULT_LEVEL  # how well a computer seat plays (a human's stand-in always plays normal)
     # The turn clock (humans only): timeouts in all and in a row; the computer stands in until the
     # owner comes back, or for the rest of the game once they have left.
     missed: int = 0
@@ -34,9 +36,20 @@ class Seat(_Record):
     stand_in: bool = False
     left: bool = False
 
+    @field_validator("level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        """A level this version does not know (a row from a newer one, a hand-edited row) plays normal."""
+        return value if value in LEVELS else DEFAULT_LEVEL
+
     @property
     def computer_plays(self) -> bool:
         return self.kind == "computer" or self.stand_in or self.left
+
+    @property
+    def playing_level(self) -> Level:
+        """The level the computer plays this seat at: its own for a computer seat, normal standing in."""
+        return self.level if self.kind == "computer" else DEFAULT_LEVEL
 
 
 class Table(_Record):

@@ -56,6 +56,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
         await self.computers.close()
+        self.service.thinkers.close()
         await self.presenter.close()
         await self.upkeep.close()
 

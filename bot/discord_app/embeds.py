@@ -17,7 +17,8 @@ COLOUR = discord.Colour.from_rgb(156, 102, 31)
 
 def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
     table = record.table
-    seats = "\n".join(words.seat_line(w, i, names.seat(w, s), s.id == table.host)
+    seats = "\n".join(words.seat_line(w, i, names.seat(w, s), s.id == table.host,
+                                      s.level if s.kind == "computer" else None)
                       for i, s in enumerate(table.seats, start=1))
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)

@@ -9,7 +9,7 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 from __future__ import annotations
 
 from ..scheduler import SystemClock
-from ..service import GameService, Timing
+from ..service import GameService, Thinkers, Timing
 from .cog import Augsburg
 from .pacing import Pacing
 from .pictures import Pictures
@@ -25,7 +25,8 @@ async def setup(bot) -> None:
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing)
+    thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)  # strong players' workers
+    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing, thinkers)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import discord
 
+from engine.ai.levels import LEVELS
+
 from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
-from ..wording import Words, clock, notices
+from ..wording import Words, clock, names, notices
 from ..wording import table as words
 from ..wording import words as language
 
@@ -71,13 +73,14 @@ class LobbyButton(
 
 
 class LobbyMenu(
-    _Routed, discord.ui.DynamicItem[discord.ui.Select], template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang)",
+    _Routed, discord.ui.DynamicItem[discord.ui.Select],
+    template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level)",
 ):
-    """A host's choice in the lobby: the time per decision ("time"; "0": no limit) or the language of the
-    table's public messages ("lang")."""
+    """A host's choice in the lobby: the time per decision ("time"; "0": no limit), the language of the
+    table's public messages ("lang"), or a computer seat's level ("level"; "ai2:strong")."""
 
-    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language"}
-    ROWS = {"time": 1, "lang": 2}
+    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language", "level": "lobby_level"}
+    ROWS = {"time": 1, "lang": 2, "level": 3}
 
     def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = ""):
@@ -241,15 +244,23 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
 
 
 def lobby_view(w: Words, game_id: int, table) -> discord.ui.View:
-    """The lobby's buttons, the host's clock and the host's choice of the table's language."""
+    """The lobby's buttons, the host's clock, the host's choice of the table's language and, once there are
+    computer seats, of each one's level (4 computers x 3 levels: 12 options, within Discord's 25)."""
     buttons = [LobbyButton(game_id, what, label) for what, label in words.lobby_buttons(w).items()]
     turn = table.turn_seconds
     options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn)
                for s in TURN_CHOICES]
     languages = [discord.SelectOption(label=words.language_name(lang), value=lang, default=lang == table.lang)
                  for lang in LANGUAGES]
-    return view_of(*buttons, LobbyMenu(game_id, "time", options, clock.clock_placeholder(w)),
-                   LobbyMenu(game_id, "lang", languages, words.language_placeholder(w)))
+    menus = [LobbyMenu(game_id, "time", options, clock.clock_placeholder(w)),
+             LobbyMenu(game_id, "lang", languages, words.language_placeholder(w))]
+    levels = [discord.SelectOption(label=words.level_choice(w, names.seat(w, seat), level)[:100],
+                                   value=f"{seat.id}:{level}",
+                                   description=words.level_now(w) if level == seat.level else None)
+              for seat in table.seats if seat.kind == "computer" for level in LEVELS][:MAX_OPTIONS]
+    if levels:
+        menus.append(LobbyMenu(game_id, "level", levels, words.level_placeholder(w)))
+    return view_of(*buttons, *menus)
 
 
 def table_view(w: Words, game_id: int) -> discord.ui.View:

@@ -24,16 +24,20 @@ from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refus
 from .lobby import LobbyMixin
 from .moves import MovesMixin
 from .seats import SeatsMixin
+from .thinking import Thinkers
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Timing", "decision_key", "refuse"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Thinkers", "Timing", "decision_key",
+           "refuse"]
 NOTIFY_CHOICES = ("channel", "dm", "none")
 
 
 class GameService(LobbyMixin, MovesMixin, SeatsMixin):
-    def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None):
+    def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
+                 thinkers: Thinkers | None = None):
         self.store = store
         self.clock = clock or SystemClock()
         self.timing = timing or Timing()
+        self.thinkers = thinkers or Thinkers()  # where heavy computer players think (thinking.py)
         # Told the earliest new deadline after every write that planned some (the scheduler).
         self.on_deadlines: Callable[[float | None], None] = lambda earliest: None
         # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
@@ -67,6 +71,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
             self._games.put(record)
         else:
             self._games.drop(record.channel_id)
+            self.thinkers.forget(record.id)
         return record
 
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):

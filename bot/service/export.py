@@ -43,7 +43,8 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         "created_at": record.created_at,
         "ended_at": record.finished_at,
         "lang": table.lang,
-        "players": [{"id": s.id, "name": s.name, "kind": s.kind, "number": s.number} for s in table.seats],
+        "players": [{"id": s.id, "name": s.name, "kind": s.kind, "number": s.number,
+                     **({"level": s.level} if s.kind == "computer" else {})} for s in table.seats],
         "log": [{"move": m.move, "player": m.player, "actor": m.actor, "entries": public_entries(m)} for m in moves],
         "table": spectator_view(record.state).model_dump(mode="json") if record.state is not None else None,
     }

@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Callable
 
 from engine import new_game
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Table
 
 from ..languages import LANGUAGES
@@ -75,17 +76,21 @@ class LobbyMixin:
 
         return await self._change_table(channel_id, game_id, change)
 
-    async def add_computer(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
-        """The host fills a free seat with a computer player."""
+    async def add_computer(self, channel_id: int, game_id: int, user: int | str,
+                           level: str = DEFAULT_LEVEL) -> Outcome:
+        """The host fills a free seat with a computer player of `level`."""
 
         def change(table: Table):
             if table.host != str(user):
                 return Notice("host_only_computers")
+            if level not in LEVELS:
+                return Notice("unknown_choice")
             if len(table.seats) >= MAX_PLAYERS:
                 return Notice("table_full", {"most": MAX_PLAYERS})
             taken = {s.id for s in table.seats}
             number = next(n for n in range(1, MAX_PLAYERS + 1) if f"ai{n}" not in taken)
-            return table.with_seats([*table.seats, Seat(id=f"ai{number}", kind="computer", number=number)])
+            seat = Seat(id=f"ai{number}", kind="computer", number=number, level=level)
+            return table.with_seats([*table.seats, seat])
 
         return await self._change_table(channel_id, game_id, change)
 
@@ -99,6 +104,21 @@ class LobbyMixin:
             if not computers:
                 return Notice("no_computer")
             return table.with_seats([s for s in table.seats if s is not computers[-1]])
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def set_computer_level(self, channel_id: int, game_id: int, user: int | str, player: str,
+                                 level: str) -> Outcome:
+        """The host chooses how well the computer in seat `player` plays."""
+
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_levels")
+            if level not in LEVELS:
+                return Notice("unknown_choice")
+            if not table.is_computer(player):
+                return Notice("computer_gone")  # removed since the menu was drawn
+            return table.with_seat(player, level=level)
 
         return await self._change_table(channel_id, game_id, change)
 

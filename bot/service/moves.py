@@ -4,24 +4,35 @@ and the game's deadlines after it, in one transaction."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from engine import apply, legal_actions, player_view, to_act
 from engine.actions import ActionModel, Done
-from engine.ai import ComputerPlayer
+from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
 from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
 
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
 
+log = logging.getLogger(__name__)
 SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
 
 
-def computer_choice(record: GameRecord, player: str) -> ActionModel:
-    """What the computer plays for `player`, from that player's own view only."""
-    seed = record.table.seed + record.table.players.index(player)  # each seat plays its own way
-    return ComputerPlayer(seed).decide(player_view(record.state, player))
+def computer_seat(record: GameRecord, player: str) -> tuple[str, int]:
+    """The level and seed the computer plays `player` with: a computer seat's own level, a human's stood in
+    for (timed out, left) at normal; each seat with a seed of its own, so each plays its own way."""
+    seat = record.table.seat(player)
+    level = seat.playing_level if seat is not None else DEFAULT_LEVEL
+    return level, record.table.seed + record.table.players.index(player)
+
+
+def computer_choice(record: GameRecord, player: str, level: str | None = None) -> ActionModel:
+    """What the computer plays for `player` at once, from that player's own view only (`level`: instead of
+    the seat's). Heavy levels go through `MovesMixin.play_computer`, off the event loop."""
+    seat_level, seed = computer_seat(record, player)
+    return computer(level or seat_level, seed).decide(player_view(record.state, player))
 
 
 class MovesMixin:
@@ -81,7 +92,11 @@ class MovesMixin:
 
     async def play_computer(self, channel_id: int) -> Outcome | None:
         """Let the first seat due that a computer plays (a computer's, or a human's stood in for) move;
-        None when there is none. If somebody moved meanwhile, the choice is refused as stale."""
+        None when there is none. If somebody moved meanwhile, the choice is refused as stale.
+
+        A heavy level (strong) thinks off the event loop and outside the lock, from a snapshot (the
+        player's view and the events they know); its move is applied only if the game is still where it
+        was, else dropped as stale (the runner asks again)."""
         async with self.lock(channel_id):
             record = self.cached(channel_id)
             if record is None or record.status != "active":
@@ -91,7 +106,26 @@ class MovesMixin:
                 return None
             player = due[0]
             actor = "player" if record.table.is_computer(player) else "stand_in"
-            return await self._move(record, player, computer_choice(record, player), actor, record.table, [])
+            level, seed = computer_seat(record, player)
+            view = player_view(record.state, player)
+            bot = computer(level, seed, self.thinkers.think_seconds)
+            if not bot.heavy:  # decided at once, from the view alone
+                return await self._move(record, player, bot.decide(view), actor, record.table, [])
+            history = visible_to(await self.thinkers.history(self.store, record.id), player)
+        try:
+            action = await self.thinkers.decide(level, seed, view, history)
+        except Exception:  # a failing player must not stall the table: this decision is played at normal
+            log.exception("the %s computer failed in channel %s: it plays normal this once", level, channel_id)
+            action = None
+        async with self.lock(channel_id):
+            now = self.cached(channel_id)
+            if now is None or now.status != "active":
+                return None
+            if now.id != record.id or now.version != record.version or not now.table.computer_plays(player):
+                return refuse("stale_decision", now)  # a move or a seat changed meanwhile
+            if action is None:
+                action = computer_choice(now, player, DEFAULT_LEVEL)
+            return await self._move(now, player, action, actor, now.table, [])
 
     async def expire(self, deadline: Deadline) -> Outcome | None:
         """Time ran out: the computer decides this one decision for the player, from their view only.

@@ -13,6 +13,7 @@ import sys
 from typing import TextIO
 
 from engine import legal_actions, player_view, spectator_view, to_act
+from engine.ai.levels import DEFAULT_LEVEL
 from storage import GameQuarantined, Seat, Store
 
 from ..service import GameService, Outcome
@@ -27,8 +28,19 @@ YOU = "you"
 
 
 async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
-               seed: int | None = None, name: str = "Player", picture: str | None = None) -> int:
-    w, service = term.w, GameService(store)
+               seed: int | None = None, name: str = "Player", picture: str | None = None,
+               levels: list[str] | None = None) -> int:
+    """`levels`: each computer's level (one for all, or one each); a resumed game keeps its own."""
+    service = GameService(store)  # a strong computer thinks on a thread, while the terminal waits
+    try:
+        return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels)
+    finally:
+        service.thinkers.close()
+
+
+async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
+                name: str, picture: str | None, levels: list[str] | None) -> int:
+    w = term.w
     drawn = Picture(picture, w)
     try:
         record = await service.current(CHANNEL)
@@ -46,12 +58,13 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
     if record is None:
         if resume:
             term.say(words.nothing_to_resume(w))
-        started = await _start(service, Seat(id=YOU, name=name), opponents, seed)
+        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL])
         record = started.record
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
     people, refused = _people(w, record.table), False
+    term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
     drawn.update(record)
     while record.status == "active":
         if YOU in to_act(record.state):
@@ -80,10 +93,11 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
     return 0
 
 
-async def _start(service: GameService, you: Seat, opponents: int, seed: int | None) -> Outcome:
+async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str]) -> Outcome:
     record = (await service.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
-    for _ in range(opponents):
-        await service.add_computer(CHANNEL, record.id, YOU)
+    for number in range(opponents):
+        added = await service.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
+        assert added.ok, added.notice
     return await service.start(CHANNEL, record.id, YOU, seed=seed)
 
 
@@ -134,12 +148,13 @@ def _final(term: Terminal, record, people: People) -> None:
 
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
-              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None) -> int:
+              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None,
+              levels: list[str] | None = None) -> int:
     store = await Store.open(database)
     try:
         term = Terminal(stdin, stdout, w)
         return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
-                          picture=picture)
+                          picture=picture, levels=levels)
     finally:
         await store.close()
 
@@ -148,7 +163,7 @@ def main(args) -> int:
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
-                               w=w, picture=getattr(args, "picture", None)))
+                               w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None)))
     except KeyboardInterrupt:
         print("\n" + words.stopped(w))
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import names
 from .words import People, Words
 
 HOUR = 3600
@@ -44,7 +45,10 @@ def clock_placeholder(w: Words) -> str:
 
 
 def seat_note(w: Words, seat) -> str:
-    """What the table says after a human's name while a computer plays for them."""
+    """What the table says after a human's name while a computer plays for them, and after a computer's: its
+    level."""
+    if seat.kind == "computer":
+        return w._(" ({level})", level=names.level(w, seat.level))
     if seat.left:
         return w._(" (left; the computer plays)")
     if seat.stand_in:

@@ -104,6 +104,11 @@ def seat(w: Words, seat) -> str:
     return seat.name
 
 
+def level(w: Words, level: str) -> str:
+    """A computer player's level."""
+    return {"easy": w._("Easy"), "normal": w._("Normal"), "strong": w._("Strong")}[level]
+
+
 def permission(w: Words, flag: str) -> str:
     """A Discord permission (discord.py's flag name) as Discord's channel settings name it."""
     return {

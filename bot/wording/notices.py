@@ -55,6 +55,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
         "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
         "no_computer": lambda: w._("There is no computer player to remove."),
+        "host_only_levels": lambda: w._("Only the host can choose the computer players' levels."),
+        "computer_gone": lambda: w._("That computer player is no longer at the table."),
         "host_only_clock": lambda: w._("Only the host can set the time per decision."),
         "host_only_language": lambda: w._("Only the host can choose the table's language."),
         "replace_not_allowed": lambda: w._(

@@ -40,6 +40,20 @@ def language_placeholder(w: Words) -> str:
     return w._("Language of the table…")
 
 
+def level_placeholder(w: Words) -> str:
+    return w._("Levels of the computer players…")
+
+
+def level_choice(w: Words, name: str, level: str) -> str:
+    """An option of the host's level menu: 'Computer 2: Strong'."""
+    return w._("{computer}: {level}", computer=name, level=names.level(w, level))
+
+
+def level_now(w: Words) -> str:
+    """The description of the option naming a computer's present level."""
+    return w._("its level now")
+
+
 def hand_button(w: Words) -> str:
     return w._("My hand & actions")
 
@@ -56,9 +70,12 @@ def seats_heading(w: Words, count: int, most: int) -> str:
     return w._("Seats ({count}/{most})", count=count, most=most)
 
 
-def seat_line(w: Words, number: int, name: str, host: bool) -> str:
+def seat_line(w: Words, number: int, name: str, host: bool, level: str | None = None) -> str:
+    """A lobby seat; `level`: a computer's."""
     if host:
         return w._("{number}. {name} (host)", number=number, name=name)
+    if level is not None:
+        return w._("{number}. {name} · {level}", number=number, name=name, level=names.level(w, level))
     return w._("{number}. {name}", number=number, name=name)
 
 

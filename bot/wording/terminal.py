@@ -143,6 +143,12 @@ def nothing_to_resume(w: Words) -> str:
     return w._("There is no saved game to resume; starting a new one.")
 
 
+def opponents(w: Words, computers: list[tuple[str, str]]) -> str:
+    """The computers you play against, each with its level: (name, level) pairs."""
+    listed = w.join(w._("{name} ({level})", name=name, level=names.level(w, level)) for name, level in computers)
+    return w._("Your opponents: {players}.", players=listed)
+
+
 def resuming(w: Words, round_: int) -> str:
     return w._("Resuming your game (round {round}).", round=round_)
 

@@ -35,7 +35,7 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.
             # Pictures only where a test asks for them: drawing one takes ~20 ms.
             **{"discord_guild_id": None, "channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0,
-               "table_pictures": False, "picture_processes": 0, **settings},
+               "table_pictures": False, "picture_processes": 0, "computer_workers": 0, **settings},
         ),
         clock=clock,
     )

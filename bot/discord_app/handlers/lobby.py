@@ -80,6 +80,13 @@ class LobbyHandlers:
         outcome = await self.service.set_language(interaction.channel_id, game_id, interaction.user.id, lang)
         await self._lobby_changed(interaction, outcome)
 
+    @guarded(edits=True)
+    async def lobby_level(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+        player, _, level = (values[0] if values else "").partition(":")
+        outcome = await self.service.set_computer_level(interaction.channel_id, game_id, interaction.user.id,
+                                                        player, level)
+        await self._lobby_changed(interaction, outcome)
+
     async def _lobby_changed(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         if not outcome.ok:
             await say(interaction, self.notice(outcome.notice, outcome.record))
