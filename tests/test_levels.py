@@ -15,6 +15,7 @@ from bot import cli
 from bot.service import GameService, Thinkers, thinking
 from bot.service import moves as service_moves
 from engine import legal_actions, to_act
+from engine.ai.belief import Belief
 from engine.actions import Buy
 from engine.randomplay import concrete
 from storage import Seat, Store, Table
@@ -159,6 +160,34 @@ async def test_a_slow_strong_decision_blocks_neither_the_loop_nor_its_table_and_
     assert service.cached(CHANNEL).version == here.record.version
     again = await service.play_computer(CHANNEL)  # the runner asks again, for the game as it is now
     assert again.ok and again.record.state.moves == here.record.state.moves + 1
+
+
+async def test_a_strong_computer_is_told_the_whole_public_history(service, monkeypatch):
+    """What the strong player samples from must add up: the events it is handed start with the deal
+    and, replayed, give its own money and number of cards exactly (and nobody's private events)."""
+    seen = []
+    real = thinking.decide
+
+    def spy(level, seed, think_seconds, view, history):
+        seen.append((view, history))
+        return real(level, seed, think_seconds, view, history)
+
+    monkeypatch.setattr(thinking, "decide", spy)
+    record = await lobby(service, "strong", "normal")
+    record = (await service.start(CHANNEL, record.id, "11", seed=6)).record
+    rnd = random.Random(3)
+    while len(seen) < 12 and record.status == "active":
+        if "11" in to_act(record.state):
+            outcome = await service.act(CHANNEL, record.id, "11", None,
+                                        concrete(rnd.choice(legal_actions(record.state, "11")), rnd))
+        else:
+            outcome = await service.play_computer(CHANNEL)
+        record = outcome.record
+    assert len(seen) == 12
+    for view, history in seen:
+        belief = Belief.from_events(history)
+        assert belief.complete and all(e.to in (None, view.you.id) for e in history)
+        assert (belief.money[view.you.id], belief.hand[view.you.id]) == (view.you.money, len(view.you.hand))
 
 
 async def test_a_failing_strong_player_is_played_at_normal_for_that_decision(service, monkeypatch):
