@@ -2,7 +2,7 @@
 
 augsburg play [--opponents N] [--level LEVEL[,LEVEL...]] [--resume | --new] [--database PATH] [--lang de|en|it]
               [--picture FILE]
-augsburg simulate --players N --games G --opponents random|ai --seed S
+augsburg simulate --players N --games G --level L --opponents O --seed S   (measure a computer level)
 augsburg restore [--database PATH] [--from DIR] [--force]
 augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
 """
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--picture", metavar="FILE", default=None,
                       help="write the table as a PNG picture to FILE whenever it changes")
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
-    sub.add_parser("simulate", help="computer players against each other or random players", add_help=False)
+    sub.add_parser("simulate", help="measure a computer level against others", add_help=False)
     back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")
     back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")
     back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
