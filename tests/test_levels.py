@@ -15,8 +15,8 @@ from bot import cli
 from bot.service import GameService, Thinkers, thinking
 from bot.service import moves as service_moves
 from engine import legal_actions, to_act
-from engine.ai.belief import Belief
 from engine.actions import Buy
+from engine.ai.belief import Belief
 from engine.randomplay import concrete
 from storage import Seat, Store, Table
 

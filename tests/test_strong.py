@@ -18,7 +18,7 @@ from engine.ai.belief import Belief
 from engine.ai.levels import visible_to
 from engine.ai.player import ComputerPlayer
 from engine.ai.strong import StrongPlayer
-from engine.ai.worlds import Unsampled, sample_world
+from engine.ai.worlds import Unsampled, quick_view, sample_world
 from engine.integrity import problems
 
 INF = math.inf
@@ -174,3 +174,13 @@ def test_strong_players_finish_whole_games_with_legal_moves(players):
         result = apply(state, player, action)
         state, events = result.state, events + result.events
     assert state.winners
+
+
+def test_the_normal_players_in_a_world_decide_from_a_quick_view_as_from_the_real_one():
+    decided = Counter()
+    for state, _, player in positions(4, 31, phases=("auction", "showdown", "privilege", "round_end_purchase",
+                                                      "initial_purchase", "shortage")):
+        bot = ComputerPlayer(seed=5)
+        assert bot.decide(quick_view(state, player)) == bot.decide(player_view(state, player))
+        decided[state.phase] += 1
+    assert {"auction", "showdown", "privilege", "round_end_purchase"} <= set(decided)

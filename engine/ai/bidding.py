@@ -9,6 +9,8 @@ cannot be in anybody else's hand.
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..actions import Bid, Call, LegalOption, Pass
 from ..components import ALL_CARDS, CERTIFICATES, JOKER, MAXIMILIAN, card_rank, is_valid_for
 from ..rules import suggest_reveal, valid_cards
@@ -17,9 +19,10 @@ from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
 
 
+@cache
 def _keep_order(w: Weights):
-    """Sort key: least worth keeping first."""
-    return lambda c: (card_worth(c, w), card_rank(c))
+    """Sort key: least worth keeping first (a table per set of weights: it is asked for constantly)."""
+    return {c: (card_worth(c, w), card_rank(c)) for c in ALL_CARDS}.__getitem__
 
 
 def spend_order(cards: list[str], w: Weights = WEIGHTS) -> list[str]:

@@ -31,7 +31,7 @@ from .belief import Belief
 from .player import ComputerPlayer
 from .situation import horizon, me_from_view
 from .valuation import card_time_factor, card_worth, position_value
-from .worlds import Unsampled, sample_world
+from .worlds import Unsampled, quick_view, sample_world
 
 MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
 EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
@@ -110,7 +110,7 @@ def playout(world: GameState, me: str, action: ActionModel) -> float:
     state, round_ = result.state, world.round
     while state.phase != "game_over" and not (state.round > round_ and state.phase == "auction"):
         player = to_act(state)[0]
-        state = apply(state, player, _player(player).decide(player_view(state, player))).state
+        state = apply(state, player, _player(player).decide(quick_view(state, player))).state
     return lead(state, me)
 
 
