@@ -156,7 +156,7 @@ def test_decisions_do_not_depend_on_hidden_information():
 # The strong level plays in possible worlds: worlds.py builds GameStates from a view and the public
 # history, strong.py plays in them. Neither is ever handed the real game (its decide takes a View),
 # and the blindness tests in test_strong.py check that hidden information cannot change its choice.
-WORLD_MAKERS = {"worlds.py": {"state", "game"}, "strong.py": {"state", "game"}}
+WORLD_MAKERS = {"worlds.py": {"state", "game"}, "likely.py": {"state", "game"}, "strong.py": {"state", "game"}}
 
 
 def test_the_ai_package_never_touches_the_game_state():

@@ -28,10 +28,11 @@ from ..game import apply, to_act
 from ..state import GameState
 from ..views import View, player_view
 from .belief import Belief
+from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
 from .situation import horizon, me_from_view
 from .valuation import card_time_factor, card_worth, position_value
-from .worlds import Unsampled, quick_view, sample_world
+from .worlds import Unsampled, quick_view
 
 MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
 EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
@@ -59,9 +60,10 @@ class StrongPlayer:
         totals = dict.fromkeys(candidates, 0.0)
         me = view.you.id
         deadline = started + self.think_seconds
+        so_far, opener = auction_so_far(history), opener_of(history)
         while self.worlds < self.max_worlds and self.clock() < deadline:
             try:
-                world = sample_world(view, belief, rnd)
+                world = likely_world(view, belief, rnd, opener, so_far, _decide)
             except Unsampled:
                 return usual
             for action in candidates:
@@ -100,6 +102,10 @@ def _player(pid: str) -> ComputerPlayer:
     if bot is None:
         bot = _PLAYERS[pid] = ComputerPlayer(seed=zlib.crc32(pid.encode()))
     return bot
+
+
+def _decide(pid: str, view) -> ActionModel:
+    return _player(pid).decide(view)
 
 
 def playout(world: GameState, me: str, action: ActionModel) -> float:
