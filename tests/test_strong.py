@@ -65,23 +65,27 @@ def test_the_belief_reads_no_private_event_of_others():
         assert vars(everything) == vars(visible)
 
 
+def normal_choice(player: str, view):
+    return ComputerPlayer(seed=1).decide(view)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_sampled_world_is_a_legal_game_that_looks_the_same_to_the_player(players):
     """Every sampled world is a consistent game (all 80 cards once, tiles conserved…) in which the
     player sees exactly its own view: same hand, money, offers, options and public table."""
     rnd = random.Random(players)
-    sampled = 0
+    sampled = Counter()
     for state, events, player in positions(players, 60 + players):
         view = player_view(state, player)
         try:
-            world = sample_world(view, Belief.from_events(visible_to(events, player)), rnd)
+            world = sample_world(view, Belief.from_events(visible_to(events, player)), rnd, normal_choice)
         except Unsampled:
-            assert state.phase not in ("auction",), "every auction position can be sampled"
+            assert state.phase not in ("auction", "round_end_purchase"), "auctions and purchases can be sampled"
             continue
         assert problems(world) == []
         assert player_view(world, player) == view
-        sampled += 1
-    assert sampled > 50
+        sampled[state.phase] += 1
+    assert sampled["auction"] > 30 and sampled["round_end_purchase"] >= players
 
 
 def test_sampled_hands_back_the_offers_already_made():

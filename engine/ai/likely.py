@@ -63,7 +63,7 @@ def likely_world(view: View, belief: Belief, rnd: random.Random, opener: str | N
     """A sampled world, preferring one where the others' bids so far are what they would have bid."""
     others = sum(1 for player, _ in so_far if player != view.you.id)
     if view.phase != "auction" or opener is None or not others:
-        return sample_world(view, belief, rnd)
+        return sample_world(view, belief, rnd, decide)
     best, best_agreed = None, -2
     for _ in range(TRIES):
         world = sample_world(view, belief, rnd)

@@ -20,14 +20,16 @@ import math
 import random
 import time
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 
-from ..actions import ActionModel, Bid, Call, Pass, TakeCard
+from ..actions import ActionModel, Bid, Buy, BuyChoice, Call, Pass, TakeCard
 from ..events import Event
 from ..game import apply, to_act
 from ..state import GameState
 from ..views import View, player_view
 from .belief import Belief
+from .bidding import spend_order
 from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
 from .situation import horizon, me_from_view
@@ -35,6 +37,7 @@ from .valuation import card_time_factor, card_worth, position_value
 from .worlds import Unsampled, quick_view
 
 MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
+ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the next one), plus this many
 EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
 
 
@@ -43,8 +46,9 @@ class StrongPlayer:
     heavy = True  # a decision takes up to think_seconds: run it off the event loop
 
     def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS,
-                 clock=time.perf_counter):
+                 clock=time.perf_counter, rounds: int = ROUNDS_AHEAD):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
+        self.rounds = rounds
         self.normal = ComputerPlayer(seed)
         self.worlds = 0  # worlds played in the last decision (for the benchmark)
 
@@ -57,7 +61,7 @@ class StrongPlayer:
             return usual
         belief = Belief.from_events(history)
         rnd = random.Random(zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()))
-        totals = dict.fromkeys(candidates, 0.0)
+        totals = [0.0] * len(candidates)
         me = view.you.id
         deadline = started + self.think_seconds
         so_far, opener = auction_so_far(history), opener_of(history)
@@ -66,17 +70,17 @@ class StrongPlayer:
                 world = likely_world(view, belief, rnd, opener, so_far, _decide)
             except Unsampled:
                 return usual
-            for action in candidates:
-                totals[action] += playout(world, me, action)
+            for i, action in enumerate(candidates):
+                totals[i] += playout(world, me, action, self.rounds)
             self.worlds += 1
         if not self.worlds:
             return usual
         # The normal player's choice keeps its place unless another did better on the same worlds.
-        best = usual
-        for action in candidates:
-            if totals[action] > totals[best] + 1e-9:
-                best = action
-        return best
+        best = candidates.index(usual)
+        for i in range(len(candidates)):
+            if totals[i] > totals[best] + 1e-9:
+                best = i
+        return candidates[best]
 
 
 def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
@@ -86,11 +90,28 @@ def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
         picked += [a for a in legal if isinstance(a, Bid)][:EXTRA_BIDS]
     elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
         picked = [a for a in legal if isinstance(a, TakeCard)]
+    elif isinstance(usual, Buy):
+        picked = _purchases(legal[0], usual)
     else:
         return [usual]
     if usual not in picked:
         picked.append(usual)
     return picked
+
+
+def _purchases(option: BuyChoice, usual: Buy) -> list[Buy]:
+    """The normal player's purchase, one card fewer, one card more, and nothing at all."""
+    price = dict(zip(option.offered, option.prices, strict=True))
+    chosen = spend_order(usual.cards)  # least worth keeping first
+    picked = [usual, Buy(cards=[])]
+    if chosen:
+        picked.append(Buy(cards=chosen[1:]))
+    left = Counter(option.offered) - Counter(usual.cards)
+    spent = sum(price[c] for c in usual.cards)
+    more = [c for c in spend_order(list(left.elements())) if spent + price[c] <= option.budget]
+    if more:
+        picked.append(Buy(cards=[*usual.cards, more[-1]]))
+    return [b for i, b in enumerate(picked) if b not in picked[:i]]
 
 
 _PLAYERS: dict[str, ComputerPlayer] = {}
@@ -108,13 +129,15 @@ def _decide(pid: str, view) -> ActionModel:
     return _player(pid).decide(view)
 
 
-def playout(world: GameState, me: str, action: ActionModel) -> float:
-    """`action` in `world`, then everybody plays normal until the round is over; `me`'s lead at that point."""
+def playout(world: GameState, me: str, action: ActionModel, rounds: int = ROUNDS_AHEAD) -> float:
+    """`action` in `world`, then everybody plays normal until the round is over (and `rounds` more);
+    `me`'s lead at that point."""
     result = apply(world, me, action)
     if not result.ok:
         return -math.inf  # cannot happen for a legal candidate; never choose it if it does
-    state, round_ = result.state, world.round
-    while state.phase != "game_over" and not (state.round > round_ and state.phase == "auction"):
+    state = result.state
+    last = world.round + rounds + (1 if world.phase == "round_end_purchase" else 0)  # the last round played
+    while state.phase != "game_over" and not (state.round > last and state.phase == "auction"):
         player = to_act(state)[0]
         state = apply(state, player, _player(player).decide(quick_view(state, player))).state
     return lead(state, me)

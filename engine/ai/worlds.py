@@ -19,22 +19,28 @@ from collections import Counter
 from types import SimpleNamespace
 
 from .. import views
+from ..actions import BuyChoice
 from ..components import ALL_CARDS, CARD_PRICE, JOKER, NOBLES, PRIVILEGE_CARDS, is_valid_for
 from ..game import legal_actions
-from ..state import Auction, GameState, Player, PrivilegeTurn
+from ..state import Auction, GameState, Player, PrivilegeTurn, Purchase
 from ..views import View
 from .belief import Belief
 
-SAMPLED_PHASES = ("auction", "privilege")
+SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
+PURCHASES = ("initial_purchase", "round_end_purchase")
 
 
 class Unsampled(ValueError):
     """This view cannot be turned into a world (a phase not searched, or a history that does not add up)."""
 
 
-def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
+def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) -> GameState:
+    """A possible game behind `view`. In a purchase, `decide(player, view)` makes the secret choices
+    the others have already made (the normal player's, in the world dealt to them)."""
     if view.phase not in SAMPLED_PHASES or view.you is None:
         raise Unsampled(view.phase)
+    if view.phase in PURCHASES and (decide is None or view.you.id not in view.to_act):
+        raise Unsampled("a purchase needs the others' choices made, and ours to come")
     if view.phase == "privilege" and view.privilege.awaiting not in ("take_card", "privileges"):
         raise Unsampled(view.privilege.awaiting)
     me = view.you.id
@@ -44,6 +50,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
         raise Unsampled("no history")
     pool = Counter(ALL_CARDS)
     pool -= Counter(view.you.hand)
+    pool -= Counter(view.you.offered)
     known = {p: Counter(belief.known[p]) for p in others}
     for p in others:
         known[p] = _fit(known[p], belief.hand[p])
@@ -75,6 +82,10 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
             raise Unsampled("hand sizes do not add up")
         hands[p] += unknown[:need]
         del unknown[:need]
+    offered = {}
+    for p in others:  # dealt for a purchase, face down
+        offered[p] = unknown[:belief.offered[p]]
+        del unknown[:belief.offered[p]]
 
     rest = max(0, belief.deck - len(deck_top))
     deck = deck_top + unknown[:rest]
@@ -86,12 +97,14 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
 
     money = {p: belief.money[p] for p in others} | {me: view.you.money}
     hand_of = hands | {me: list(view.you.hand)}
+    offered_of = offered | {me: list(view.you.offered)}
     players = [Player(id=p.id, money=money[p.id], score=p.score, hand=hand_of[p.id], levels=dict(p.levels),
-                      tiles=p.tiles.model_copy()) for p in view.players]
+                      tiles=p.tiles.model_copy(), offered=offered_of[p.id]) for p in view.players]
     shown = set(view.privilege_display) | set(view.privilege_waiting)
     state = GameState(
         seed=0, rng=rnd.getrandbits(63) | 1, players=players, rounds=view.rounds, round=view.round,
-        phase=view.phase, noble=NOBLES.index(view.noble), lead=ids.index(view.lead), deck=deck, discard=discard,
+        phase=view.phase, noble=NOBLES.index(view.noble) if view.noble else None, lead=ids.index(view.lead),
+        deck=deck, discard=discard,
         step_supply={k: list(v) for k, v in view.step_supply.items()},
         tile_stacks={k: list(v) for k, v in view.tile_stacks.items()},
         privilege_display=list(view.privilege_display), privilege_waiting=list(view.privilege_waiting),
@@ -102,9 +115,16 @@ def sample_world(view: View, belief: Belief, rnd: random.Random) -> GameState:
         state.auction = Auction(turn=ids.index(a.turn), offers=[a.offers.get(p, 0) for p in ids],
                                 passed=[p in a.passed for p in ids], high=a.high,
                                 high_seat=ids.index(a.high_player) if a.high_player else None)
-    else:
+    elif view.phase == "privilege":
         t = view.privilege
         state.privilege = PrivilegeTurn(seat=ids.index(t.player), card=t.card, used=list(t.used), built=t.built)
+    else:
+        kind = "initial" if view.phase == "initial_purchase" else "round_end"
+        lead = ids.index(view.lead)
+        state.purchase = Purchase(kind=kind, order=[(lead + i) % len(ids) for i in range(len(ids))])
+        for p in others:  # those who have chosen already: what they would choose in this world
+            if p not in view.to_act and offered[p]:
+                state.purchase.choices[ids.index(p)] = decide(p, quick_view(state, p, alone=True)).cards
     return state
 
 
@@ -143,12 +163,13 @@ def _deck_top(unknown: list[str], price: int | None) -> list[str]:
     return [unknown.pop(i)]
 
 
-def quick_view(state: GameState, player: str) -> SimpleNamespace:
+def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleNamespace:
     """`player_view(state, player)` as plain objects, for the normal players inside a world.
 
     A world's playout builds hundreds of views; pydantic's checks would take a fifth of the
     time, and a world's state is valid by construction. The fields are the View's, read the same
-    way (the tests compare decisions made from both)."""
+    way (the tests compare decisions made from both). `alone`: the purchase `player` would face,
+    whether or not they are still to choose."""
     ids = [p.id for p in state.players]
     seat = ids.index(player)
     p, phase = state.players[seat], state.phase
@@ -164,5 +185,6 @@ def quick_view(state: GameState, player: str) -> SimpleNamespace:
         step_supply=state.step_supply, tile_stacks=state.tile_stacks, moves=state.moves,
         you=SimpleNamespace(id=player, money=p.money, hand=p.hand, offered=p.offered,
                             offered_prices=[CARD_PRICE[c] for c in p.offered],
-                            legal_actions=legal_actions(state, player)),
+                            legal_actions=[BuyChoice(offered=p.offered[:], prices=[CARD_PRICE[c] for c in p.offered],
+                                                     budget=p.money)] if alone else legal_actions(state, player)),
     )
