@@ -1,12 +1,16 @@
-"""The strong level: the normal player's judgement, checked by playing the round out in sampled worlds.
+"""The strong level: the normal player's judgement, checked by playing on in sampled worlds.
 
 At the decisions that shape a game (how many cards to bid, which privilege card
-to take) the strong player deals the cards it cannot see at random, consistently
-with its own view and the public history (worlds.py), and plays the rest of the
-round in each such world once per candidate, every player played by the normal
-level. At the round's end (or the game's) each outcome is scored as its lead over
-the best other player; the candidate with the best mean wins. Every candidate
-meets the same worlds, so their differences are not drowned in the luck of the deal.
+to take, which cards to buy) the strong player deals the cards it cannot see at
+random, consistently with its own view and the public history (worlds.py), in an
+auction preferring deals in which the others would have bid as they did
+(likely.py). In each such world it plays every candidate and then the rest of
+the round (after a purchase: the next round), every player played by the normal
+level. Each outcome is scored as its lead over the best other player, in points
+at a round's end or in wins once the game is over; the candidate with the best
+total wins, the normal player's own choice unless another does better. Every
+candidate meets the same worlds, so their differences are not drowned in the
+luck of the deal.
 
 It is time-bounded: worlds are added until `think_seconds` have passed (or
 `max_worlds` are done), so a decision never takes much longer than that budget.
@@ -46,9 +50,9 @@ class StrongPlayer:
     heavy = True  # a decision takes up to think_seconds: run it off the event loop
 
     def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS,
-                 clock=time.perf_counter, rounds: int = ROUNDS_AHEAD):
+                 clock=time.perf_counter, rounds: int | None = None):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
-        self.rounds = rounds
+        self.rounds = ROUNDS_AHEAD if rounds is None else rounds
         self.normal = ComputerPlayer(seed)
         self.worlds = 0  # worlds played in the last decision (for the benchmark)
 
