@@ -34,6 +34,7 @@ from ..state import GameState
 from ..views import View, player_view
 from .belief import Belief
 from .bidding import spend_order
+from .levels import THINK_SECONDS
 from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
 from .situation import horizon, me_from_view
@@ -49,7 +50,7 @@ class StrongPlayer:
     level = "strong"
     heavy = True  # a decision takes up to think_seconds: run it off the event loop
 
-    def __init__(self, seed: int = 0, think_seconds: float = 1.0, max_worlds: int = MAX_WORLDS,
+    def __init__(self, seed: int = 0, think_seconds: float = THINK_SECONDS, max_worlds: int = MAX_WORLDS,
                  clock=time.perf_counter, rounds: int | None = None):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
         self.rounds = ROUNDS_AHEAD if rounds is None else rounds
