@@ -19,11 +19,11 @@ from typing import Literal, Protocol
 from ..actions import ActionModel
 from ..events import Event
 from ..views import View
+from .strong import THINK_SECONDS
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 DEFAULT_LEVEL: Level = "normal"
-THINK_SECONDS = 0.25  # the strong player's time per decision (as measured: see the README); p99 far under 2 s
 
 
 class Computer(Protocol):
