@@ -55,17 +55,15 @@ class Thinkers:
         """A heavy decision, computed off the event loop."""
         if self._closed:
             raise RuntimeError("the computer players' workers are shut down")
-        loop = asyncio.get_running_loop()
+        loop, args = asyncio.get_running_loop(), (level, seed, self.think_seconds, view, list(history))
         try:
-            return await loop.run_in_executor(self._executor(), decide, level, seed, self.think_seconds, view,
-                                              list(history))
+            return await loop.run_in_executor(self._executor(), decide, *args)
         except (BrokenProcessPool, OSError) as exc:
             if self.workers <= 0:
                 raise
             log.warning("a computer's worker process failed (%s): thinking on a thread from now on", exc)
             self.workers = 0
-            return await loop.run_in_executor(self._executor(), decide, level, seed, self.think_seconds, view,
-                                              list(history))
+            return await loop.run_in_executor(self._executor(), decide, *args)
 
     async def history(self, store, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""

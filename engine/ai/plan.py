@@ -157,7 +157,7 @@ def _acquire(me: Me, board: Board, tile: str) -> bool:
 
 
 _PLANS: dict[tuple, tuple[float, list]] = {}
-PLANS_KEPT = 10_000  # remembered plans (about 1.8 KB each, so at most ~18 MB); the strong level meets the same ones often
+PLANS_KEPT = 10_000  # remembered plans (about 1.8 KB each: ~18 MB at most); searching players meet them often
 
 
 def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,

@@ -31,7 +31,7 @@ from ..actions import ActionModel, Bid, Buy, BuyChoice, Call, Pass, TakeCard
 from ..events import Event
 from ..game import apply, to_act
 from ..state import GameState
-from ..views import View, player_view
+from ..views import View
 from .belief import Belief
 from .bidding import spend_order
 from .likely import auction_so_far, likely_world, opener_of
@@ -155,13 +155,13 @@ def lead(state: GameState, me: str) -> float:
         mine = next(p.score for p in state.players if p.id == me)
         best = max(p.score for p in state.players if p.id != me)
         return 100.0 * (1.0 / len(state.winners) if won else 0.0) + (mine - best)
-    worth = {p.id: worth_of(state, p.id) for p in state.players}
+    tops = {k: (v[0] if v else None) for k, v in state.tile_stacks.items()}
+    worth = {p.id: worth_of(state, p.id, tops) for p in state.players}
     return worth[me] - max(v for pid, v in worth.items() if pid != me)
 
 
-def worth_of(state: GameState, pid: str) -> float:
+def worth_of(state: GameState, pid: str, tops: dict) -> float:
     """A player's position in expected final points, as the normal player values its own (hand included)."""
-    view = player_view(state, pid)
+    view = quick_view(state, pid)
     hz = horizon(view)
-    tops = {k: (v[0] if v else None) for k, v in state.tile_stacks.items()}
     return position_value(me_from_view(view), hz, tops) + sum(map(card_worth, view.you.hand)) * card_time_factor(hz)
