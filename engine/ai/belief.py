@@ -3,7 +3,8 @@
 Money is secret (R28) but every change of it is public (incomes, purchases paid,
 tiles' costs, consolations), and so are the numbers of cards each player takes
 and lays down; a card shown in a showdown and taken back is known to be in that
-hand until it is seen to leave. `Belief` replays those events; it never reads a
+hand until it is seen to leave, and what a purchase cost says which price bands
+the bought cards are in (lots.py). `Belief` replays those events; it never reads a
 GameState, so it can know no more than the player whose events it is given.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 
 from .. import events as ev
 from ..components import ALL_CARDS, INITIAL_DEAL, JOKER, START_JOKERS, START_MONEY
+from .lots import Lots
 
 TOTAL_CARDS = len(ALL_CARDS)
 
@@ -27,6 +29,7 @@ class Belief:
         self.hand: dict[str, int] = {}
         self.offered: dict[str, int] = {}
         self.known: dict[str, Counter] = {}  # cards known to be in each hand
+        self.lots: dict[str, Lots] = {}  # what the rest of each hand cost (lots.py)
         self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
         self.discard = 0  # cards in the discard pile
         self.complete = False  # the history began with the game's start
@@ -56,20 +59,25 @@ class Belief:
             self.hand[p] = START_JOKERS
             self.offered[p] = INITIAL_DEAL
             self.known[p] = Counter({JOKER: START_JOKERS})
+            self.lots[p] = Lots()
 
     def _PurchaseMade(self, e: ev.PurchaseMade) -> None:
         self.money[e.player] -= e.paid
         self.hand[e.player] += e.count
+        self.lots[e.player].bought(e.count, e.paid)
         self.discard += self.offered[e.player] - e.count
         self.offered[e.player] = 0
 
     def _CardsDealt(self, e: ev.CardsDealt) -> None:
         self.hand[e.player] += e.free
+        self.lots[e.player].free += e.free
         self.offered[e.player] = e.offered
 
     def _CardsRevealed(self, e: ev.CardsRevealed) -> None:
         for player, cards in e.offers.items():
             shown = Counter(cards)
+            for card in (shown - self.known[player]).elements():  # out of the unknown part
+                self.lots[player].seen(card)
             if player == e.winner:  # laid down for good: out of the hand, face up on the discard pile
                 self.known[player] -= shown
                 self.discard_known += shown
@@ -94,10 +102,14 @@ class Belief:
 
     def _CardsDrawn(self, e: ev.CardsDrawn) -> None:
         self.hand[e.player] += e.count
+        self.lots[e.player].free += e.count
 
     def _CardDiscarded(self, e: ev.CardDiscarded) -> None:
         self.hand[e.player] -= 1
-        self.known[e.player] -= Counter([e.card])
+        if self.known[e.player][e.card]:
+            self.known[e.player][e.card] -= 1
+        else:
+            self.lots[e.player].seen(e.card)
         self.discard += 1
         self.discard_known[e.card] += 1
 
@@ -105,6 +117,7 @@ class Belief:
         # Under the deck, unseen: which known card went (if one did) is unknown, so forget them all.
         self.hand[e.player] -= 1
         self.known[e.player] = Counter()
+        self.lots[e.player].forget(self.hand[e.player])
 
     def _DeckReshuffled(self, e: ev.DeckReshuffled) -> None:
         self.discard = 0

@@ -43,6 +43,7 @@ from .worlds import Unsampled, quick_view
 THINK_SECONDS = 0.25  # seconds per decision by default (as measured: see the README); p99 far under 2 s
 MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
 ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the next one), plus this many
+ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
 EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
 
 
@@ -70,13 +71,14 @@ class StrongPlayer:
         me = view.you.id
         deadline = started + self.think_seconds
         so_far, opener = auction_so_far(history), opener_of(history)
+        rounds = self.rounds if view.rounds - view.round >= ENDGAME else view.rounds
         while self.worlds < self.max_worlds and self.clock() < deadline:
             try:
                 world = likely_world(view, belief, rnd, opener, so_far, _decide)
             except Unsampled:
                 return usual
             for i, action in enumerate(candidates):
-                totals[i] += playout(world, me, action, self.rounds)
+                totals[i] += playout(world, me, action, rounds)
             self.worlds += 1
         if not self.worlds:
             return usual

@@ -5,6 +5,8 @@ hands, the deck, the discard pile below its top) are dealt from the cards left
 once its own hand and everything known (`Belief`) are taken out, so that:
 - every player holds as many cards as the public history says, and the cards
   seen going back into a hand;
+- the cards a player bought and still holds have prices that add up to what
+  they paid (lots.py), a split chosen by how many unseen cards could make it;
 - whoever has offered k cards in the running auction holds k valid cards, one of
   them a certificate of this noble (R10), so the auction can go on;
 - the top card of the deck has the price its back shows, and the discard pile's
@@ -25,6 +27,7 @@ from ..game import legal_actions
 from ..state import Auction, GameState, Player, PrivilegeTurn, Purchase
 from ..views import View
 from .belief import Belief
+from .lots import Lots
 
 SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
 PURCHASES = ("initial_purchase", "round_end_purchase")
@@ -77,6 +80,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
                 continue
             _ensure(hands[p], unknown, k, noble)
     for p in others:
+        _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
         if need < 0 or need > len(unknown):
             raise Unsampled("hand sizes do not add up")
@@ -145,6 +149,21 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str) -> None:
     while sum(1 for c in hand if is_valid_for(c, noble)) < k:
         if not _take(hand, unknown, lambda c: is_valid_for(c, noble)):
             raise Unsampled("an offer no hidden card can back")
+
+
+def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
+    """Add to `hand` cards whose prices make up what its owner paid for them (lots.py). Cards already
+    dealt to back an offer (after the `fixed` known ones) count towards those prices."""
+    forced = Counter(CARD_PRICE[c] for c in hand[fixed:])
+    taken: list[str] = []
+    for price in lots.prices(Counter(CARD_PRICE[c] for c in unknown), rnd):
+        if forced[price]:
+            forced[price] -= 1
+        else:  # (no such card unseen: that one stays unpriced)
+            _take(taken, unknown, lambda c, price=price: CARD_PRICE[c] == price)
+    room = max(0, size - len(hand))
+    hand += taken[:room]
+    unknown += taken[room:]  # an offer's cards and the prices together overfill the hand (rare): drop prices
 
 
 def _take(hand: list[str], unknown: list[str], wanted) -> bool:
