@@ -188,3 +188,16 @@ def test_the_normal_players_in_a_world_decide_from_a_quick_view_as_from_the_real
         assert bot.decide(quick_view(state, player)) == bot.decide(player_view(state, player))
         decided[state.phase] += 1
     assert {"auction", "showdown", "privilege", "round_end_purchase"} <= set(decided)
+
+
+def test_in_the_last_two_rounds_playouts_go_on_to_the_games_end():
+    """Early on a playout stops with the round (its points lead is what is scored); near the end only
+    the winner counts, so it is played out to the game's end."""
+    from types import SimpleNamespace
+
+    from engine.ai.strong import rounds_ahead
+
+    def ahead(round_):
+        return rounds_ahead(SimpleNamespace(rounds=6, round=round_), 0)
+
+    assert [ahead(r) for r in range(1, 7)] == [0, 0, 0, 0, 1, 0]  # round 5 plays round 6 too; 6 is the last

@@ -156,3 +156,16 @@ def test_a_capped_gain_reads_as_one_story_and_says_why():
     capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who)
     assert income == "Alice earns 600 guilders and 21 prestige."
     assert capped.startswith("Alice keeps only 0 of those 21 prestige") and "25 without a Church" in capped
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_help_names_every_command_group_a_newcomer_needs(lang):
+    """/augsburg help lists the picture of the table, the log and the records too, as the reader's client
+    names them."""
+    from bot.wording import rules, words
+
+    text = rules.commands(words(lang))
+    wanted = {"en": ["board", "log", "records stats"], "de": ["brett", "verlauf", "chronik statistik"],
+              "it": ["tabellone", "cronaca", "archivio statistiche"]}[lang]
+    for name in wanted:
+        assert f"`/augsburg {name}`" in text

@@ -89,5 +89,7 @@ def commands(w: Words) -> str:
     """The general commands, for /augsburg help."""
     return w._(
         "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "
-        "`/augsburg status` the table · `/augsburg rules` the rules · `/augsburg cancel` ends the game"
+        "`/augsburg status` the table · `/augsburg board` the table as a picture · "
+        "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
+        "`/augsburg rules` the rules · `/augsburg cancel` ends the game"
     )

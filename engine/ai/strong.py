@@ -2,15 +2,16 @@
 
 At the decisions that shape a game (how many cards to bid, which privilege card
 to take, which cards to buy) the strong player deals the cards it cannot see at
-random, consistently with its own view and the public history (worlds.py), in an
-auction preferring deals in which the others would have bid as they did
-(likely.py). In each such world it plays every candidate and then the rest of
-the round (after a purchase: the next round), every player played by the normal
-level. Each outcome is scored as its lead over the best other player, in points
-at a round's end or in wins once the game is over; the candidate with the best
-total wins, the normal player's own choice unless another does better. Every
-candidate meets the same worlds, so their differences are not drowned in the
-luck of the deal.
+random, consistently with its own view and the public history (worlds.py; the
+others' purchases priced by what they paid, lots.py), in an auction preferring
+deals in which the others would have bid as they did (likely.py). In each such
+world it plays every candidate and then the rest of the round (after a purchase:
+the next round; in the game's last two rounds: the rest of the game), every
+player played by the normal level. Each outcome is scored as its lead over the
+best other player, in points at a round's end or in wins once the game is over;
+the candidate with the best total wins, the normal player's own choice unless
+another does better. Every candidate meets the same worlds, so their differences
+are not drowned in the luck of the deal.
 
 It is time-bounded: worlds are added until `think_seconds` have passed (or
 `max_worlds` are done), so a decision never takes much longer than that budget.
@@ -71,7 +72,7 @@ class StrongPlayer:
         me = view.you.id
         deadline = started + self.think_seconds
         so_far, opener = auction_so_far(history), opener_of(history)
-        rounds = self.rounds if view.rounds - view.round >= ENDGAME else view.rounds
+        rounds = rounds_ahead(view, self.rounds)
         while self.worlds < self.max_worlds and self.clock() < deadline:
             try:
                 world = likely_world(view, belief, rnd, opener, so_far, _decide)
@@ -88,6 +89,12 @@ class StrongPlayer:
             if totals[i] > totals[best] + 1e-9:
                 best = i
         return candidates[best]
+
+
+def rounds_ahead(view: View, rounds: int) -> int:
+    """How many rounds a playout goes on after the current one: to the game's end in its last ENDGAME rounds."""
+    left = view.rounds - view.round
+    return rounds if left >= ENDGAME else max(rounds, left)
 
 
 def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
