@@ -2,8 +2,8 @@
 
 A purchase's count and total are public (PurchaseMade), and a card's price shows
 its value band (200 for 1-3 ... 400 for 15-17 and jokers), so "three cards for
-1,150" leaves few possible hands: 350+400+400 or 400+400+350, never three cheap
-cards. `Lots` keeps, for one player, each purchase still (partly) in the hand as
+1,150" can only be 350+400+400, and "two for 600" is 200+400, 250+350 or 300+300.
+`Lots` keeps, for one player, each purchase still (partly) in the hand as
 (count, total), and how many unknown cards came without a price (free cards,
 cards drawn by a privilege). When a card from the unknown part is seen (laid
 down, taken back after a showdown, discarded), its price is taken out of a lot
