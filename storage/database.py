@@ -13,6 +13,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from .host_lock import HostLock
 from .migrate import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -25,6 +26,7 @@ class Database:
         self._db = db
         self.path = path
         self._write_lock = asyncio.Lock()  # one transaction at a time on this connection
+        self.host_lock = HostLock(path)  # held while this process holds the lease (lease.py)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL", migrate_to: int | None = None):
@@ -47,6 +49,7 @@ class Database:
         return cls(db, str(path))
 
     async def close(self) -> None:
+        self.host_lock.release()
         await self._db.close()
 
     async def __aenter__(self):
