@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # that died on this host is taken over at once (storage/host_lock.py); one elsewhere, or frozen, once
     # its heartbeat is this old.
     lease_seconds: float = 30.0
+    # For tests and for dealing a reported game again only: every game's deck then follows from this and the
+    # game's number, so anyone who knows it can predict every hand. Unset (always, on a live bot): unpredictable.
+    deal_seed: int | None = None
     # Start-up retries of login and command sync after a network error or a 5xx from Discord: the first wait
     # in seconds, doubled each time up to the cap. A refused token (401) is not retried.
     startup_retry_first: float = 1.0

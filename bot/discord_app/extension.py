@@ -8,6 +8,8 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 
 from __future__ import annotations
 
+import logging
+
 from ..scheduler import SystemClock
 from ..service import GameService, Thinkers, Timing
 from .cog import Augsburg
@@ -15,6 +17,7 @@ from .pacing import Pacing
 from .pictures import Pictures
 from .record_widgets import ALL_ITEMS
 
+log = logging.getLogger(__name__)
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
 ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
 
@@ -26,7 +29,10 @@ async def setup(bot) -> None:
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
     thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)  # strong players' workers
-    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing, thinkers)
+    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing, thinkers,
+                          deal_seed=settings.deal_seed)
+    if settings.deal_seed is not None:
+        log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,

@@ -33,8 +33,9 @@ NOTIFY_CHOICES = ("channel", "dm", "none")
 
 class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
-                 thinkers: Thinkers | None = None):
+                 thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
+        self.deal_seed = deal_seed  # None (production): every deal unpredictable; see lobby.deal_seed
         self.clock = clock or SystemClock()
         self.timing = timing or Timing()
         self.thinkers = thinkers or Thinkers()  # where heavy computer players think (thinking.py)

@@ -94,12 +94,14 @@ class FakeDiscord(DiscordModel, Actions):
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    def env(self, token: str = "fake-token") -> dict[str, str]:
-        """Environment for a bot subprocess: DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL."""
+    def env(self, token: str = "fake-token", deal_seed: int = 1) -> dict[str, str]:
+        """Environment for a bot subprocess: DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL, and
+        DEAL_SEED: the bot under test deals its games from a seed the test chose."""
         return {
             "DISCORD_TOKEN": self.token or token,
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DEAL_SEED": str(deal_seed),
         }
 
     def stats(self) -> dict[str, Any]:
