@@ -28,6 +28,7 @@ from .presenter import Presenter
 from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
+MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
 
@@ -141,7 +142,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @records.command(name="export", description="This channel's game, or a past one, as a JSON file to replay")
     @app_commands.describe(game="A game's number from the history (default: this channel's game)")
     async def export(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+                     game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
     # --- seats during a game, and notifications
