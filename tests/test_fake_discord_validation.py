@@ -1,5 +1,5 @@
-"""Discord's documented limits in the fake (tests/support/validation.py, command_limits.py): each accepted at the
-refused one step past it with 400 / 50035 naming the field."""
+"""Discord's documented limits in the fake (tests/support/validation.py, command_limits.py): each accepted at
+the limit and refused one step past it with 400 / 50035 naming the field."""
 
 from __future__ import annotations
 
