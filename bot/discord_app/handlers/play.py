@@ -127,10 +127,7 @@ class PlayHandlers:
                 # After one's own move nothing happened since it: the catch-up goes.
                 shown = await answers.update(interaction, content, view=view, embed=None)
                 self.presenter.live.remember(interaction, record, shown)
-            except discord.DiscordServerError as exc:  # applied: never an apology, and its public side happens
-                log.warning("the answer to a move made in channel %s could not be sent (Discord answered %s)",
-                            interaction.channel_id, exc.status)
-            except Exception:  # a fault of ours: the move stands all the same
+            except Exception:  # applied: never an apology, and its public side happens all the same
                 log.exception("the answer to a move made in channel %s could not be sent", interaction.channel_id)
             await self.moved(outcome, interaction)
         else:
