@@ -27,7 +27,7 @@ SCHEMA_VERSION = 1
 # The rules this code plays. A game records the version it began under (`GameState.rules`) and is replayed
 # only by code that still plays it (RULES_PLAYED): a rule fix that changes what a move does raises
 # RULES_VERSION, keeps the old behaviour for games of the older version (`if state.rules < 2:`) or
-# migrates them explicitly, and says which versions it still plays. See the README, "Editions and rules".
+# migrates them explicitly, and says which versions it still plays. See the README, "Rules versions".
 RULES_VERSION = 1
 RULES_PLAYED = frozenset({1})
 

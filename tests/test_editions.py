@@ -22,6 +22,9 @@ from engine.views import View
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "engine" / "editions" / "estimates-1.toml"
 TEST_BOX = ROOT / "tests" / "editions" / "test-box.toml"
+# Every shipped edition's values, pinned: games were played with them. Add a new edition's here when shipping
+# it; an old one's must never change (a correction is a new file: see the README, "Editions").
+SHIPPED_SHA256 = {"estimates-1": "d83ebc9eafdf64f9fab45a89829fafbfbf1a79e0842f61d2b12c502dfcdd2586"}
 
 
 def line_of(text: str, start: str) -> int:
@@ -29,8 +32,9 @@ def line_of(text: str, start: str) -> int:
 
 
 def test_the_shipped_edition_holds_the_values_games_were_played_with_and_never_changes():
+    assert {e.id: e.sha256 for e in shipped().values()} == SHIPPED_SHA256
     ed = default()
-    assert ed is shipped()["estimates-1"] is legacy() and ed.ref == LEGACY  # its sha256 is pinned: never edit it
+    assert ed is shipped()["estimates-1"] is legacy() and ed.ref == LEGACY
     assert len(ed.all_cards) == 80 and ed.all_cards.count(JOKER) == 12 and len(set(ed.certificates)) == 68
     prices = [ed.card_price[f"leo-{v}"] for v in range(1, 18)]
     assert prices == [200] * 3 + [250] * 4 + [300] * 3 + [350] * 4 + [400] * 3 and ed.card_price[JOKER] == 400

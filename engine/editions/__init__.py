@@ -3,7 +3,7 @@
 The engine's one module that reads files; parsing and the values themselves are engine/edition.py's.
 
 - `shipped()`: the editions in this directory, by id. Never edit one: games stored with it replay with
-  its values (tests/test_editions.py checks their sha256 stays what it was); a correction is a new file.
+  its values (tests/test_editions.py pins their sha256); a correction is a new file.
 - `LEGACY`: the edition of every game stored before games recorded theirs, which read as it.
 - `Library`: the editions a bot or terminal offers and loads games with: the shipped ones and those
   of an operator's directory; the default for new tables.
