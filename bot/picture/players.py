@@ -4,7 +4,7 @@ limit they cannot pass yet (R21), their three tracks and their privilege tiles."
 from __future__ import annotations
 
 from engine import View
-from engine.components import CATEGORIES, CATHEDRAL_LIMIT, MAX_LEVEL
+from engine.components import CATEGORIES
 from engine.rules import prestige_limit
 
 from ..wording import names
@@ -34,7 +34,6 @@ from .layout import (
     triangle,
 )
 
-TRACK_END = CATHEDRAL_LIMIT  # the board's track runs to 45; a higher score sits at its end
 PIP = 14
 
 
@@ -66,7 +65,8 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -
     left, right = MARGIN, MARGIN + INNER
     acting = p.id in view.to_act and view.phase != "game_over"
     # The panel's height depends on how its chips wrap; lay them out first.
-    chips = _chips(w, p)
+    ed = view.edition
+    chips = _chips(w, p, ed.max_level)
     lines = flow([(chip_width(label, SMALL) + extra, (label, kind, value)) for label, kind, value, extra in chips],
                  INNER - 24)
     bottom = y + 106 + 42 * len(lines)
@@ -77,7 +77,7 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -
     x = left + 56
     if acting:  # a shape, not only the frame's colour, says whose turn it is
         triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
-    score = text.score(w, p)
+    score = text.score(w, p, ed)
     score_left = right - 14 - glyphs.width(score, BODY)
     # The name first (cut only if it alone is too long), then as many labels as fit, most useful first.
     x = glyphs.draw(d, (x, y + 14), glyphs.fit(name, BODY, score_left - x - 16), BODY, INK) + 12
@@ -85,21 +85,21 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -
         if x + chip_width(label) < score_left - 8:
             x = chip(d, x, y + 11, label, fill, INK) + 8
     right_text(d, right - 14, y + 14, score, BODY)
-    _prestige(d, w, p, colour, token, left + 24, right - 24, y + 52)
+    _prestige(d, w, p, ed, colour, token, left + 24, right - 24, y + 52)
     cy = y + 100
     for line in lines:
         cx = left + 12
         for width, (label, kind, value) in line:
-            _chip(d, cx, cy, label, kind, value)
+            _chip(d, cx, cy, label, kind, value, ed.max_level)
             cx += width + 8
         cy += 42
     return bottom
 
 
-def _chips(w: Words, p) -> list[tuple[str, str, object, float]]:
+def _chips(w: Words, p, levels: int) -> list[tuple[str, str, object, float]]:
     """(label, kind, value, room for pips): the three tracks, then the tiles held."""
     out = [(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]), c, p.levels[c],
-            MAX_LEVEL * (PIP + 3) + 6) for c in CATEGORIES]
+            levels * (PIP + 3) + 6) for c in CATEGORIES]
     t = p.tiles
     for k in ("church", "cathedral", "coat", "letter"):
         if (v := getattr(t, k)) is not None:
@@ -108,36 +108,38 @@ def _chips(w: Words, p) -> list[tuple[str, str, object, float]]:
     return out
 
 
-def _chip(d, x: float, y: float, label: str, kind: str, level) -> None:
+def _chip(d, x: float, y: float, label: str, kind: str, level, levels: int) -> None:
     if kind == "tile":
         chip(d, x, y, label, TILE_TINT, TILE_EDGE)
         return
-    pips = MAX_LEVEL * (PIP + 3) + 6
+    pips = levels * (PIP + 3) + 6
     right = x + chip_width(label) + pips
     d.rounded_rectangle((x, y, right, y + 34), radius=8, fill=TRACK_TINT[kind], outline=TRACK[kind], width=2)
     box = glyphs.ink("H", SMALL)
     end = glyphs.draw(d, (x + 10, y + 17 - (box[1] + box[3]) / 2), label, SMALL, INK)
-    for i in range(MAX_LEVEL):  # filled squares up to the level: the count reads without the colour
+    for i in range(levels):  # filled squares up to the level: the count reads without the colour
         px = end + 10 + i * (PIP + 3)
         d.rectangle((px, y + 10, px + PIP, y + 10 + PIP), fill=TRACK[kind] if i < level else PANEL, outline=INK)
 
 
-def _prestige(d, w: Words, p, colour, letter: str, x0: float, x1: float, y: float) -> None:
-    """The 0-45 track: filled to the score, a wall at the limit with the points beyond it hatched."""
-    limit = prestige_limit(p.tiles)
+def _prestige(d, w: Words, p, ed, colour, letter: str, x0: float, x1: float, y: float) -> None:
+    """The 0-45 track: filled to the score, a wall at the limit with the points beyond it hatched.
+    (The board's track runs to the Cathedral's limit; a higher score sits at its end.)"""
+    limit = prestige_limit(p.tiles, ed)
+    track_end = ed.cathedral_limit
 
     def at(points: float) -> float:
-        return x0 + (x1 - x0) * min(points, TRACK_END) / TRACK_END
+        return x0 + (x1 - x0) * min(points, track_end) / track_end
 
     d.rounded_rectangle((x0, y, x1, y + 14), radius=7, fill=PANEL, outline=INK, width=2)
-    if limit is not None and limit < TRACK_END:
+    if limit is not None and limit < track_end:
         for hx in range(round(at(limit)) + 4, round(x1), 9):  # what cannot be scored yet, hatched
             d.line((hx, y + 13, hx + 8, y + 1), fill=MUTED, width=2)
     if p.score:
         d.rounded_rectangle((x0, y, max(at(p.score), x0 + 14), y + 14), radius=7, fill=colour, outline=INK, width=2)
-    for mark in range(5, TRACK_END, 5):
+    for mark in range(5, track_end, 5):
         d.line((at(mark), y + 14, at(mark), y + 20), fill=INK, width=1)
-    labels = {0: "0", 25: "25", 45: "45"}
+    labels = {points: str(points) for points in (0, ed.church_limit, ed.cathedral_limit)}
     if limit is not None:
         d.rectangle((at(limit) - 3, y - 8, at(limit) + 3, y + 22), fill=INK)
     for points, label in labels.items():
@@ -147,5 +149,6 @@ def _prestige(d, w: Words, p, colour, letter: str, x0: float, x1: float, y: floa
         glyphs.draw(d, (lx, y + 17), label, size, INK if points == limit else MUTED)
     if limit is None:
         label = w._("no limit")
-        glyphs.draw(d, (at(33) - glyphs.width(label, SMALL) / 2, y + 17), label, SMALL, INK)
+        middle = track_end * 33 / 45  # where it stands on the board's 45-point track, clear of the labels
+        glyphs.draw(d, (at(middle) - glyphs.width(label, SMALL) / 2, y + 17), label, SMALL, INK)
     disk(d, at(p.score), y + 7, 14, colour, letter)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import View
-from engine.components import NOBLES, PRIVILEGE_CARDS
 
 from ..wording import names, phases
 from ..wording import table as text
@@ -113,10 +112,10 @@ def _header(d, w: Words, view: View, people: People, y: float) -> float:
 
 def _nobles(d, w: Words, view: View, people: People, y: float) -> float:
     """The five nobles in auction order; the one visited now is framed, lit and pointed at."""
-    gap = 8
-    width = (INNER - gap * (len(NOBLES) - 1)) / len(NOBLES)
-    current = NOBLES.index(view.noble) if view.noble else None
-    for i, noble in enumerate(NOBLES):
+    gap, nobles = 8, view.edition.nobles
+    width = (INNER - gap * (len(nobles) - 1)) / len(nobles)
+    current = nobles.index(view.noble) if view.noble else None
+    for i, noble in enumerate(nobles):
         x = MARGIN + i * (width + gap)
         now, done = i == current, current is not None and i < current
         d.rounded_rectangle((x, y + 14, x + width, y + 92), radius=10, fill=HIGHLIGHT if now else (
@@ -167,7 +166,8 @@ def _display(d, w: Words, view: View, people: People, y: float) -> float:
 
 
 def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float) -> float:
-    items = [(chip_width(names.privilege(w, k)), (slot, k)) for slot, k in enumerate(PRIVILEGE_CARDS[card])]
+    ed = view.edition
+    items = [(chip_width(names.privilege(w, k, ed)), (slot, k)) for slot, k in enumerate(ed.privilege_cards[card])]
     lines = flow(items, INNER - 60 - (40 if turn else 0))
     bottom = y + 42 * len(lines) - 8
     d.rounded_rectangle((MARGIN, y - 3, MARGIN + 42, bottom + 3), radius=6, fill=HIGHLIGHT if turn else PANEL,
@@ -178,7 +178,7 @@ def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float
         for _, (slot, kind) in line:
             fill, edge = (TRACK_TINT[kind], TRACK[kind]) if kind in TRACK else (KIND_TINT[kind], KIND_EDGE[kind])
             spent = turn is not None and slot in turn.used
-            right = chip(d, x, y, names.privilege(w, kind), LINE if spent else fill, MUTED if spent else edge)
+            right = chip(d, x, y, names.privilege(w, kind, ed), LINE if spent else fill, MUTED if spent else edge)
             if spent:
                 d.line((x + 4, y + 17, right - 4, y + 17), fill=INK, width=3)
             x = right + 8

@@ -15,7 +15,7 @@ NAME_LIMIT = 24  # a longer name is cut to this many columns, ending in "…"
 
 def public_board(w: Words, view: View, people: People) -> str:
     """The table as spectators see it: a row per player, the display, the deck and the discard pile."""
-    rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
+    rows = [(people.name(p.id), words.score(w, p, view.edition), words.levels(w, p),
              words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
     lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
     shown = "; ".join(words.display(w, view)) or w._("none")
@@ -27,13 +27,13 @@ def public_board(w: Words, view: View, people: People) -> str:
 def board(w: Words, view: View, people: People) -> str:
     """The round, a row per player (columns as wide as their longest entry), the display and your own cards."""
     lines = [public_board(w, view, people)]
-    you = view.you
+    you, ed = view.you, view.edition
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
-    hand = names.cards(w, names.in_hand_order(you.hand))
+    hand = names.cards(w, names.in_hand_order(you.hand, ed))
     lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
                              cards=hand))
     if you.offered:
-        offered = w.join(names.card_with_price(w, c) for c in names.in_hand_order(you.offered))
+        offered = w.join(names.card_with_price(w, c, ed) for c in names.in_hand_order(you.offered, ed))
         lines.append("  " + w._("Offered to you: {cards}", cards=offered))
     return "\n".join(lines)
 
@@ -163,6 +163,16 @@ def stopped(w: Words) -> str:
 
 def changed_elsewhere(w: Words) -> str:
     return w._("The saved game was changed by another program; please resume again.")
+
+
+def unknown_edition(w: Words, edition: str, known: list[str]) -> str:
+    return w._("There is no edition “{edition}” here. The editions here: {editions}.", edition=edition,
+               editions=w.join(known))
+
+
+def bad_edition(w: Words, problem: str) -> str:
+    """An edition file that cannot be used; `problem` names its wrong lines (the file's own words)."""
+    return w._("That edition file cannot be used: {problem}", problem=problem)
 
 
 def damaged(w: Words) -> str:
