@@ -95,8 +95,11 @@ def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
     return any(allows(option, action) for option in legal_actions(state, player))
 
 
-def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied | Refused:
-    """Apply one action. On refusal `state` is untouched and the refusal is for `player` alone."""
+def apply(state: GameState, player: str, action: ActionModel | dict, *, in_place: bool = False) -> Applied | Refused:
+    """Apply one action. On refusal `state` is untouched and the refusal is for `player` alone.
+
+    `in_place`: change `state` itself rather than a copy (a search's throwaway state, played on and on;
+    after a refusal it may be half changed, so only for actions known to be legal)."""
     if isinstance(action, dict):
         try:
             action = parse_action(action)
@@ -116,7 +119,7 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
             ed = state.edition
             return Refused("compensate_first", {"money": ed.compensation_money, "prestige": ed.compensation_prestige})
         return Refused("wrong_moment", {"action": action.do, "phase": state.phase})
-    new = clone(state)
+    new = state if in_place else clone(state)
     events: list[Event] = []
     try:
         outcome = handler(new, seat, action, events)

@@ -4,8 +4,12 @@ Money is secret (R28) but every change of it is public (incomes, purchases paid,
 tiles' costs, consolations), and so are the numbers of cards each player takes
 and lays down; a card shown in a showdown and taken back is known to be in that
 hand until it is seen to leave, and what a purchase cost says which price bands
-the bought cards are in (lots.py). `Belief` replays those events; it never reads a
-GameState, so it can know no more than the player whose events it is given.
+the bought cards are in (lots.py). A bid of k for a noble was backed by k valid
+cards, one a certificate (R10); cards leave a hand only openly (laid down,
+discarded) or by a shortage's return, so whoever bid still holds such cards,
+fewer only by the valid ones seen leaving since (`backing`). `Belief` replays
+those events; it never reads a GameState, so it can know no more than the
+player whose events it is given.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ class Belief:
         self.offered: dict[str, int] = {}
         self.known: dict[str, Counter] = {}  # cards known to be in each hand
         self.lots: dict[str, Lots] = {}  # what the rest of each hand cost (lots.py)
+        # player -> noble -> (valid cards, certificates among them) the hand still holds at least, by past bids
+        self.backing: dict[str, dict[str, tuple[int, int]]] = {}
+        self.noble: str | None = None  # the noble of the running (or last) auction
         self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
         self.discard = 0  # cards in the discard pile
         self.complete = False  # the history began with the game's start
@@ -62,6 +69,34 @@ class Belief:
             self.offered[p] = ed.initial_deal
             self.known[p] = Counter({JOKER: ed.start_jokers})
             self.lots[p] = Lots(ed)
+            self.backing[p] = {}
+
+    def _AuctionStarted(self, e: ev.AuctionStarted) -> None:
+        self.noble = e.noble
+
+    def _BidMade(self, e: ev.BidMade) -> None:
+        self._backed(e.player, e.count)
+
+    def _Called(self, e: ev.Called) -> None:
+        self._backed(e.player, e.count)
+
+    def _backed(self, player: str, count: int) -> None:
+        valid, certs = self.backing[player].get(self.noble, (0, 0))
+        self.backing[player][self.noble] = (max(valid, count), 1)
+
+    def _left(self, player: str, cards) -> None:
+        """Cards left `player`'s hand (None: a card nobody saw): the bids they backed may be short of them now."""
+        is_valid_for = self.ed.is_valid_for
+        backing = self.backing[player]
+        for noble, (valid, certs) in list(backing.items()):
+            for card in cards:
+                if card is None or is_valid_for(card, noble):
+                    valid -= 1
+                    certs -= card is None or card != JOKER
+            if valid <= 0:
+                del backing[noble]
+            else:
+                backing[noble] = (valid, max(0, certs))
 
     def _PurchaseMade(self, e: ev.PurchaseMade) -> None:
         self.money[e.player] -= e.paid
@@ -82,6 +117,7 @@ class Belief:
                 self.lots[player].seen(card)
             if player == e.winner:  # laid down for good: out of the hand, face up on the discard pile
                 self.known[player] -= shown
+                self._left(player, cards)
                 self.discard_known += shown
             else:  # taken back: now known to be in that hand
                 self.known[player] |= shown
@@ -114,12 +150,14 @@ class Belief:
             self.lots[e.player].seen(e.card)
         self.discard += 1
         self.discard_known[e.card] += 1
+        self._left(e.player, [e.card])
 
     def _CardReturned(self, e: ev.CardReturned) -> None:
         # Under the deck, unseen: which known card went (if one did) is unknown, so forget them all.
         self.hand[e.player] -= 1
         self.known[e.player] = Counter()
         self.lots[e.player].forget(self.hand[e.player])
+        self._left(e.player, [None])
 
     def _DeckReshuffled(self, e: ev.DeckReshuffled) -> None:
         self.discard = 0

@@ -57,13 +57,19 @@ def _p_beaten(best: str | None, hand: list[str], noble: str, ed: Edition, w: Wei
     """Chance one opponent holds a valid card beating our best, each unseen card being theirs alike."""
     if best is None:
         return 1.0
-    mine = set(hand)
-    card_rank = ed.card_rank
-    rank = card_rank(best)
-    higher = sum(1 for c in ed.certificates
-                 if c not in mine and ed.is_valid_for(c, noble) and card_rank(c) > rank)
+    above = _above(ed, noble)
+    rank = ed.card_rank(best)
+    mine = {c for c in hand if c in above and ed.card_rank(c) > rank}  # ours, so not theirs
+    higher = above[best] - len(mine)
     share = min(1.0, w.opp_hand / max(1, len(ed.all_cards) - len(hand)))
     return 1.0 - (1.0 - share) ** higher
+
+
+@cache
+def _above(ed: Edition, noble: str) -> dict[str, int]:
+    """For each certificate valid for `noble`: how many valid certificates rank above it."""
+    valid = sorted((c for c in ed.certificates if ed.is_valid_for(c, noble)), key=ed.card_rank)
+    return {c: len(valid) - 1 - i for i, c in enumerate(valid)}
 
 
 def bid_value(view: View, count: int, win: float, valid: list[str], beaten: float, hz: Horizon,

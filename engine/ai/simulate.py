@@ -12,6 +12,8 @@ stdout gets one line of key=value figures:
                 a fair share is 1/players
     ci95        95% confidence interval of win_share (normal approximation over deals)
     mean_score / opp_mean_score   mean final score of the measured player / of its opponents
+    lost / opp_lost   prestige lost to the 25/45 limits (R21) per game by the measured player / by
+                an opponent
     seat_win_shares   win_share per seat
     ms_p50 / ms_p90 / ms_p99 / ms_max   the measured player's time per decision (view building excluded)
 
@@ -29,6 +31,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from ..events import PrestigeGained
 from ..game import apply, legal_actions, new_game, to_act
 from ..randomplay import concrete
 from ..views import player_view
@@ -54,13 +57,15 @@ class Seat:
 
 
 def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_SECONDS):
-    """One complete game, seat s played by kinds[s]; returns (final state, the measured seat's decision times)."""
+    """One complete game, seat s played by kinds[s]; returns (final state, the measured seat's decision times,
+    the prestige each player lost to the limits)."""
     ids = [f"p{i + 1}" for i in range(len(kinds))]
     state, events = new_game(ids, seed=seed)
     seats = {pid: Seat(kind, seed * 10 + s, think) for s, (pid, kind) in enumerate(zip(ids, kinds))}
     seen = {pid: [e for e in events if e.to in (None, pid)] for pid in ids}  # what each may know, oldest first
     rnd = random.Random(seed)
     times: list[float] = []
+    lost = dict.fromkeys(ids, 0)
     clock = time.perf_counter
     while state.phase != "game_over":
         player = to_act(state)[0]
@@ -77,22 +82,27 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
         if not result.ok:
             raise RuntimeError(f"game seed {seed}: {player} played an illegal {action}: {result.code} {result.params}")
         state = result.state
+        for e in result.events:
+            if isinstance(e, PrestigeGained):
+                lost[e.player] += e.requested - e.amount
         for pid in ids:
             seen[pid].extend(e for e in result.events if e.to in (None, pid))
-    return state, times
+    return state, times, lost
 
 
-def play_deal(args) -> list[tuple[float, int, list[int], list[float]]]:
-    """One deal, the measured level in each seat in turn: per seat (win share, its score, others' scores, times)."""
+def play_deal(args) -> list[tuple[float, int, list[int], list[float], int, list[int]]]:
+    """One deal, the measured level in each seat in turn: per seat (win share, its score, others' scores, times,
+    prestige it lost to the limits, prestige the others lost)."""
     players, level, opponents, seed, think = args
     rows = []
     for seat in range(players):
         kinds = [opponents] * players
         kinds[seat] = level
-        state, times = play_game(kinds, seed, seat, think)
+        state, times, lost = play_game(kinds, seed, seat, think)
         me = state.players[seat]
         share = 1.0 / len(state.winners) if me.id in state.winners else 0.0
-        rows.append((share, me.score, [p.score for s, p in enumerate(state.players) if s != seat], times))
+        others = [p for s, p in enumerate(state.players) if s != seat]
+        rows.append((share, me.score, [p.score for p in others], times, lost[me.id], [lost[p.id] for p in others]))
     return rows
 
 
@@ -102,17 +112,20 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
     jobs = [(players, level, opponents, seed * 1_000_003 + d, think) for d in range(deals)]
     bar = Progress(deals * players, progress)
     per_deal, shares, seat_shares, scores, opp_scores, times = [], [], [[] for _ in range(players)], [], [], []
+    lost, opp_lost = [], []
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
     try:
         for rows in results:
             per_deal.append(sum(r[0] for r in rows) / players)
-            for s, (share, score, others, t) in enumerate(rows):
+            for s, (share, score, others, t, mine, theirs) in enumerate(rows):
                 shares.append(share)
                 seat_shares[s].append(share)
                 scores.append(score)
                 opp_scores.extend(others)
                 times.extend(t)
+                lost.append(mine)
+                opp_lost.extend(theirs)
             bar.update(len(shares), f"win share {sum(shares) / len(shares):.3f}")
     finally:
         if pool:
@@ -129,6 +142,8 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
         "fair_share": f"{1 / players:.3f}",
         "mean_score": f"{sum(scores) / len(scores):.1f}",
         "opp_mean_score": f"{sum(opp_scores) / len(opp_scores):.1f}",
+        "lost": f"{sum(lost) / len(lost):.2f}",
+        "opp_lost": f"{sum(opp_lost) / len(opp_lost):.2f}",
         "seat_win_shares": "/".join(f"{sum(s) / len(s):.2f}" for s in seat_shares),
         "ms_p50": f"{percentile(times, 0.5) * 1e3:.2f}",
         "ms_p90": f"{percentile(times, 0.9) * 1e3:.2f}",

@@ -13,10 +13,11 @@ the candidate with the best total wins, the normal player's own choice unless
 another does better. Every candidate meets the same worlds, so their differences
 are not drowned in the luck of the deal.
 
-It is time-bounded: worlds are added until `think_seconds` have passed (or
-`max_worlds` are done), so a decision never takes much longer than that budget.
-Given the same seed, view and history, and `max_worlds` reached within the time,
-the decision is always the same. Other decisions are the normal level's.
+It is bounded by work, not time: worlds are added until their playouts have made `work` moves (or
+`max_worlds` are played), so the same seed, view and history always give the same decision, on a busy
+machine as on an idle one, and a decision costs about the same CPU whatever the load. `think_seconds` is
+only a safety cap (a decision that reaches it stops early, and then depends on the machine); at the
+default work it is far from reached. Other decisions are the normal level's.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ from .situation import horizon, me_from_view
 from .valuation import card_time_factor, card_worth, position_value
 from .worlds import Unsampled, quick_view
 
-THINK_SECONDS = 0.25  # seconds per decision by default (as measured: see the README); p99 far under 2 s
-MAX_WORLDS = 24  # enough to separate the candidates; more rarely changes the choice
+WORK = 4000  # moves played out per decision: the level's strength (decision p99 as measured: see the README)
+MAX_WORLDS = 64  # worlds at most, when playouts are short (the round's last auctions)
+THINK_SECONDS = 3.0  # a safety cap on one decision's wall time, far above what WORK takes even on a busy machine
 ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the next one), plus this many
 ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
 EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
@@ -50,19 +52,23 @@ EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal pl
 
 class StrongPlayer:
     level = "strong"
-    heavy = True  # a decision takes up to think_seconds: run it off the event loop
+    heavy = True  # a decision takes a sizeable fraction of a second: run it off the event loop
 
     def __init__(self, seed: int = 0, think_seconds: float = THINK_SECONDS, max_worlds: int = MAX_WORLDS,
-                 clock=time.perf_counter, rounds: int | None = None):
+                 clock=time.perf_counter, rounds: int | None = None, work: int = WORK):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
+        self.work = work
         self.rounds = ROUNDS_AHEAD if rounds is None else rounds
         self.normal = ComputerPlayer(seed)
         self.worlds = 0  # worlds played in the last decision (for the benchmark)
+        self.moves = 0  # moves played out in the last decision
+        self.cut = False  # the last decision stopped at the safety cap, before its work was done
 
     def decide(self, view: View, history: Sequence[Event] = ()) -> ActionModel:
         started = self.clock()
         usual = self.normal.decide(view)
-        self.worlds = 0
+        self.worlds = self.moves = 0
+        self.cut = False
         candidates = _candidates(view, usual)
         if len(candidates) < 2:
             return usual
@@ -73,13 +79,18 @@ class StrongPlayer:
         deadline = started + self.think_seconds
         so_far, opener = auction_so_far(history), opener_of(history)
         rounds = rounds_ahead(view, self.rounds)
-        while self.worlds < self.max_worlds and self.clock() < deadline:
+        while self.worlds < self.max_worlds and self.moves < self.work:
+            if self.clock() >= deadline:
+                self.cut = True
+                break
             try:
                 world = likely_world(view, belief, rnd, opener, so_far, _decide)
             except Unsampled:
                 return usual
             for i, action in enumerate(candidates):
-                totals[i] += playout(world, me, action, rounds)
+                value, moves = play_on(world, me, action, rounds)
+                totals[i] += value
+                self.moves += moves
             self.worlds += 1
         if not self.worlds:
             return usual
@@ -146,15 +157,22 @@ def _decide(pid: str, view) -> ActionModel:
 def playout(world: GameState, me: str, action: ActionModel, rounds: int = ROUNDS_AHEAD) -> float:
     """`action` in `world`, then everybody plays normal until the round is over (and `rounds` more);
     `me`'s lead at that point."""
+    return play_on(world, me, action, rounds)[0]
+
+
+def play_on(world: GameState, me: str, action: ActionModel, rounds: int = ROUNDS_AHEAD) -> tuple[float, int]:
+    """`playout`, and the number of moves it made (the work it took)."""
     result = apply(world, me, action)
     if not result.ok:
-        return -math.inf  # cannot happen for a legal candidate; never choose it if it does
+        return -math.inf, 1  # cannot happen for a legal candidate; never choose it if it does
     state = result.state
     last = world.round + rounds + (1 if world.phase == "round_end_purchase" else 0)  # the last round played
+    moves = 1
     while state.phase != "game_over" and not (state.round > last and state.phase == "auction"):
         player = to_act(state)[0]
-        state = apply(state, player, _player(player).decide(quick_view(state, player))).state
-    return lead(state, me)
+        state = apply(state, player, _player(player).decide(quick_view(state, player)), in_place=True).state
+        moves += 1
+    return lead(state, me), moves
 
 
 def lead(state: GameState, me: str) -> float:

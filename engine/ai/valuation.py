@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..components import JOKER
 from ..edition import Edition
 from ..rules import capped_score, free_cards, prestige_limit, round_prestige
+from .limits import expected_loss
 from .situation import Horizon, Me
 
 
@@ -27,10 +28,10 @@ class Weights:
     # Points per extra offered card, and per free card, at each remaining purchase.
     offer_card: float = 1.0
     free_card: float = 2.0
-    # Chance per future auction of getting to build (via an Offices privilege / with a Master Builder).
-    build_chance: float = 0.08
+    # Chance per auction of getting to build a missing Church or Cathedral once it is needed (via an Offices
+    # privilege / with a Master Builder), when it can be paid for then (limits.py); times poor_factor when not.
+    build_chance: float = 0.05
     build_chance_mb: float = 0.35
-    # Build chance is multiplied by this when the building cannot be paid for yet.
     poor_factor: float = 0.3
     # Hand cards: a certificate is worth card_base + card_top * (value / 17) ** 2 points; a joker `joker`.
     card_base: float = 1.2
@@ -65,30 +66,6 @@ def prestige_per_round(me: Me) -> int:
     return round_prestige(me.nobility, me.coat, me.letter, me.ed)
 
 
-def _expected_overflow(score: float, raw: float, limit: int, auctions: int, chance: float) -> float:
-    """Points expected to be lost above `limit` when the unlocking building is still missing.
-
-    The projected gains arrive over the remaining auctions; the building may come at any
-    of them with probability `chance`. Points gained past the limit before it comes are lost.
-    """
-    if raw <= limit:
-        return 0.0
-    over = raw - limit
-    # Where along the remaining time the score crosses the limit, then the middle of what is left.
-    cross = auctions * max(0.0, limit - score) / max(1e-9, raw - score)
-    opportunities = cross + (auctions - cross) / 2
-    return over * (1.0 - chance) ** opportunities
-
-
-def _build_chance(me: Me, cost: int | None, money_ahead: int, w: Weights) -> float:
-    if cost is None:  # the stack is empty: it can never be built
-        return 0.0
-    chance = w.build_chance_mb if me.master_builder else w.build_chance
-    if money_ahead < cost:
-        chance *= w.poor_factor
-    return chance
-
-
 def money_value(hz: Horizon, w: Weights = WEIGHTS) -> float:
     """Points per guilder: money buys cards while purchases remain."""
     return w.money_value if hz.purchases > 0 else w.money_value_late
@@ -97,19 +74,17 @@ def money_value(hz: Horizon, w: Weights = WEIGHTS) -> float:
 def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> float:
     """Expected final score plus what money and card income are worth, in points."""
     ed = me.ed
-    raw = me.score + prestige_per_round(me) * hz.scorings + w.priv_per_auction * hz.auctions
-    income = ed.trade_income[me.trade] * hz.incomes
+    per_round = prestige_per_round(me)
+    raw = me.score + per_round * hz.scorings + w.priv_per_auction * hz.auctions
+    income = ed.trade_income[me.trade]
     final = raw
     if me.cathedral is None or me.church is None:
-        money_ahead = me.money + (ed.trade_income[me.trade] if hz.incomes else 0)
-        lost = 0.0
-        if me.church is None:
-            chance = _build_chance(me, tops.get("church"), money_ahead, w)
-            lost = _expected_overflow(me.score, raw, ed.church_limit, hz.auctions, chance)
-        if me.cathedral is None:
-            chance = _build_chance(me, tops.get("cathedral"), money_ahead, w)
-            lost += _expected_overflow(me.score, raw - lost, ed.cathedral_limit, hz.auctions, chance)
-        final = raw - lost
+        chance = w.build_chance_mb if me.master_builder else w.build_chance
+        final -= expected_loss(me.score, me.money, income, per_round, w.priv_per_auction, me.church is not None,
+                               me.cathedral is not None, tops.get("church"), tops.get("cathedral"), hz.scorings,
+                               hz.auctions, len(ed.nobles), hz.incomes, (ed.church_limit, ed.cathedral_limit),
+                               chance, w.poor_factor)
+    income *= hz.incomes
     cards = ed.offices_cards[me.offices] - ed.offices_cards[1]
     free = free_cards(me.offices, me.minter, ed)
     card_income = (w.offer_card * cards + w.free_card * free) * hz.purchases

@@ -81,6 +81,10 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
             if p == me:
                 continue
             _ensure(hands[p], unknown, k, noble, ed)
+    for p in others:  # what earlier bids say they still hold, as far as their hands have room
+        for noble in sorted(belief.backing[p], key=ed.nobles.index):  # Maximilian (any certificate) last
+            valid, certs = belief.backing[p][noble]
+            _ensure(hands[p], unknown, valid, noble, ed, certs > 0, room=belief.hand[p])
     for p in others:
         _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
@@ -141,18 +145,26 @@ def _fit(known: Counter, size: int) -> Counter:
     return Counter(list(known.elements())[:size])
 
 
-def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition) -> None:
-    """Move cards from `unknown` into `hand` until it holds a certificate valid for `noble` and k valid cards."""
+def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition, cert: bool = True,
+            room: int | None = None) -> None:
+    """Move cards from `unknown` into `hand` until it holds k cards valid for `noble`, one a certificate
+    (if `cert`). With `room`, a hand never grows past it and a card no hidden card can give is left out;
+    without, that is Unsampled (the offer on the table must be backed)."""
     is_valid_for = ed.is_valid_for
 
     def is_cert(c: str) -> bool:
         return c != JOKER and is_valid_for(c, noble)
 
-    if not any(is_cert(c) for c in hand):
+    def full() -> bool:
+        return room is not None and len(hand) >= room
+
+    if cert and not full() and not any(is_cert(c) for c in hand):
         _take(hand, unknown, is_cert)
-    while sum(1 for c in hand if is_valid_for(c, noble)) < k:
+    while not full() and sum(1 for c in hand if is_valid_for(c, noble)) < k:
         if not _take(hand, unknown, lambda c: is_valid_for(c, noble)):
-            raise Unsampled("an offer no hidden card can back")
+            if room is None:
+                raise Unsampled("an offer no hidden card can back")
+            return
 
 
 def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
