@@ -24,7 +24,8 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     table_edit_delay: float = 1.0  # seconds: moves within this window become one table edit
     computer_delay: float = 2.0  # seconds a computer player waits before it moves
-    # Strong computer players think this long per decision, in worker processes (0: on a thread of the bot's).
+    # Strong computer players play out a fixed amount of work per decision (their strength, the same on a busy
+    # machine); this is only a safety cap on one decision's wall time. In worker processes (0: a thread of the bot's).
     computer_think_seconds: float = Field(THINK_SECONDS, gt=0)
     computer_workers: int = Field(1, ge=0)
     table_pictures: bool = True  # the table message carries a picture of the table (Pillow)

@@ -158,6 +158,9 @@ class CardsDrawn(_Event):
     player: str
     count: int
     reason: Literal["privilege"]
+    # The price on the back of the first card drawn: it lay on top of the deck for all to see (R28).
+    # None: the deck was empty (refilled as it was drawn from), or the event is older than this field.
+    price: int | None = None
 
 
 class CardDiscarded(_Event):

@@ -80,9 +80,10 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         elif kind in ed.prestige_privilege:
             gain_prestige(state, seat, ed.prestige_privilege[kind], "privilege", events)
         elif kind == DRAW2:
+            shown = ed.card_price[state.deck[0]] if state.deck else None  # the top card's back (R28)
             drawn = [c for c in (draw(state, events) for _ in range(ed.draw_privilege_cards)) if c is not None]
             p.hand.extend(drawn)
-            events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege"))
+            events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege", price=shown))
             events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
     t.used.append(action.slot)

@@ -67,8 +67,9 @@ def test_simulate_prints_one_summary_line_with_every_deal_from_every_seat(capsys
     assert len(figures["seat_win_shares"].split("/")) == 3
     low, high = map(float, figures["ci95"].split("-"))
     assert 0.0 <= low <= float(figures["win_share"]) <= high <= 1.0
-    for key in ("mean_score", "opp_mean_score", "ms_p50", "ms_p90", "ms_p99", "ms_max"):
-        float(figures[key])
+    for key in ("mean_score", "opp_mean_score", "lost", "opp_lost", "ms_p50", "ms_p90", "ms_p99", "ms_max"):
+        assert float(figures[key]) >= 0
+    assert figures["capped"] == "0", "only a strong player's search has a safety cap to reach"
 
 
 def test_a_deal_of_equals_shares_exactly_one_win():

@@ -8,7 +8,7 @@ import typing
 
 from conftest import ROOT
 
-from engine import apply, legal_actions, new_game, to_act
+from engine import apply, legal_actions, new_game, player_view, to_act
 from engine.editions import default
 from engine.events import EVENTS, CardsDrawn, Event, HandCards, PrivilegeUsed
 from engine.position import build
@@ -71,7 +71,8 @@ def test_a_draw_two_shows_the_cards_to_the_drawer_only():
     private = [e for e in result.events if isinstance(e, HandCards)]
     public = [e for e in result.events if isinstance(e, CardsDrawn)]
     assert private[0].to == "ada" and private[0].cards == ["leo-9", "joker"]
-    assert public[0] == CardsDrawn(player="ada", count=2, reason="privilege") and public[0].public
+    assert public[0] == CardsDrawn(player="ada", count=2, reason="privilege", price=300) and public[0].public
+    assert player_view(state, "ben").deck_top_price == 300, "the first card's back: everybody saw it on the deck"
 
 
 EVENT_CLASSES = typing.get_args(typing.get_args(Event)[0])

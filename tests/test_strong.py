@@ -14,6 +14,7 @@ import pytest
 from test_views import scramble_hidden
 
 from engine import apply, is_legal, new_game, player_view, to_act
+from engine.ai import strong
 from engine.ai.belief import Belief
 from engine.ai.levels import visible_to
 from engine.ai.player import ComputerPlayer
@@ -66,6 +67,55 @@ def test_the_belief_reads_no_private_event_of_others():
     for _state, events, player in positions(4, 7):
         everything, visible = Belief.from_events(events, ED), Belief.from_events(visible_to(events, player), ED)
         assert vars(everything) == vars(visible)
+
+
+def test_earlier_bids_say_which_cards_a_hand_still_holds():
+    """R10: a bid of k was backed by k valid cards, one a certificate, and cards leave a hand only openly
+    (or by a shortage's return), so the belief's lower bounds always hold of the real hands, and the
+    sampled worlds deal hands that meet them (a hand too full for all of them aside)."""
+    rnd = random.Random(1)
+    bounds = met = sampled = other_nobles = 0
+    for players in (3, 4, 5):
+        for state, events, player in positions(players, 50 + players):
+            belief = Belief.from_events(visible_to(events, player), ED)
+            view = player_view(state, player)
+            try:
+                world = sample_world(view, belief, rnd, normal_choice)
+            except Unsampled:
+                world = None
+            for seat, p in enumerate(state.players):
+                for noble, (valid, certs) in belief.backing[p.id].items() if p.id != player else ():
+                    assert holds(p.hand, noble, valid, certs), f"{p.id} holds fewer than its bids showed"
+                    bounds += 1
+                    other_nobles += view.noble != noble
+                    if world is not None:
+                        sampled += 1
+                        met += holds(world.players[seat].hand, noble, valid, certs)
+    assert other_nobles > 1000, "earlier auctions' bids are remembered, not only the running one's"
+    assert sampled > bounds / 2 and met >= 0.97 * sampled
+
+
+def holds(hand: list[str], noble: str, valid: int, certs: int) -> bool:
+    backing = [c for c in hand if ED.is_valid_for(c, noble)]
+    return len(backing) >= valid and sum(1 for c in backing if c != "joker") >= certs
+
+
+def test_a_drawn_card_keeps_the_price_its_back_showed_on_the_deck():
+    """R28: the top card's price is public, so the first of the cards a draw privilege takes has a known
+    price until a card of that price is seen to leave the hand."""
+    from engine.events import CardDiscarded, CardsDrawn, GameStarted
+
+    start = [GameStarted(players=["ada", "ben"], start_player="ada", rounds=4)]
+    drawn = start + [CardsDrawn(player="ben", count=2, reason="privilege", price=400)]
+    belief = Belief.from_events(drawn, ED)
+    assert (belief.lots["ben"].lots, belief.lots["ben"].free) == ([(1, 400)], 1)
+    assert belief.lots["ben"].prices(Counter({200: 5, 400: 5}), random.Random(1)) == [400]
+    other = Belief.from_events(drawn + [CardDiscarded(player="ben", card="maria-2")], ED)  # the other card went
+    assert (other.lots["ben"].lots, other.lots["ben"].free) == ([(1, 400)], 0)
+    gone = Belief.from_events(drawn + [CardDiscarded(player="ben", card="maria-16")], ED)  # a 400: perhaps that one
+    assert (gone.lots["ben"].lots, gone.lots["ben"].free) == ([], 1)
+    older = Belief.from_events(start + [CardsDrawn(player="ben", count=2, reason="privilege")], ED)
+    assert (older.lots["ben"].lots, older.lots["ben"].free) == ([], 2), "a draw recorded without the price"
 
 
 def normal_choice(player: str, view):
@@ -143,23 +193,63 @@ def test_the_same_seed_view_and_history_give_the_same_decision():
     assert decided == 12
 
 
-def test_a_decision_stops_when_its_time_is_up():
-    """Time-bounded: on a clock that says a world took 0.4 s, a 1 s budget plays at most 3 worlds."""
-    now = [0.0]
+class SlowMachine:
+    """A clock, and the normal players of the playouts made `per_move` seconds slower per move on it: a
+    machine busy with other work, without waiting for anything."""
 
-    def clock():
-        now[0] += 0.1  # every look at the clock: 0.1 s later (4 candidates and a sample per world)
-        return now[0]
+    def __init__(self, monkeypatch, per_move: float):
+        self.now, self.per_move = 0.0, per_move
+        real = strong._player
 
+        class Slow:
+            def __init__(slow, pid):
+                slow.bot = real(pid)
+
+            def decide(slow, view):
+                self.now += self.per_move
+                return slow.bot.decide(view)
+
+        monkeypatch.setattr(strong, "_player", Slow)
+
+    def clock(self) -> float:
+        return self.now
+
+
+def searched_positions(count: int):
+    """Auction decisions with at least three options, with the history their player knows."""
+    found = []
     for state, events, player in positions(4, 13, phases=("auction",)):
         view = player_view(state, player)
         if len(view.you.legal_actions) >= 3:
-            bot = StrongPlayer(seed=1, think_seconds=1.0, max_worlds=100, clock=clock)
-            action = bot.decide(view, visible_to(events, player))
-            assert is_legal(state, player, action)
-            assert 1 <= bot.worlds <= 10
-            return
-    pytest.fail("no auction decision with three options")
+            found.append((state, view, visible_to(events, player)))
+            if len(found) == count:
+                return found
+    pytest.fail("too few auction decisions with three options")
+
+
+def test_the_work_not_the_clock_bounds_a_decision(monkeypatch):
+    """The same seed, view and history give the same decision, worlds and moves on an idle machine and on
+    one where every playout move takes 2 ms (a decision of 800 moves: 1.6 s, under the 3 s cap)."""
+    for state, view, history in searched_positions(4):
+        idle = StrongPlayer(seed=5, work=800, think_seconds=INF)
+        chosen = idle.decide(view, history)
+        assert is_legal(state, view.you.id, chosen)
+        assert idle.moves >= 800 or idle.worlds == idle.max_worlds
+        assert not idle.cut
+        with monkeypatch.context() as patch:
+            slow = SlowMachine(patch, per_move=0.002)
+            busy = StrongPlayer(seed=5, work=800, think_seconds=3.0, clock=slow.clock)
+            assert busy.decide(view, history) == chosen
+        assert (busy.worlds, busy.moves, busy.cut) == (idle.worlds, idle.moves, False)
+
+
+def test_the_time_cap_stops_a_decision_on_a_machine_far_too_slow(monkeypatch):
+    """A safety cap only: at 50 ms a move a 3 s cap stops the search after a few worlds, with a legal move."""
+    state, view, history = searched_positions(1)[0]
+    slow = SlowMachine(monkeypatch, per_move=0.05)
+    bot = StrongPlayer(seed=5, work=800, think_seconds=3.0, clock=slow.clock)
+    assert is_legal(state, view.you.id, bot.decide(view, history))
+    assert bot.cut and 1 <= bot.worlds and bot.moves < 800
 
 
 def test_without_a_history_it_plays_as_the_normal_level():

@@ -7,7 +7,8 @@ hand until it is seen to leave, and what a purchase cost says which price bands
 the bought cards are in (lots.py). A bid of k for a noble was backed by k valid
 cards, one a certificate (R10); cards leave a hand only openly (laid down,
 discarded) or by a shortage's return, so whoever bid still holds such cards,
-fewer only by the valid ones seen leaving since (`backing`). `Belief` replays
+fewer only by the valid ones seen leaving since (`backing`). A card drawn from
+the deck showed its price on its back while it lay on top. `Belief` replays
 those events; it never reads a GameState, so it can know no more than the
 player whose events it is given.
 """
@@ -140,7 +141,11 @@ class Belief:
 
     def _CardsDrawn(self, e: ev.CardsDrawn) -> None:
         self.hand[e.player] += e.count
-        self.lots[e.player].free += e.count
+        if e.price is not None and e.count:  # the first card's back showed its price on top of the deck
+            self.lots[e.player].bought(1, e.price)
+            self.lots[e.player].free += e.count - 1
+        else:
+            self.lots[e.player].free += e.count
 
     def _CardDiscarded(self, e: ev.CardDiscarded) -> None:
         self.hand[e.player] -= 1

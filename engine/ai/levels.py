@@ -1,14 +1,15 @@
 """The three computer levels, and the one way to make a computer player of any of them.
 
     from engine.ai.levels import computer
-    bot = computer("strong", seed=7, think_seconds=0.25)
+    bot = computer("strong", seed=7)
     action = bot.decide(player_view(state, "ada"), history)   # always a legal action
 
 `history` is what this player may know of the past: the game's events that are
 public or addressed to it (`visible_to`), oldest first. Only the strong player
 reads it (to count the cards and money the others hold); the others ignore it.
-`bot.heavy` says whether a decision may take long (up to `think_seconds`): such
-players must be run off the event loop (a worker thread or process).
+`bot.heavy` says whether a decision may take long (the strong player plays out a
+fixed amount of work, a sizeable fraction of a second; `think_seconds` is only its
+safety cap): such players must be run off the event loop (a worker thread or process).
 """
 
 from __future__ import annotations

@@ -16,9 +16,11 @@ stdout gets one line of key=value figures:
                 an opponent
     seat_win_shares   win_share per seat
     ms_p50 / ms_p90 / ms_p99 / ms_max   the measured player's time per decision (view building excluded)
+    capped      strong decisions stopped by the safety cap (`--think`) before their work was done
 
-`--workers N` plays deals in N processes (the figures do not depend on it, except
-the timings, which get noisier on a busy machine).
+`--workers N` plays deals in N processes. The figures do not depend on it, nor on
+how busy the machine is (the strong level's work is fixed), except the timings and,
+should any decision reach the safety cap (`capped=`), the results.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..events import PrestigeGained
 from ..game import apply, legal_actions, new_game, to_act
 from ..randomplay import concrete
+from ..state import GameState
 from ..views import player_view
 from .greedy import GreedyPlayer
 from .levels import LEVELS, THINK_SECONDS, computer
@@ -56,9 +60,27 @@ class Seat:
             self.bot = computer(self.kind, self.seed, think_seconds=self.think)
 
 
-def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_SECONDS):
-    """One complete game, seat s played by kinds[s]; returns (final state, the measured seat's decision times,
-    the prestige each player lost to the limits)."""
+class Played(NamedTuple):
+    state: GameState  # at the game's end
+    times: list[float]  # the measured seat's decision times
+    lost: dict[str, int]  # prestige each player lost to the limits (R21)
+    capped: int  # the measured seat's decisions stopped by the safety cap
+
+
+class Row(NamedTuple):
+    """One game of a deal, from the measured seat."""
+
+    share: float  # of the win (a k-way tie: 1/k)
+    score: int
+    others: list[int]  # the other players' scores
+    times: list[float]
+    lost: int
+    others_lost: list[int]
+    capped: int
+
+
+def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_SECONDS) -> Played:
+    """One complete game, seat s played by kinds[s]."""
     ids = [f"p{i + 1}" for i in range(len(kinds))]
     state, events = new_game(ids, seed=seed)
     seats = {pid: Seat(kind, seed * 10 + s, think) for s, (pid, kind) in enumerate(zip(ids, kinds))}
@@ -66,6 +88,7 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
     rnd = random.Random(seed)
     times: list[float] = []
     lost = dict.fromkeys(ids, 0)
+    capped = 0
     clock = time.perf_counter
     while state.phase != "game_over":
         player = to_act(state)[0]
@@ -78,6 +101,7 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
             action = seat.bot.decide(view, seen[player])
             if player == ids[measured]:
                 times.append(clock() - started)
+                capped += getattr(seat.bot, "cut", False)
         result = apply(state, player, action)
         if not result.ok:
             raise RuntimeError(f"game seed {seed}: {player} played an illegal {action}: {result.code} {result.params}")
@@ -87,22 +111,22 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
                 lost[e.player] += e.requested - e.amount
         for pid in ids:
             seen[pid].extend(e for e in result.events if e.to in (None, pid))
-    return state, times, lost
+    return Played(state, times, lost, capped)
 
 
-def play_deal(args) -> list[tuple[float, int, list[int], list[float], int, list[int]]]:
-    """One deal, the measured level in each seat in turn: per seat (win share, its score, others' scores, times,
-    prestige it lost to the limits, prestige the others lost)."""
+def play_deal(args) -> list[Row]:
+    """One deal, the measured level in each seat in turn: a row per seat."""
     players, level, opponents, seed, think = args
     rows = []
     for seat in range(players):
         kinds = [opponents] * players
         kinds[seat] = level
-        state, times, lost = play_game(kinds, seed, seat, think)
+        state, times, lost, capped = play_game(kinds, seed, seat, think)
         me = state.players[seat]
         share = 1.0 / len(state.winners) if me.id in state.winners else 0.0
         others = [p for s, p in enumerate(state.players) if s != seat]
-        rows.append((share, me.score, [p.score for p in others], times, lost[me.id], [lost[p.id] for p in others]))
+        rows.append(Row(share, me.score, [p.score for p in others], times, lost[me.id], [lost[p.id] for p in others],
+                        capped))
     return rows
 
 
@@ -112,20 +136,21 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
     jobs = [(players, level, opponents, seed * 1_000_003 + d, think) for d in range(deals)]
     bar = Progress(deals * players, progress)
     per_deal, shares, seat_shares, scores, opp_scores, times = [], [], [[] for _ in range(players)], [], [], []
-    lost, opp_lost = [], []
+    lost, opp_lost, capped = [], [], 0
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
     try:
         for rows in results:
-            per_deal.append(sum(r[0] for r in rows) / players)
-            for s, (share, score, others, t, mine, theirs) in enumerate(rows):
-                shares.append(share)
-                seat_shares[s].append(share)
-                scores.append(score)
-                opp_scores.extend(others)
-                times.extend(t)
-                lost.append(mine)
-                opp_lost.extend(theirs)
+            per_deal.append(sum(r.share for r in rows) / players)
+            for s, r in enumerate(rows):
+                shares.append(r.share)
+                seat_shares[s].append(r.share)
+                scores.append(r.score)
+                opp_scores.extend(r.others)
+                times.extend(r.times)
+                lost.append(r.lost)
+                opp_lost.extend(r.others_lost)
+                capped += r.capped
             bar.update(len(shares), f"win share {sum(shares) / len(shares):.3f}")
     finally:
         if pool:
@@ -150,6 +175,7 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
         "ms_p99": f"{percentile(times, 0.99) * 1e3:.2f}",
         "ms_max": f"{max(times, default=0.0) * 1e3:.2f}",
         "decisions": len(times),
+        "capped": capped,
         "seconds": f"{time.perf_counter() - bar.started:.1f}",
     }
 
@@ -172,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", choices=LEVELS, default="normal", help="the level measured")
     parser.add_argument("--opponents", choices=(*OPPONENTS, "ai"), default="random", help="ai is the normal level")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--think", type=float, default=THINK_SECONDS, help="the strong level's seconds per decision")
+    parser.add_argument("--think", type=float, default=THINK_SECONDS,
+                        help="the strong level's safety cap in seconds per decision (its work is fixed)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals at once")
     parser.add_argument("--no-progress", action="store_true", help="do not draw the progress bar on stderr")
     args = parser.parse_args(argv)

@@ -26,28 +26,26 @@ import math
 import random
 import time
 import zlib
-from collections import Counter
 from collections.abc import Sequence
 
-from ..actions import ActionModel, Bid, Buy, BuyChoice, Call, Pass, TakeCard
+from ..actions import ActionModel
 from ..events import Event
 from ..game import apply, to_act
 from ..state import GameState
 from ..views import View
 from .belief import Belief
-from .bidding import spend_order
+from .candidates import candidates as _candidates
 from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
 from .situation import horizon, me_from_view
 from .valuation import card_time_factor, card_worth, position_value
 from .worlds import Unsampled, quick_view
 
-WORK = 4000  # moves played out per decision: the level's strength (decision p99 as measured: see the README)
+WORK = 3000  # moves played out per decision: the level's strength (decision p99 as measured: see the README)
 MAX_WORLDS = 64  # worlds at most, when playouts are short (the round's last auctions)
 THINK_SECONDS = 3.0  # a safety cap on one decision's wall time, far above what WORK takes even on a busy machine
 ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the next one), plus this many
 ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
-EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
 
 
 class StrongPlayer:
@@ -106,37 +104,6 @@ def rounds_ahead(view: View, rounds: int) -> int:
     """How many rounds a playout goes on after the current one: to the game's end in its last ENDGAME rounds."""
     left = view.rounds - view.round
     return rounds if left >= ENDGAME else max(rounds, left)
-
-
-def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
-    legal = view.you.legal_actions
-    if view.phase == "auction":
-        picked = [a for a in legal if isinstance(a, (Pass, Call))]
-        picked += [a for a in legal if isinstance(a, Bid)][:EXTRA_BIDS]
-    elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
-        picked = [a for a in legal if isinstance(a, TakeCard)]
-    elif isinstance(usual, Buy):
-        picked = _purchases(legal[0], usual, view.edition)
-    else:
-        return [usual]
-    if usual not in picked:
-        picked.append(usual)
-    return picked
-
-
-def _purchases(option: BuyChoice, usual: Buy, ed) -> list[Buy]:
-    """The normal player's purchase, one card fewer, one card more, and nothing at all."""
-    price = dict(zip(option.offered, option.prices, strict=True))
-    chosen = spend_order(usual.cards, ed)  # least worth keeping first
-    picked = [usual, Buy(cards=[])]
-    if chosen:
-        picked.append(Buy(cards=chosen[1:]))
-    left = Counter(option.offered) - Counter(usual.cards)
-    spent = sum(price[c] for c in usual.cards)
-    more = [c for c in spend_order(list(left.elements()), ed) if spent + price[c] <= option.budget]
-    if more:
-        picked.append(Buy(cards=[*usual.cards, more[-1]]))
-    return [b for i, b in enumerate(picked) if b not in picked[:i]]
 
 
 _PLAYERS: dict[str, ComputerPlayer] = {}

@@ -1,0 +1,89 @@
+"""The moves the strong player weighs against each other at a decision it searches.
+
+- an auction: passing, calling, the two lowest raises, and the normal player's choice;
+- taking a privilege card: every card on display;
+- using a privilege card: the first steps of the best few plans (plan.py), each then carried on as the
+  normal player would from there;
+- a purchase: the normal player's, one card fewer, one card more, and nothing at all.
+Anything else is the normal player's alone. The normal player's choice is always among them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..actions import ActionModel, Bid, Build, Buy, BuyChoice, Call, Done, Pass, TakeCard, Use
+from ..views import View
+from . import plan
+from .bidding import spend_order
+from .situation import board_from_view, horizon, me_from_view
+from .valuation import position_value
+
+EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
+PLANS_TRIED = 3  # privilege plans whose first steps are tried
+
+
+def candidates(view: View, usual: ActionModel) -> list[ActionModel]:
+    legal = view.you.legal_actions
+    if view.phase == "auction":
+        picked = [a for a in legal if isinstance(a, (Pass, Call))]
+        picked += [a for a in legal if isinstance(a, Bid)][:EXTRA_BIDS]
+    elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
+        picked = [a for a in legal if isinstance(a, TakeCard)]
+    elif view.phase == "privilege" and view.privilege.awaiting == "privileges" and PLANS_TRIED > 1:
+        picked = first_steps(view, PLANS_TRIED)
+    elif isinstance(usual, Buy):
+        picked = purchases(legal[0], usual, view.edition)
+    else:
+        return [usual]
+    if usual not in picked:
+        picked.append(usual)
+    return picked
+
+
+def first_steps(view: View, count: int) -> list[ActionModel]:
+    """The first actions of the `count` most valuable plans for the privilege card in use (distinct ones)."""
+    t = view.privilege
+    me, board, hz = me_from_view(view), board_from_view(view), horizon(view)
+    ranked = []
+    for steps in plan.candidate_plans(t.card, t.used, t.built, me, board):
+        after = plan.simulate(t.card, t.used, steps, me, board)
+        if after is not None:
+            ranked.append((position_value(after, hz, board.tops), steps))
+    ranked.sort(key=lambda r: -r[0])
+    picked: list[ActionModel] = []
+    for _, steps in ranked:
+        action = first_action(steps, view.you.legal_actions, board.scores)
+        if action not in picked:
+            picked.append(action)
+            if len(picked) == count:
+                break
+    return picked
+
+
+def first_action(steps: list, legal: list, scores: dict[str, int]) -> ActionModel:
+    """The action that carries out the first step of a plan (as the normal player does it)."""
+    if not steps:
+        return Done()
+    _, slot, as_ = steps[0]
+    if slot is None:
+        return Build(what=as_)
+    uses = [a for a in legal if isinstance(a, Use) and a.slot == slot and a.as_ == as_]
+    if not uses:
+        return Done()
+    return max(uses, key=lambda a: scores.get(a.from_, -1))  # rob the one with the most prestige
+
+
+def purchases(option: BuyChoice, usual: Buy, ed) -> list[Buy]:
+    """The normal player's purchase, one card fewer, one card more, and nothing at all."""
+    price = dict(zip(option.offered, option.prices, strict=True))
+    chosen = spend_order(usual.cards, ed)  # least worth keeping first
+    picked = [usual, Buy(cards=[])]
+    if chosen:
+        picked.append(Buy(cards=chosen[1:]))
+    left = Counter(option.offered) - Counter(usual.cards)
+    spent = sum(price[c] for c in usual.cards)
+    more = [c for c in spend_order(list(left.elements()), ed) if spent + price[c] <= option.budget]
+    if more:
+        picked.append(Buy(cards=[*usual.cards, more[-1]]))
+    return [b for i, b in enumerate(picked) if b not in picked[:i]]
