@@ -234,13 +234,25 @@ def test_the_work_not_the_clock_bounds_a_decision(monkeypatch):
         idle = StrongPlayer(seed=5, work=800, think_seconds=INF)
         chosen = idle.decide(view, history)
         assert is_legal(state, view.you.id, chosen)
-        assert idle.moves >= 800 or idle.worlds == idle.max_worlds
-        assert not idle.cut
+        assert not idle.cut and idle.worlds >= 2
+        assert idle.moves >= 800 or idle.worlds == idle.max_worlds or idle.settled
         with monkeypatch.context() as patch:
             slow = SlowMachine(patch, per_move=0.002)
             busy = StrongPlayer(seed=5, work=800, think_seconds=3.0, clock=slow.clock)
             assert busy.decide(view, history) == chosen
         assert (busy.worlds, busy.moves, busy.cut) == (idle.worlds, idle.moves, False)
+
+
+def test_a_candidate_clearly_behind_on_the_same_worlds_leaves_the_race():
+    """The work goes to the candidates still in question: one behind on every world is dropped once
+    there are enough worlds to tell; one whose gap is within the noise stays."""
+    from engine.ai.strong import RACE_AFTER, _race
+
+    close = [1.0, -1.0] * RACE_AFTER
+    values = [[10.0 + i % 3 for i in range(RACE_AFTER)], [0.0 + i % 3 for i in range(RACE_AFTER)],
+              [10.0 + c for c in close[:RACE_AFTER]]]
+    assert _race(values, [0, 1, 2], usual=1) == [0, 2]
+    assert _race([v[:RACE_AFTER - 1] for v in values], [0, 1, 2], usual=1) == [0, 1, 2]  # too few worlds yet
 
 
 def test_the_time_cap_stops_a_decision_on_a_machine_far_too_slow(monkeypatch):

@@ -9,7 +9,7 @@ cannot be in anybody else's hand.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from ..actions import Bid, Call, LegalOption, Pass
 from ..components import JOKER, MAXIMILIAN
@@ -37,7 +37,13 @@ def reveal_cards(valid: list[str], count: int, alone: bool, ed: Edition, w: Weig
 
 
 def _spent_worth(valid: list[str], count: int, alone: bool, hz: Horizon, ed: Edition, w: Weights) -> float:
-    return sum(card_worth(c, ed, w) for c in reveal_cards(valid, count, alone, ed, w)) * card_time_factor(hz, w)
+    return _laid_worth(tuple(valid), count, alone, ed, w) * card_time_factor(hz, w)
+
+
+@lru_cache(maxsize=16384)
+def _laid_worth(valid: tuple[str, ...], count: int, alone: bool, ed: Edition, w: Weights) -> float:
+    """What the cards laid down for `count` are worth (remembered: bids are weighed again and again)."""
+    return sum(card_worth(c, ed, w) for c in reveal_cards(list(valid), count, alone, ed, w))
 
 
 def _p_able(k: int, offer: int, noble: str, w: Weights) -> float:

@@ -46,6 +46,8 @@ MAX_WORLDS = 64  # worlds at most, when playouts are short (the round's last auc
 THINK_SECONDS = 3.0  # a safety cap on one decision's wall time, far above what WORK takes even on a busy machine
 ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the next one), plus this many
 ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
+WIN_POINTS = 100.0  # a win's worth in a playout to the game's end, besides the final lead in points
+RACE_AFTER, RACE_EVERY, RACE_MARGIN = 6, 2, 2.5  # when and how clearly a candidate is dropped (see _race)
 
 
 class StrongPlayer:
@@ -61,23 +63,25 @@ class StrongPlayer:
         self.worlds = 0  # worlds played in the last decision (for the benchmark)
         self.moves = 0  # moves played out in the last decision
         self.cut = False  # the last decision stopped at the safety cap, before its work was done
+        self.settled = False  # the last decision stopped early: one candidate was left in the race
 
     def decide(self, view: View, history: Sequence[Event] = ()) -> ActionModel:
         started = self.clock()
         usual = self.normal.decide(view)
         self.worlds = self.moves = 0
-        self.cut = False
+        self.cut = self.settled = False
         candidates = _candidates(view, usual)
         if len(candidates) < 2:
             return usual
         belief = Belief.from_events(history, view.edition)
         rnd = random.Random(zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()))
-        totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]  # per candidate, its outcome in each world
+        alive = list(range(len(candidates)))
         me = view.you.id
         deadline = started + self.think_seconds
         so_far, opener = auction_so_far(history), opener_of(history)
         rounds = rounds_ahead(view, self.rounds)
-        while self.worlds < self.max_worlds and self.moves < self.work:
+        while self.worlds < self.max_worlds and self.moves < self.work and len(alive) > 1:
             if self.clock() >= deadline:
                 self.cut = True
                 break
@@ -85,19 +89,41 @@ class StrongPlayer:
                 world = likely_world(view, belief, rnd, opener, so_far, _decide)
             except Unsampled:
                 return usual
-            for i, action in enumerate(candidates):
-                value, moves = play_on(world, me, action, rounds)
-                totals[i] += value
+            for i in alive:
+                value, moves = play_on(world, me, candidates[i], rounds)
+                values[i].append(value)
                 self.moves += moves
             self.worlds += 1
+            alive = _race(values, alive, candidates.index(usual))
+        self.settled = len(alive) == 1
         if not self.worlds:
             return usual
         # The normal player's choice keeps its place unless another did better on the same worlds.
         best = candidates.index(usual)
-        for i in range(len(candidates)):
-            if totals[i] > totals[best] + 1e-9:
+        if best not in alive:
+            best = alive[0]
+        for i in alive:
+            if sum(values[i]) > sum(values[best]) + 1e-9:
                 best = i
         return candidates[best]
+
+
+def _race(values: list[list[float]], alive: list[int], usual: int) -> list[int]:
+    """The candidates still worth playing: after RACE_AFTER worlds, one clearly behind the leader on the
+    same worlds (by RACE_MARGIN standard errors of the difference) is dropped, and its share of the work goes
+    to the others."""
+    n = len(values[alive[0]])
+    if n < RACE_AFTER or n % RACE_EVERY:
+        return alive
+    leader = max(alive, key=lambda i: (sum(values[i]), i == usual))
+    kept = []
+    for i in alive:
+        diffs = [a - b for a, b in zip(values[leader], values[i])]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if i == leader or mean <= RACE_MARGIN * spread:
+            kept.append(i)
+    return kept
 
 
 def rounds_ahead(view: View, rounds: int) -> int:
@@ -148,7 +174,7 @@ def lead(state: GameState, me: str) -> float:
         won = me in state.winners
         mine = next(p.score for p in state.players if p.id == me)
         best = max(p.score for p in state.players if p.id != me)
-        return 100.0 * (1.0 / len(state.winners) if won else 0.0) + (mine - best)
+        return WIN_POINTS * (1.0 / len(state.winners) if won else 0.0) + (mine - best)
     tops = {k: (v[0] if v else None) for k, v in state.tile_stacks.items()}
     worth = {p.id: worth_of(state, p.id, tops) for p in state.players}
     return worth[me] - max(v for pid, v in worth.items() if pid != me)
