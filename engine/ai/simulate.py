@@ -16,6 +16,8 @@ stdout gets one line of key=value figures:
                 an opponent
     seat_win_shares   win_share per seat
     ms_p50 / ms_p90 / ms_p99 / ms_max   the measured player's time per decision (view building excluded)
+    cpu_ms_p99  the same p99 in CPU time: about what a decision takes on an idle machine
+    load        the machine's load average (1 minute) while the games were played, lowest-highest
     capped      strong decisions stopped by the safety cap (`--think`) before their work was done
 
 `--workers N` plays deals in N processes. The figures do not depend on it, nor on
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -65,6 +68,7 @@ class Played(NamedTuple):
     times: list[float]  # the measured seat's decision times
     lost: dict[str, int]  # prestige each player lost to the limits (R21)
     capped: int  # the measured seat's decisions stopped by the safety cap
+    cpu: list[float]  # the measured seat's decision times in CPU seconds (what they take on an idle machine)
 
 
 class Row(NamedTuple):
@@ -77,6 +81,7 @@ class Row(NamedTuple):
     lost: int
     others_lost: list[int]
     capped: int
+    cpu: list[float]
 
 
 def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_SECONDS) -> Played:
@@ -87,6 +92,7 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
     seen = {pid: [e for e in events if e.to in (None, pid)] for pid in ids}  # what each may know, oldest first
     rnd = random.Random(seed)
     times: list[float] = []
+    cpu: list[float] = []
     lost = dict.fromkeys(ids, 0)
     capped = 0
     clock = time.perf_counter
@@ -97,10 +103,11 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
             action = concrete(rnd.choice(legal_actions(state, player)), rnd)
         else:
             view = player_view(state, player)
-            started = clock()
+            started, used = clock(), time.process_time()
             action = seat.bot.decide(view, seen[player])
             if player == ids[measured]:
                 times.append(clock() - started)
+                cpu.append(time.process_time() - used)
                 capped += getattr(seat.bot, "cut", False)
         result = apply(state, player, action)
         if not result.ok:
@@ -111,7 +118,7 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
                 lost[e.player] += e.requested - e.amount
         for pid in ids:
             seen[pid].extend(e for e in result.events if e.to in (None, pid))
-    return Played(state, times, lost, capped)
+    return Played(state, times, lost, capped, cpu)
 
 
 def play_deal(args) -> list[Row]:
@@ -121,12 +128,12 @@ def play_deal(args) -> list[Row]:
     for seat in range(players):
         kinds = [opponents] * players
         kinds[seat] = level
-        state, times, lost, capped = play_game(kinds, seed, seat, think)
+        state, times, lost, capped, cpu = play_game(kinds, seed, seat, think)
         me = state.players[seat]
         share = 1.0 / len(state.winners) if me.id in state.winners else 0.0
         others = [p for s, p in enumerate(state.players) if s != seat]
         rows.append(Row(share, me.score, [p.score for p in others], times, lost[me.id], [lost[p.id] for p in others],
-                        capped))
+                        capped, cpu))
     return rows
 
 
@@ -136,7 +143,7 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
     jobs = [(players, level, opponents, seed * 1_000_003 + d, think) for d in range(deals)]
     bar = Progress(deals * players, progress)
     per_deal, shares, seat_shares, scores, opp_scores, times = [], [], [[] for _ in range(players)], [], [], []
-    lost, opp_lost, capped = [], [], 0
+    lost, opp_lost, capped, cpu, loads = [], [], 0, [], [os.getloadavg()[0]]
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
     try:
@@ -151,6 +158,8 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
                 lost.append(r.lost)
                 opp_lost.extend(r.others_lost)
                 capped += r.capped
+                cpu.extend(r.cpu)
+            loads.append(os.getloadavg()[0])
             bar.update(len(shares), f"win share {sum(shares) / len(shares):.3f}")
     finally:
         if pool:
@@ -174,6 +183,8 @@ def run(players: int, games: int, level: str, opponents: str, seed: int, think: 
         "ms_p90": f"{percentile(times, 0.9) * 1e3:.2f}",
         "ms_p99": f"{percentile(times, 0.99) * 1e3:.2f}",
         "ms_max": f"{max(times, default=0.0) * 1e3:.2f}",
+        "cpu_ms_p99": f"{percentile(cpu, 0.99) * 1e3:.2f}",
+        "load": f"{min(loads):.1f}-{max(loads):.1f}",
         "decisions": len(times),
         "capped": capped,
         "seconds": f"{time.perf_counter() - bar.started:.1f}",
