@@ -67,8 +67,11 @@ def test_simulate_prints_one_summary_line_with_every_deal_from_every_seat(capsys
     assert len(figures["seat_win_shares"].split("/")) == 3
     low, high = map(float, figures["ci95"].split("-"))
     assert 0.0 <= low <= float(figures["win_share"]) <= high <= 1.0
-    for key in ("mean_score", "opp_mean_score", "lost", "opp_lost", "ms_p50", "ms_p90", "ms_p99", "ms_max"):
+    for key in ("mean_score", "opp_mean_score", "lost", "opp_lost", "ms_p50", "ms_p90", "ms_p99", "ms_max",
+                "cpu_ms_p99"):
         assert float(figures[key]) >= 0
+    low_load, high_load = map(float, figures["load"].split("-"))
+    assert 0.0 <= low_load <= high_load
     assert figures["capped"] == "0", "only a strong player's search has a safety cap to reach"
 
 
