@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
                            "computer separated by commas")
     play.add_argument("--resume", action="store_true", help="continue the saved game")
     play.add_argument("--new", action="store_true", help="abandon a saved game and start a new one")
-    play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
+    play.add_argument("--database", default=None,
+                      help="a SQLite file or a DATABASE_URL (default: the bot's: DATABASE_URL, else DATABASE_PATH)")
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
     play.add_argument("--name", default="Player", help="your name at the table")
     play.add_argument("--picture", metavar="FILE", default=None,
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
     sub.add_parser("simulate", help="measure a computer level against others", add_help=False)
     back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")
-    back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")
+    back.add_argument("--database", default=None, help="the damaged SQLite file (default: DATABASE_PATH)")
     back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
     back.add_argument("--force", action="store_true", help="restore even a database that passes its check")
     again = sub.add_parser("replay", help="play back a game exported with /augsburg export, step by step")
@@ -68,8 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         from .config import Settings
 
         settings = Settings()
-        return restore_command(args.database or settings.database_path, args.folder or settings.backup_dir,
-                               args.force)
+        return restore_command(args.database or settings.database, args.folder or settings.backup_dir, args.force)
     if args.resume and args.new:
         parser.error("choose --resume or --new, not both")
     if len(args.level) == 1:
@@ -77,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     elif len(args.level) != args.opponents:
         parser.error(f"--level names {len(args.level)} levels for {args.opponents} computer players: "
                      "give one for all, or one for each")
+    if args.database is None:
+        from .config import Settings
+
+        args.database = Settings().database
     from .terminal.game import main as play_main
 
     return play_main(args)

@@ -13,6 +13,11 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: str = "./augsburg.sqlite3"
+    # sqlite:///path/to/file.sqlite3 or postgresql://user@host/db; wins over DATABASE_PATH when both are set.
+    database_url: str | None = None
+    # PostgreSQL only: how long a lost server is waited for (tries with backoff) before a player is told that
+    # nothing was applied.
+    database_retry_seconds: float = Field(10.0, ge=0)
     discord_guild_id: int | None = None  # sync commands to this guild at once instead of globally
     log_level: str = "INFO"
     discord_api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a Discord-compatible server
@@ -43,3 +48,8 @@ class Settings(BaseSettings):
     backup_dir: str | None = None  # unset: no backups
     backup_every_seconds: float = Field(3600.0, gt=0)
     backup_keep: int = Field(24, ge=1)
+
+    @property
+    def database(self) -> str:
+        """The database the bot serves: DATABASE_URL, else the SQLite file at DATABASE_PATH."""
+        return self.database_url.strip() if self.database_url and self.database_url.strip() else self.database_path

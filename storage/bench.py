@@ -27,7 +27,7 @@ async def _new(store: Store, channel: int, seed: int, players: int) -> GameRecor
     ids = [f"user{channel}-{i}" for i in range(players)]
     state, _ = new_game(ids, seed=seed)
     table = Table(host=ids[0], seats=tuple(Seat(id=i, name=i) for i in ids), seed=seed)
-    return await store.create_game(1, channel, table, state)
+    return await store.games.create_game(1, channel, table, state)
 
 
 async def _step(store: Store, record: GameRecord, rnd: random.Random) -> tuple[GameRecord, float]:
@@ -35,7 +35,7 @@ async def _step(store: Store, record: GameRecord, rnd: random.Random) -> tuple[G
     result = apply(record.state, player, action)
     t0 = time.perf_counter()
     # With the events the move produced, as the bot stores them (what catching up and the log read).
-    record = await store.commit_action(record.id, record.version, player, action.to_json_dict(), result.state,
+    record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), result.state,
                                        events=result.events)
     return record, time.perf_counter() - t0
 
@@ -75,7 +75,7 @@ async def restore(path: Path, games: int) -> None:
         await store.close()
     t0 = time.perf_counter()
     store = await Store.open(path)
-    loaded, lost = await store.active_games()
+    loaded, lost = await store.games.active_games()
     took = time.perf_counter() - t0
     await store.close()
     assert len(loaded) == games and not lost
@@ -90,7 +90,7 @@ async def size(path: Path, games: int) -> None:
             record = await _new(store, c, c, 5)
             while record.state.phase != "game_over":
                 record, _ = await _step(store, record, rnd)
-        await store.compact()
+        await store.db.compact()
     finally:
         await store.close()
     bytes_ = path.stat().st_size

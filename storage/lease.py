@@ -1,9 +1,12 @@
-"""The lease: which process serves this database. One row; its holder renews the heartbeat.
+"""The lease (LeaseStore): which process serves this database. One row; its holder renews the heartbeat.
 
 A bot keeps open games in memory between moves, so two processes on one file would each answer from
 their own copy. The lease lets only one serve: it can be taken when free, or when its heartbeat is older
 than the holder's takeover time (the holder died or froze). Times are wall-clock (unix): processes
 compare them.
+
+This row is the whole lease on SQLite. PostgreSQL adds an advisory lock held by the holder's own connection
+(postgres/lease.py), so that a dead holder's lease frees as soon as its connection dies.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import time
 from dataclasses import dataclass
 
 from .errors import StorageError
+from .sql import Database
 
 _COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
 
@@ -39,46 +43,59 @@ class LeaseHeld(StorageError):
         super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")
 
 
-class LeaseMixin:
+class Leases:
+    def __init__(self, db: Database):
+        self.db = db
+
     async def lease(self) -> Lease | None:
-        row = await self._fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
+        row = await self.db.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
         return Lease(*row) if row else None
+
+    async def live_lease(self, now: float | None = None) -> Lease | None:
+        """The lease if a live process holds it (its heartbeat is fresh); None if nobody serves the database."""
+        lease = await self.lease()
+        return lease if lease is not None and not lease.stale(time.time() if now is None else now) else None
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
         """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, or
         stale; otherwise raise LeaseHeld. One transaction, so two takers cannot both win."""
+        return await self.take_row(holder, pid, host, seconds, now)
+
+    async def take_row(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                       holder_died: bool = False) -> Lease:
+        """take_lease; `holder_died`: the lock beside the row says its holder is gone, however fresh the row."""
         now = time.time() if now is None else now
 
-        async def work(db):
-            async with db.execute(f"SELECT {_COLUMNS} FROM lease WHERE id = 1") as cur:
-                row = await cur.fetchone()
+        async def work(tx):
+            row = await tx.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1{self.db.dialect.for_update}")
             current = Lease(*row) if row else None
             ours = current is not None and current.holder == holder
-            if current is not None and not ours and not current.stale(now):
+            if current is not None and not ours and not current.stale(now) and not holder_died:
                 raise LeaseHeld(current, now)
-            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, seconds)
-            await db.execute(
-                f"INSERT OR REPLACE INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, float(seconds))
+            await tx.execute(
+                f"INSERT INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " holder = excluded.holder, pid = excluded.pid, host = excluded.host, taken_at = excluded.taken_at,"
+                " heartbeat_at = excluded.heartbeat_at, seconds = excluded.seconds",
                 (lease.holder, lease.pid, lease.host, lease.taken_at, lease.heartbeat_at, lease.seconds),
             )
             return lease
 
-        return await self._transaction(work)
+        return await self.db.transaction(work)
 
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
         """Refresh the heartbeat; False if `holder` no longer holds the lease (taken over, or released)."""
         now = time.time() if now is None else now
 
-        async def work(db):
-            cur = await db.execute("UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?", (now, holder))
-            return cur.rowcount == 1
+        async def work(tx):
+            return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?", (now, holder)) == 1
 
-        return await self._transaction(work)
+        return await self.db.transaction(work)
 
     async def release_lease(self, holder: str) -> bool:
         """Give the lease up (a clean stop), so the next process starts at once; False if it was not ours."""
 
-        async def work(db):
-            return (await db.execute("DELETE FROM lease WHERE id = 1 AND holder = ?", (holder,))).rowcount == 1
+        async def work(tx):
+            return await tx.execute("DELETE FROM lease WHERE id = 1 AND holder = ?", (holder,)) == 1
 
-        return await self._transaction(work)
+        return await self.db.transaction(work)

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Union, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine import Event, GameState
-from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Level
+from engine.levels import DEFAULT_LEVEL, LEVELS, Level
 
 SeatKind = Literal["human", "computer"]
 Actor = Literal["player", "clock", "stand_in"]  # who made a move: the seat itself, the turn clock, a stand-in

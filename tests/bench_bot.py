@@ -189,9 +189,9 @@ async def fill(path: Path, count: int, channel: int) -> None:
         state, _ = new_game(["1", "2"], seed=1)
         table = Table(host="1", seats=(Seat(id="1", name="A"), Seat(id="2", name="B")), seed=1)
         for i in range(count):
-            record = await store.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
+            record = await store.games.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
             if i != count - 1 and i % 10:
-                await store.finish_game(record.id, record.version, "cancelled")
+                await store.games.finish_game(record.id, record.version, "cancelled")
     finally:
         await store.close()
 

@@ -165,3 +165,52 @@ async def test_a_refused_token_is_one_line_and_not_retried(tmp_path):
         assert "401" in lines[-1] and "DISCORD_TOKEN" in lines[-1] and "Traceback" not in bot.output()
         assert len(fake.requests_to(*LOGIN)) == 1
         assert lease_row(tmp_path) is None  # it gave the lease up on the way out
+
+
+async def pg_lease_row(url: str):
+    import asyncpg
+
+    con = await asyncpg.connect(url)
+    try:
+        return await con.fetchrow("SELECT pid, seconds FROM lease")
+    finally:
+        await con.close()
+
+
+async def test_on_postgres_a_bot_killed_minus_nine_is_followed_at_once_and_its_game_goes_on(tmp_path, postgres_url):
+    """PostgreSQL frees a dead process's lease with its connection: no waiting for the heartbeat to go stale."""
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        first = await start("first", DATABASE_URL=postgres_url, LEASE_SECONDS="60")
+        await fake.wait_for_ready()
+        table = (await fake.slash(ALICE, "augsburg new")).answer.message_id
+        await fake.click(ALICE, table, label="Add computer player")
+        started = await fake.click(ALICE, table, label="Start game")
+        assert "round 1 of" in started.answer.embeds[0]["title"]
+
+        second = await start("second", DATABASE_URL=postgres_url, LEASE_SECONDS="60")
+        assert await second.exited() == HELD
+        (line,) = second.output().strip().splitlines()
+        assert f"pid {first.proc.pid} on" in line and "Stop it" in line and "postgresql://" in line
+
+        first.proc.kill()  # kill -9: the heartbeat is fresh for another minute, but its connection is gone
+        await first.exited()
+        third = await start("third", DATABASE_URL=postgres_url, LEASE_SECONDS="60")
+        await fake.wait_until(lambda: fake.gateway.ready_count == 2, timeout=60, what="the third bot's IDENTIFY")
+        assert third.proc.returncode is None and (await pg_lease_row(postgres_url))["pid"] == third.proc.pid
+        status = await fake.slash(ALICE, "augsburg status")
+        assert status.answer.ephemeral and "round 1 of" in status.answer.embeds[0]["title"]  # the game lives on
+
+
+async def test_on_postgres_backup_dir_and_restore_refuse_politely(tmp_path, postgres_url):
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        bot = await start("bot", DATABASE_URL=postgres_url, BACKUP_DIR=str(tmp_path / "backups"))
+        assert await bot.exited() == 2
+        (line,) = bot.output().strip().splitlines()
+        assert "BACKUP_DIR" in line and "PostgreSQL" in line and "pg_dump" in line and "Traceback" not in line
+    env = {**os.environ, "DATABASE_URL": postgres_url, "PYTHONPATH": str(ROOT)}
+    restore = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "restore", "--from", str(tmp_path),
+                                                   env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
+                                                   stderr=asyncio.subprocess.STDOUT)
+    said = (await restore.communicate())[0].decode()
+    assert restore.returncode == 1 and "PostgreSQL" in said and "Nothing was changed" in said
+    assert "Traceback" not in said

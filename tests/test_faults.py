@@ -49,7 +49,7 @@ async def h(tmp_path):
 
 
 async def promises(h) -> list:
-    return [d for d in await service(h).store.deadlines() if d.kind == "announce"]
+    return [d for d in await service(h).store.deadlines.deadlines() if d.kind == "announce"]
 
 
 async def buy_nothing(h, user: int, table: int):
@@ -104,7 +104,7 @@ async def test_the_standings_survive_a_failed_post_and_a_restart_and_appear_once
     game_id = game(h).id
     h.fail_next("POST", CHANNEL_POST, status=503)  # the standings' post (pings are follow-ups)
     await play_to_the_end(h, table)
-    assert standings(h) == [] and (await service(h).store.load_game(game_id)).status == "finished"
+    assert standings(h) == [] and (await service(h).store.games.load_game(game_id)).status == "finished"
     await h.restart(bot(h.db_path, h.clock))
     await pass_time(h, LATER)
     assert len(standings(h)) == 1
@@ -121,10 +121,10 @@ async def test_a_repeated_standings_post_is_shown_once(h):
     game_id = game(h).id
     await play_to_the_end(h, table)
     assert len(standings(h)) == 1
-    record = await service(h).store.load_game(game_id)
-    await service(h).store.set_messages(game_id, record.messages.model_copy(update={"standings": None}))
+    record = await service(h).store.games.load_game(game_id)
+    await service(h).store.games.set_messages(game_id, record.messages.model_copy(update={"standings": None}))
     await h.restart(bot(h.db_path, h.clock))
-    h.bot.get_cog("Augsburg").presenter.recover(await service(h).store.load_game(game_id))
+    h.bot.get_cog("Augsburg").presenter.recover(await service(h).store.games.load_game(game_id))
     await run(h, asyncio.sleep(0.05))
     assert len(standings(h)) == 1
 
@@ -188,10 +188,10 @@ async def test_a_deleted_channel_ends_its_game_and_no_computer_moves_there(h):
     other, table, game_id = await start_elsewhere(h, computer=True)
     h.delete_channel(other)
     await run(h, asyncio.sleep(0.05))
-    record = await service(h).store.load_game(game_id)
+    record = await service(h).store.games.load_game(game_id)
     assert record.status == "abandoned" and service(h).cached(other) is None
     await pass_time(h, 3600)
-    assert (await service(h).store.load_game(game_id)).state.moves == record.state.moves
+    assert (await service(h).store.games.load_game(game_id)).state.moves == record.state.moves
     h.assert_no_errors()
 
 
@@ -200,7 +200,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_at_start(h
     await h.detach()
     h.delete_channel(other, tell=False)
     await h.attach(bot(h.db_path, h.clock))
-    assert (await service(h).store.load_game(game_id)).status == "abandoned"
+    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
     assert (await h.slash(ADA, "augsburg new")).answer.kind == "response"  # the first channel is unaffected
 
 
@@ -211,7 +211,7 @@ async def test_a_channel_found_deleted_by_an_edit_ends_its_game(h):
     await h.click(ADA, panel.message_id, label="Buy nothing")  # its table edit is to be tried again
     h.delete_channel(other, tell=False)  # and the event is lost: the next try finds out
     await pass_time(h, LATER)
-    assert (await service(h).store.load_game(game_id)).status == "abandoned"
+    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
     assert await promises(h) == []
 
 

@@ -43,7 +43,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers)
-        self.scheduler = Scheduler(service.store, service.clock, self.upkeep.fire)
+        self.scheduler = Scheduler(service.deadlines, service.clock, self.upkeep.fire)
         service.on_deadlines = self.scheduler.wake
         super().__init__()
 

@@ -8,7 +8,8 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 
 from __future__ import annotations
 
-from ..scheduler import SystemClock
+from ..config import Settings
+from ..scheduler import Clock
 from ..service import GameService, Thinkers, Timing
 from .cog import Augsburg
 from .pacing import Pacing
@@ -19,14 +20,19 @@ COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker f
 ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
 
 
-async def setup(bot) -> None:
-    settings = bot.settings
+async def open_service(settings: Settings, clock: Clock) -> GameService:
+    """The game service on the bot's database (DATABASE_URL, else DATABASE_PATH), with the bot's timing."""
     # A computer due to move leaves a marker a while ahead: after a restart it is set going again.
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)  # strong players' workers
-    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing, thinkers)
+    return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds)
+
+
+async def setup(bot) -> None:
+    settings, service = bot.settings, bot.service
+    # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
+    service.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,

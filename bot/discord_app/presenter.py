@@ -46,7 +46,6 @@ class Presenter:
                  pacing: Pacing | None = None, pictures: Pictures | None = None):
         self.client = client
         self.service = service
-        self.store = service.store
         self.pacing = pacing or Pacing()
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
@@ -171,11 +170,11 @@ class Presenter:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""
         if record.state is None:
             return lobby_embed(_words(record), record)
-        moves = await self.store.moves_since(record.id, record.state.moves - LOG_MOVES)
+        moves = await self.service.history(record, record.state.moves - LOG_MOVES)
         w = _words(record)
         who = people(w, record.table)
         latest = [line for m in moves for line in move_lines(w, m, who, None)][-LOG_LINES:]
-        due = {d.player: d.due_at for d in await self.store.deadlines_of(record.id) if d.kind == "timeout"}
+        due = await self.service.timeouts(record)
         return table_embed(w, record, spectator_view(record.state), latest, due)
 
     # --- telling who must act
@@ -231,7 +230,7 @@ class Presenter:
     async def _standings(self, record: GameRecord) -> int | None:
         """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
         them once even if a restart repeats the post."""
-        moves = await self.store.moves_since(record.id, -1)
+        moves = await self.service.history(record)
         entries = [e for move in moves for e in move.entries]
         over = next((e for e in reversed(entries) if e.type == "game_over"), None)
         if over is None:

@@ -46,7 +46,7 @@ class Upkeep:
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
-            self.presenter.recover(await self.service.store.load_game(deadline.game_id))
+            self.presenter.recover(await self.service.game(deadline.game_id))
             return
         if deadline.kind == "computer":
             if await self.service.computer_due(deadline):
@@ -72,7 +72,7 @@ class Upkeep:
         await self.service.reminded(_postponed(deadline))
 
     async def _later(self, deadline: Deadline) -> None:
-        await self.service.store.postpone_deadline(deadline, _postponed(deadline).due_at)
+        await self.service.postpone(deadline, _postponed(deadline).due_at)
 
     def _spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -95,7 +95,7 @@ class Upkeep:
     async def _find_deleted_channels(self) -> None:
         """Channels deleted while the bot was away: their games end too. A channel the bot's servers do not
         list is asked about once (an archived thread is not listed, yet lives)."""
-        for _game, guild_id, channel_id in await self.service.store.open_channels():
+        for _game, guild_id, channel_id in await self.service.open_channels():
             guild = self.bot.get_guild(guild_id)
             if guild is None or guild.unavailable or guild.get_channel_or_thread(channel_id) is not None:
                 continue

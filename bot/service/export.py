@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from engine import spectator_view
-from storage import GameRecord, LoggedMove, Store
+from storage import GameRecord, LoggedMove
+from storage.contract import GameLog
 from storage.records import ENTRY
 
 FORMAT = "augsburg-1520-game"
@@ -59,9 +60,9 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
     return data
 
 
-async def export_game(store: Store, record: GameRecord) -> dict[str, Any]:
-    moves = await store.moves_since(record.id, -1) if record.state is not None else []
-    actions = (await store.export_game(record.id))["actions"] if is_complete(record) else None
+async def export_game(log: GameLog, record: GameRecord) -> dict[str, Any]:
+    moves = await log.moves_since(record.id, -1) if record.state is not None else []
+    actions = (await log.export_game(record.id))["actions"] if is_complete(record) else None
     return export_data(record, moves, actions)
 
 

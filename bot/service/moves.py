@@ -11,7 +11,7 @@ from engine import apply, legal_actions, player_view, to_act
 from engine.actions import ActionModel, Done
 from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
-from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
+from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent, VersionConflict
 
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
@@ -111,7 +111,7 @@ class MovesMixin:
             bot = computer(level, seed, self.thinkers.think_seconds)
             if not bot.heavy:  # decided at once, from the view alone
                 return await self._move(record, player, bot.decide(view), actor, record.table, [])
-            history = visible_to(await self.thinkers.history(self.store, record.id), player)
+            history = visible_to(await self.thinkers.history(self.store.log, record.id), player)
         try:
             action = await self.thinkers.decide(level, seed, view, history)
         except Exception:  # a failing player must not stall the table: this decision is played at normal
@@ -148,7 +148,7 @@ class MovesMixin:
             if record is not None and record.id == deadline.game_id and deadline.player in computers_due(
                     record.state, record.table):
                 return True
-            await self.store.drop_deadline(deadline)
+            await self.store.deadlines.drop_deadline(deadline)
             return False
 
     async def remind(self, deadline: Deadline) -> GameRecord | None:
@@ -157,17 +157,18 @@ class MovesMixin:
             return await self._still_due(deadline)
 
     async def reminded(self, deadline: Deadline) -> None:
-        await self.store.drop_deadline(deadline)
+        await self.store.deadlines.drop_deadline(deadline)
 
     async def _still_due(self, deadline: Deadline) -> GameRecord | None:
         """The game if this very deadline stands (not one re-armed since) and its player must still decide."""
-        current = {(d.player, d.kind): d.due_at for d in await self.store.deadlines_of(deadline.game_id)}
+        stored = await self.store.deadlines.deadlines_of(deadline.game_id)
+        current = {(d.player, d.kind): d.due_at for d in stored}
         if current.get((deadline.player, deadline.kind)) != deadline.due_at or self.clock.now() < deadline.due_at:
             return None
         record = await self.current(deadline.channel_id)
         if record is None or record.id != deadline.game_id or deadline.player not in on_clock(record.state,
                                                                                                 record.table):
-            await self.store.drop_deadline(deadline)
+            await self.store.deadlines.drop_deadline(deadline)
             return None
         return record
 
@@ -180,7 +181,7 @@ class MovesMixin:
         deadlines = self._plan(record, table, result.state, restart=frozenset({player}))
         announce = self._announce_at()
         try:
-            new = await self.store.commit_action(
+            new = await self.store.games.commit_action(
                 record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
                 actor=actor, table=table if table is not record.table else None, log=log, deadlines=deadlines,
                 keep_table=record.table, keep_messages=record.messages, announce_at=announce,
@@ -189,5 +190,10 @@ class MovesMixin:
             # Another process wrote first: drop our copy so the next click sees the truth.
             self._games.drop(record.channel_id)
             return refuse("raced")
+        except StorageUnavailable:
+            # The database stayed out of reach (storage retried meanwhile): nothing of the move was stored, and
+            # the player is told so; our copy is dropped, so the next click reads what is stored.
+            self._games.drop(record.channel_id)
+            return refuse("not_stored")
         self._planned(deadlines, announce)
         return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))

@@ -1,7 +1,7 @@
 """`augsburg play`: you against 1-4 computer players, through the same game service as the Discord bot.
 
-The game is kept in the bot's SQLite file under channel 0, so it can be stopped
-and resumed. You see only your own view.
+The game is kept in the bot's database (its SQLite file, or its PostgreSQL) under channel 0, so it can be
+stopped and resumed. You see only your own view.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TextIO
 
 from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
-from storage import GameQuarantined, Seat, Store
+from storage import GameQuarantined, Seat, StorageUnavailable
 
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, People, Words, log, notices, phases
@@ -27,15 +27,11 @@ GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
 YOU = "you"
 
 
-async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
+async def play(service: GameService, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
                seed: int | None = None, name: str = "Player", picture: str | None = None,
                levels: list[str] | None = None) -> int:
     """`levels`: each computer's level (one for all, or one each); a resumed game keeps its own."""
-    service = GameService(store)  # a strong computer thinks on a thread, while the terminal waits
-    try:
-        return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels)
-    finally:
-        service.thinkers.close()
+    return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels)
 
 
 async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
@@ -150,13 +146,13 @@ def _final(term: Terminal, record, people: People) -> None:
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
               stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None,
               levels: list[str] | None = None) -> int:
-    store = await Store.open(database)
+    service = await GameService.open(database)  # a strong computer thinks on a thread, while the terminal waits
     try:
         term = Terminal(stdin, stdout, w)
-        return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
+        return await play(service, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
                           picture=picture, levels=levels)
     finally:
-        await store.close()
+        await service.close()
 
 
 def main(args) -> int:
@@ -167,6 +163,9 @@ def main(args) -> int:
     except KeyboardInterrupt:
         print("\n" + words.stopped(w))
         return 0
+    except StorageUnavailable:  # PostgreSQL out of reach for longer than its retries: nothing was applied
+        print(notices.notice(w, "not_stored", {}, People(name=str)))
+        return 1
     except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
         return 0

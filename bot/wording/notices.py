@@ -46,6 +46,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         ),
         "stale_choice": lambda: w._("That choice no longer matches your cards; here is what you can do now."),
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
+        "not_stored": lambda: w._("The game could not be saved just now (its database is out of reach), so nothing "
+                                  "was applied. Please try again in a moment."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
         "typed_ambiguous": lambda: w._("Which one do you mean: {candidates}?", candidates=w.join(p["candidates"])),

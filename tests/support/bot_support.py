@@ -10,7 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
-from bot.discord_app.lease import HEARTBEAT_TASK
+from bot.service.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, LANGUAGES, names, words
 from engine import to_act
 from engine.state import PrivilegeTurn
@@ -25,11 +25,13 @@ PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
 def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
+    """A bot on `path`: a SQLite file, or a database URL (DATABASE_URL)."""
+    where = {"database_url": str(path)} if "://" in str(path) else {"database_path": str(path), "database_url": None}
     return AugsburgBot(
         Settings(
             _env_file=None,
             discord_token="test-token",
-            database_path=str(path),
+            **where,
             table_edit_delay=delay,
             computer_delay=0.0,
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.

@@ -24,7 +24,7 @@ class InfoHandlers:
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
             return
-        record = record or await self.service.store.last_game(interaction.channel_id)
+        record = record or await self.service.last_game(interaction.channel_id)
         if record is None:
             await say(interaction, self.notice_code("no_game"))
             return
@@ -78,7 +78,7 @@ class InfoHandlers:
     @guarded
     async def show_log(self, interaction: discord.Interaction, round_: int | None) -> None:
         """The public log of this channel's game (or its last one), newest page first."""
-        record = await self.service.current(interaction.channel_id) or await self.service.store.last_game(
+        record = await self.service.current(interaction.channel_id) or await self.service.last_game(
             interaction.channel_id)
         if record is None or record.state is None:
             await say(interaction, self.notice_code("no_game"))
@@ -88,7 +88,7 @@ class InfoHandlers:
 
     @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
-        record = await self.service.store.load_game(game_id)
+        record = await self.service.game(game_id)
         here = record.channel_id == interaction.channel_id
         past = not record.open and record.guild_id == (interaction.guild_id or 0)  # opened from the history
         if not (here or past) or record.state is None:

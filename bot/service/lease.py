@@ -19,15 +19,17 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from storage import LeaseHeld, Store
+from storage import LeaseHeld
+from storage.contract import LeaseStore
 
 log = logging.getLogger(__name__)
 HEARTBEAT_TASK = "lease heartbeat"
 
 
 class LeaseKeeper:
-    def __init__(self, store: Store, seconds: float, on_lost: Callable[[], Awaitable[None]]):
-        self.store = store
+    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]]):
+        self.leases = leases
+        self.where = where  # the database, as logs name it
         self.seconds = seconds
         self.on_lost = on_lost  # stops the bot
         self.holder = secrets.token_hex(8)  # pids repeat and hosts are shared: this names one process's life
@@ -41,9 +43,9 @@ class LeaseKeeper:
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
-        await self.store.take_lease(self.holder, self.pid, self.host, self.seconds)
+        await self.leases.take_lease(self.holder, self.pid, self.host, self.seconds)
         self.held, self._renewed = True, time.monotonic()
-        log.info("serving %s (lease held by pid %s on %s)", self.store.path, self.pid, self.host)
+        log.info("serving %s (lease held by pid %s on %s)", self.where, self.pid, self.host)
         self._task = asyncio.create_task(self._heartbeat(), name=HEARTBEAT_TASK)
 
     async def _heartbeat(self) -> None:
@@ -63,7 +65,7 @@ class LeaseKeeper:
 
     async def _renew(self) -> bool:
         try:
-            if await self.store.renew_lease(self.holder):
+            if await self.leases.renew_lease(self.holder):
                 self._renewed = time.monotonic()
                 return True
             why = "another process took it over (this one was stalled longer than the takeover time)"
@@ -76,10 +78,10 @@ class LeaseKeeper:
         if not self.lost:
             self.held, self.lost = False, True
             with contextlib.suppress(Exception):
-                if (now := await self.store.lease()) is not None:
+                if (now := await self.leases.lease()) is not None:
                     why += f"; it is now held by pid {now.pid} on {now.host}"
             log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.",
-                      self.store.path, why)
+                      self.where, why)
             # In a task of its own: stopping cancels the heartbeat, which may be the caller.
             self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
         return False
@@ -93,7 +95,10 @@ class LeaseKeeper:
                 await task
         if self.held:
             self.held = False
-            await self.store.release_lease(self.holder)
+            try:
+                await self.leases.release_lease(self.holder)
+            except Exception:  # the database is out of reach: the lease frees itself (stale, or its lock's
+                log.warning("could not give the database lease up", exc_info=True)  # connection closes)
 
 
 def refusal(held: LeaseHeld, path: str) -> str:

@@ -1,0 +1,126 @@
+"""The lease on PostgreSQL: the lease row (lease.py), behind a session-level advisory lock that the holder
+keeps on a connection of its own, outside the pool.
+
+PostgreSQL frees an advisory lock when its session ends, so a holder that dies (kill -9, a crash, its
+machine gone) frees the lease as soon as its connection is gone: the next process takes over at once,
+whatever the row's heartbeat says. A holder that is alive but frozen keeps its connection, and so the
+lock: once its heartbeat is older than its takeover time, a taker ends that session
+(`pg_terminate_backend`), which frees the lock, and takes the lease; the frozen process finds it gone
+at its next heartbeat. The row keeps saying who holds the lease (pid, host, since) for messages.
+
+(Several processes each owning some shards will each hold a lock per shard: the key names the shard.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import asyncpg
+
+from ..lease import Lease, LeaseHeld, Leases
+from .database import PostgresDatabase, lost
+
+KEY = 0x6175677362757202  # the advisory lock key of the whole database's lease ("augsbur\x02")
+TAKEOVER_WAIT = 5.0  # seconds to wait for a frozen holder's session to end once it was told to
+
+
+class AdvisoryLeases:
+    def __init__(self, db: PostgresDatabase):
+        self.db = db
+        self.rows = Leases(db)
+        self._con: asyncpg.Connection | None = None  # the connection holding the lock, while this process does
+
+    async def lease(self) -> Lease | None:
+        return await self.rows.lease()
+
+    async def live_lease(self, now: float | None = None) -> Lease | None:
+        """The lease if a live process holds it: one whose session holds the lock."""
+        if self._con is not None and not self._con.is_closed():
+            return await self.rows.lease()
+        con = await self.db.connect()
+        try:
+            if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
+                return None  # nobody holds it (closing this connection frees it again)
+        finally:
+            await con.close()
+        now = time.time() if now is None else now
+        return await self.rows.lease() or Lease("", 0, "an unknown host", now, now, 0.0)
+
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
+        now = time.time() if now is None else now
+        fresh = False
+        if self._con is None or self._con.is_closed():
+            self._con = await self._lock(holder, now)
+            fresh = True
+        try:
+            return await self.rows.take_row(holder, pid, host, seconds, now, holder_died=fresh)
+        except BaseException:
+            if fresh:
+                await self._unlock()
+            raise
+
+    async def _lock(self, holder: str, now: float) -> asyncpg.Connection:
+        con = await self.db.connect()
+        try:
+            if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
+                return con
+            current = await self.rows.lease()  # a live session holds the lock
+            if current is not None and current.holder != holder and current.stale(now):
+                await con.fetch(  # frozen past its takeover time: end the session that holds the lock
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                    " AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1"
+                    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                    KEY >> 32, KEY & 0xFFFFFFFF)
+                until = time.monotonic() + TAKEOVER_WAIT
+                while time.monotonic() < until:
+                    if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
+                        return con
+                    await asyncio.sleep(0.05)
+            raise LeaseHeld(current or Lease("", 0, "an unknown host", now, now, 0.0), now)
+        except BaseException:
+            await con.close()
+            raise
+
+    async def renew_lease(self, holder: str, now: float | None = None) -> bool:
+        """The heartbeat; False if the lease is no longer ours. If the lock's connection was lost (the server
+        restarted), the lock is taken again first, unless another process has taken it meanwhile."""
+        if self._con is None:
+            return False
+        if not await self._still_locked():
+            await self._unlock()
+            con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
+            if not await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
+                await con.close()
+                return False
+            self._con = con
+        return await self.rows.renew_lease(holder, now)
+
+    async def _still_locked(self) -> bool:
+        if self._con.is_closed():
+            return False
+        try:
+            await self._con.fetchval("SELECT 1", timeout=5)
+        except Exception as exc:
+            if lost(exc):
+                return False
+            raise
+        return True
+
+    async def release_lease(self, holder: str) -> bool:
+        released = await self.rows.release_lease(holder)
+        if released:
+            await self._unlock()
+        return released
+
+    async def _unlock(self) -> None:
+        con, self._con = self._con, None
+        if con is not None:
+            with contextlib.suppress(Exception):  # closing the session frees the lock, however it ends
+                await con.close(timeout=5)
+            con.terminate()
+
+    async def close(self) -> None:
+        await self._unlock()
+
