@@ -4,6 +4,7 @@ augsburg play [--opponents N] [--level LEVEL[,LEVEL...]] [--resume | --new] [--d
               [--picture FILE]
 augsburg simulate --players N --games G --level L --opponents O --seed S   (measure a computer level)
 augsburg restore [--database PATH] [--from DIR] [--force]
+augsburg copy-database --from URL --to URL   (move a bot's data, e.g. from SQLite to PostgreSQL)
 augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
 """
 
@@ -48,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     back.add_argument("--database", default=None, help="the damaged SQLite file (default: DATABASE_PATH)")
     back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
     back.add_argument("--force", action="store_true", help="restore even a database that passes its check")
+    move = sub.add_parser("copy-database", help="copy every game, record and setting into an empty database "
+                                                "(say, from SQLite to PostgreSQL), with the bot stopped")
+    move.add_argument("--from", dest="source", required=True, metavar="URL",
+                      help="the database to copy: sqlite:///FILE (or a file's path) or postgresql://...")
+    move.add_argument("--to", dest="target", required=True, metavar="URL", help="an empty database to copy into")
     again = sub.add_parser("replay", help="play back a game exported with /augsburg export, step by step")
     again.add_argument("file", help="the JSON file")
     again.add_argument("--all", action="store_true", help="print every move at once instead of stepping")
@@ -64,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         from .terminal.replay import main as replay_main
 
         return replay_main(args)
+    if args.command == "copy-database":
+        from .moving import copy_command
+
+        return copy_command(args.source, args.target)
     if args.command == "restore":
         from .backups import restore_command
         from .config import Settings
