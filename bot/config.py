@@ -37,9 +37,13 @@ class Settings(BaseSettings):
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
-    # One process per database: the bot renews a lease in the file every third of this many seconds; another
-    # process may take over only once the heartbeat is this old (the holder died or froze).
+    # One process per database: the bot renews a lease in the file every third of this many seconds. A holder
+    # that died on this host is taken over at once (storage/host_lock.py); one elsewhere, or frozen, once
+    # its heartbeat is this old.
     lease_seconds: float = 30.0
+    # For tests and for dealing a reported game again only: every game's deck then follows from this and the
+    # game's number, so anyone who knows it can predict every hand. Unset (always, on a live bot): unpredictable.
+    deal_seed: int | None = None
     # Start-up retries of login and command sync after a network error or a 5xx from Discord: the first wait
     # in seconds, doubled each time up to the cap. A refused token (401) is not retried.
     startup_retry_first: float = 1.0

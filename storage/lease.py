@@ -1,17 +1,19 @@
 """The lease (LeaseStore): which process serves this database. One row; its holder renews the heartbeat.
 
-A bot keeps open games in memory between moves, so two processes on one file would each answer from
-their own copy. The lease lets only one serve: it can be taken when free, or when its heartbeat is older
-than the holder's takeover time (the holder died or froze). Times are wall-clock (unix): processes
-compare them.
+A bot keeps open games in memory between moves, so two processes on one database would each answer from
+their own copy. The lease lets only one serve: it can be taken when free, when a lock beside the row says
+its holder is dead, or when its heartbeat is older than the holder's takeover time (it froze, or ran where
+no lock can tell). Times are wall-clock (unix): processes compare them.
 
-This row is the whole lease on SQLite. PostgreSQL adds an advisory lock held by the holder's own connection
-(postgres/lease.py), so that a dead holder's lease frees as soon as its connection dies.
+The row is written once here; each backend puts its lock in front of it: on SQLite the kernel's lock on a
+file beside the database (sqlite/lease.py: a dead holder on this host), on PostgreSQL an advisory lock
+held by the holder's own connection (postgres/lease.py: a dead holder anywhere).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import StorageError
@@ -36,14 +38,21 @@ class Lease:
 class LeaseHeld(StorageError):
     """Another live process serves this database (its heartbeat is younger than its takeover time)."""
 
-    def __init__(self, lease: Lease, now: float):
+    def __init__(self, lease: Lease, now: float, alive: bool = False):
         self.lease = lease
+        self.alive = alive  # known alive (its lock is held): waiting would not help
         self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
         self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
         super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")
 
 
+def never(lease: Lease) -> bool:
+    return False
+
+
 class Leases:
+    """The lease row alone (what each backend's lock stands in front of)."""
+
     def __init__(self, db: Database):
         self.db = db
 
@@ -56,22 +65,19 @@ class Leases:
         lease = await self.lease()
         return lease if lease is not None and not lease.stale(time.time() if now is None else now) else None
 
-    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
-        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, or
-        stale; otherwise raise LeaseHeld. One transaction, so two takers cannot both win."""
-        return await self.take_row(holder, pid, host, seconds, now)
-
-    async def take_row(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                       holder_died: bool = False) -> Lease:
-        """take_lease; `holder_died`: the lock beside the row says its holder is gone, however fresh the row."""
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                         gone: Callable[[Lease], bool] = never, alive: Callable[[Lease], bool] = never) -> Lease:
+        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, stale, or
+        its holder is `gone` (the backend's lock says so); otherwise raise LeaseHeld (`alive`: the lock says
+        the holder lives). One transaction, so two takers cannot both win."""
         now = time.time() if now is None else now
 
         async def work(tx):
             row = await tx.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1{self.db.dialect.for_update}")
             current = Lease(*row) if row else None
             ours = current is not None and current.holder == holder
-            if current is not None and not ours and not current.stale(now) and not holder_died:
-                raise LeaseHeld(current, now)
+            if current is not None and not (ours or gone(current) or current.stale(now)):
+                raise LeaseHeld(current, now, alive=alive(current))
             lease = Lease(holder, pid, host, current.taken_at if ours else now, now, float(seconds))
             await tx.execute(
                 f"INSERT INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"

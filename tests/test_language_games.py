@@ -7,7 +7,18 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, decide, game, long_lived, make_bot, message_text, next_to_act
+from support.bot_support import (
+    ADA,
+    BEN,
+    CLEO,
+    PublicRecord,
+    decide,
+    game,
+    long_lived,
+    make_bot,
+    message_text,
+    next_to_act,
+)
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.panels import panel
@@ -19,7 +30,7 @@ READERS = {ADA: "de", BEN: "it", CLEO: "en-US"}
 @pytest.mark.parametrize(("table_lang", "seed"), [("de", 5), ("it", 6)])
 async def test_a_whole_game_at_a_table_in_one_language_with_readers_in_three(tmp_path, table_lang, seed):
     users = [FakeUser(u, name, locale=READERS[u]) for u, name in ((ADA, "Ada"), (BEN, "Ben"), (CLEO, "Cleo"))]
-    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=users, ignore=(long_lived,),
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3", deal_seed=seed), users=users, ignore=(long_lived,),
                              locale=table_lang)
     try:
         await play(h, words(table_lang), random.Random(seed))
@@ -33,10 +44,9 @@ async def play(h: Harness, tw, rnd: random.Random) -> None:
     for user in (BEN, CLEO):
         await h.click(user, table, label=tw._("Join"))
     await h.click(ADA, table, label=tw._("Start game"))
-    public: set[str] = set()
-    seen_own = {user: set() for user in READERS}
+    seen = PublicRecord()
     for _ in range(3000):
-        user = next_to_act(h, seen_own, public, rnd)
+        user = await next_to_act(h, seen, rnd)
         if user is None:
             break
         reader = words(READERS[user])

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
+import sys
 
 import pytest
 from support.bot_support import ADA, BEN, open_and_start
 
 from bot.service.lease import LeaseKeeper, refusal
 from storage import LeaseHeld, Store
+from storage.sqlite.restore import live_holder
 
 T0 = 1_700_000_000.0
 
@@ -150,3 +153,56 @@ async def test_on_postgres_a_frozen_holder_loses_the_lease_once_its_heartbeat_is
     finally:
         await first.close()
         await second.close()
+
+
+HOLDER = """
+import asyncio, os, socket, sys
+from storage import Store
+
+async def main():
+    store = await Store.open(sys.argv[1])
+    await store.leases.take_lease("held-" + str(os.getpid()), os.getpid(), socket.gethostname(), 30)
+    print("held", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+async def holding_process(path):
+    """Another process on this host that takes the lease on `path` and keeps it (no heartbeat needed: 30 s)."""
+    from conftest import ROOT
+
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLDER, str(path), cwd=ROOT,
+                                                stdout=asyncio.subprocess.PIPE)
+    assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"held"
+    return proc
+
+
+async def test_a_killed_holder_on_this_host_is_taken_over_at_once_and_a_live_one_refused(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    async with await Store.open(path) as store:
+        for _ in range(3):
+            proc = await holding_process(path)
+            try:
+                with pytest.raises(LeaseHeld) as refused:  # alive: refused, and said to be running here
+                    await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)
+                assert refused.value.alive and refused.value.lease.pid == proc.pid
+                assert "running on this machine: stop it first" in refusal(refused.value, str(path))
+                assert live_holder(path) == f"pid {proc.pid} on {socket.gethostname()}"  # restore refuses too
+            finally:
+                proc.kill()  # kill -9: its row keeps a fresh heartbeat, but the kernel frees its lock
+                await proc.wait()
+            assert live_holder(path) is None
+            taken = await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)
+            assert taken.holder == "me" and (await store.leases.lease()).pid == os.getpid()
+            assert await store.leases.release_lease("me")
+
+
+async def test_a_holder_on_another_host_is_trusted_until_its_heartbeat_goes_stale(store):
+    """The lock file says nothing about other hosts (a shared folder): only the heartbeat does."""
+    await store.leases.take_lease("far", 7, "another-host", 30, now=T0)
+    with pytest.raises(LeaseHeld) as refused:
+        await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30, now=T0 + 10)
+    assert not refused.value.alive and "or wait 20 s if it has died" in refusal(refused.value, "db")
+    assert (await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30, now=T0 + 30)).holder == "me"

@@ -109,11 +109,11 @@ async def test_a_thinking_strong_computer_does_not_hold_up_another_tables_click(
         assert started.is_set()
         other = h.channel_ids[1]
         opened = await h.slash(BEN, "augsburg new", channel_id=other, settle=False)
-        await h.wait_answered(opened, timeout=2)
-        assert opened.latency is not None and opened.latency < 0.5 and not release.is_set()
+        await h.wait_answered(opened, timeout=30)
+        assert not release.is_set()  # answered while the strong computer was still thinking
         assert not opened.answer.ephemeral and service(h).cached(other).table.host == str(BEN)
         mine = await h.click(ADA, table, label="My hand & actions", settle=False)  # its own table answers too
-        await h.wait_answered(mine, timeout=2)
+        await h.wait_answered(mine, timeout=30)
         assert "Your money" in mine.answer.content
         release.set()
         await h.settle(timeout=10)

@@ -140,3 +140,20 @@ async def test_a_whole_game_through_action_codes(service):
     assert await service.current(CHANNEL) is None
     stats = await service.store.records.player_stats(record.state.winners[0])
     assert stats["wins"] == 1
+
+
+async def test_deals_are_unpredictable_unless_a_test_fixes_the_deal_seed(tmp_path):
+    """DEAL_SEED fixes every game's deal (the same game number deals the same cards again, other games
+    others); without it, two games started the same way are dealt differently."""
+
+    async def first_hand(deal_seed, path):
+        async with await Store.open(path) as store:
+            svc = GameService(store, deal_seed=deal_seed)
+            record = await started(svc)
+            return record.table.seed, record.state.players[0].hand + record.state.players[0].offered
+
+    fixed = [await first_hand(7, tmp_path / f"fixed{i}.sqlite3") for i in range(2)]
+    assert fixed[0] == fixed[1]
+    other = await first_hand(8, tmp_path / "other.sqlite3")
+    free = [await first_hand(None, tmp_path / f"free{i}.sqlite3") for i in range(2)]
+    assert other[0] != fixed[0] and free[0][0] != free[1][0] and free[0][0] != fixed[0][0]

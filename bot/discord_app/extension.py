@@ -8,6 +8,8 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 
 from __future__ import annotations
 
+import logging
+
 from ..config import Settings
 from ..scheduler import Clock
 from ..service import GameService, Thinkers, Timing
@@ -16,6 +18,7 @@ from .pacing import Pacing
 from .pictures import Pictures
 from .record_widgets import ALL_ITEMS
 
+log = logging.getLogger(__name__)
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
 ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
 
@@ -26,7 +29,10 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds)
+    if settings.deal_seed is not None:
+        log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
+    return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds,
+                                  deal_seed=settings.deal_seed)
 
 
 async def setup(bot) -> None:

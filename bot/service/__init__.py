@@ -40,8 +40,9 @@ NOTIFY_CHOICES = ("channel", "dm", "none")
 
 class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
-                 thinkers: Thinkers | None = None):
+                 thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
+        self.deal_seed = deal_seed  # None (production): every deal unpredictable; see lobby.deal_seed
         self.clock = clock or SystemClock()
         self.timing = timing or Timing()
         self.thinkers = thinkers or Thinkers()  # where heavy computer players think (thinking.py)
@@ -53,10 +54,11 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
 
     @classmethod
     async def open(cls, database: str, clock: Clock | None = None, timing: Timing | None = None,
-                   thinkers: Thinkers | None = None, retry_seconds: float | None = None) -> GameService:
+                   thinkers: Thinkers | None = None, retry_seconds: float | None = None,
+                   deal_seed: int | None = None) -> GameService:
         """The service on the database at `database` (a DATABASE_URL or a SQLite file), opened and migrated;
         `retry_seconds`: how long PostgreSQL is waited for when out of reach."""
-        return cls(await Store.open(database, retry_seconds=retry_seconds), clock, timing, thinkers)
+        return cls(await Store.open(database, retry_seconds=retry_seconds), clock, timing, thinkers, deal_seed)
 
     async def close(self) -> None:
         self.thinkers.close()

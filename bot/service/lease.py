@@ -1,5 +1,6 @@
 """The bot's hold on its database: taken before anything is said to Discord, renewed every third of the
-takeover time, given up on a clean stop (so a restart is immediate).
+takeover time, given up on a clean stop. A restart after a crash on the same machine is immediate too: the
+kernel frees the dead process's lock on the file (storage/host_lock.py).
 
 Only the holder may serve: the bot keeps open games in memory, and a second process would answer from
 its own copy ("someone acted at the same moment" for moves that were in fact applied). If the lease is
@@ -105,6 +106,10 @@ def refusal(held: LeaseHeld, path: str) -> str:
     """One line for an operator who started a second bot on the same database."""
     lease = held.lease
     since = datetime.fromtimestamp(lease.taken_at).astimezone().isoformat(sep=" ", timespec="seconds")
-    return (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
-            f" {held.age:.0f} s ago. Stop it, or wait {math.ceil(held.wait)} s if it has died (its LEASE_SECONDS is"
-            f" {lease.seconds:g}).")
+    serves = (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
+              f" {held.age:.0f} s ago.")
+    if held.alive:  # its lock says it is running (the kernel's on this machine, PostgreSQL's): waiting would not help
+        where = " on this machine" if lease.host == socket.gethostname() else ""
+        return f"{serves} It is running{where}: stop it first."
+    wait = math.ceil(held.wait)
+    return f"{serves} Stop it, or wait {wait} s if it has died (its LEASE_SECONDS is {lease.seconds:g})."

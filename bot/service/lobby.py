@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable
 
@@ -12,6 +13,14 @@ from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Table
 from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+
+
+def deal_seed(fixed: int | None, game_id: int) -> int:
+    """A new game's seed, which decides its deck and so every hand: unpredictable, unless `fixed` (DEAL_SEED,
+    for tests and for dealing a reported game again) is set; then it follows from `fixed` and the game's id."""
+    if fixed is None:
+        return secrets.randbits(62)
+    return random.Random(f"{fixed}:{game_id}").getrandbits(62)
 
 
 class LobbyMixin:
@@ -152,7 +161,7 @@ class LobbyMixin:
                 return refuse("host_only_start", record)
             if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
                 return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
-            table = table.model_copy(update={"seed": secrets.randbits(62) if seed is None else seed})
+            table = table.model_copy(update={"seed": deal_seed(self.deal_seed, record.id) if seed is None else seed})
             state, events = new_game(table.players, seed=table.seed)
             deadlines = self._plan(record, table, state)
             announce = self._announce_at()

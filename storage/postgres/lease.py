@@ -55,7 +55,9 @@ class AdvisoryLeases:
             self._con = await self._lock(holder, now)
             fresh = True
         try:
-            return await self.rows.take_row(holder, pid, host, seconds, now, holder_died=fresh)
+            # Locked by this call: whoever the row names is gone. Otherwise the lock is this process's already
+            # (one process, several holder ids: tests), and the row decides.
+            return await self.rows.take_lease(holder, pid, host, seconds, now, gone=lambda current: fresh)
         except BaseException:
             if fresh:
                 await self._unlock()
@@ -78,7 +80,7 @@ class AdvisoryLeases:
                     if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
                         return con
                     await asyncio.sleep(0.05)
-            raise LeaseHeld(current or Lease("", 0, "an unknown host", now, now, 0.0), now)
+            raise LeaseHeld(current or Lease("", 0, "an unknown host", now, now, 0.0), now, alive=True)
         except BaseException:
             await con.close()
             raise

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from .database import SQLiteDatabase
+from .lease import HostLeases
 
 
 async def open_sqlite(store_class, url, *, synchronous: str = "FULL", migrate_to: int | None = None):
     db = await SQLiteDatabase.open(url.path, synchronous=synchronous, migrate_to=migrate_to)
-    return store_class(db, url)
+    return store_class(db, url, leases=HostLeases(db, url.path))

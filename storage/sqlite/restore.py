@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .backup import STAMP, backups, integrity, sync_folder
+from .host_lock import holder_alive
 
 _COMPANIONS = ("", "-wal", "-shm", "-journal")  # SQLite's files for one database
 
@@ -43,7 +45,11 @@ def live_holder(database: str | Path, now: float | None = None) -> str | None:
             db.close()
     except sqlite3.DatabaseError:
         return None
-    if row is None or now - row[2] >= row[3]:
+    if row is None:
+        return None
+    if row[1] == socket.gethostname() and holder_alive(database) is False:
+        return None  # it ran here, and the kernel says it is dead (host_lock.py)
+    if now - row[2] >= row[3]:
         return None
     return f"pid {row[0]} on {row[1]}"
 

@@ -24,6 +24,11 @@ PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
 PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
+# Every game a test bot starts deals from a seed the test chose (DEAL_SEED): a failure reproduces by
+# running the same test again. A test that plays several deals sets `service(h).deal_seed` itself.
+TEST_DEAL_SEED = 1
+
+
 def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
     """A bot on `path`: a SQLite file, or a database URL (DATABASE_URL)."""
     where = {"database_url": str(path)} if "://" in str(path) else {"database_path": str(path), "database_url": None}
@@ -37,7 +42,8 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.
             # Pictures only where a test asks for them: drawing one takes ~20 ms.
             **{"discord_guild_id": None, "channel_ops_per_5s": 10_000, "requests_per_second": 10_000.0,
-               "table_pictures": False, "picture_processes": 0, "computer_workers": 0, **settings},
+               "table_pictures": False, "picture_processes": 0, "computer_workers": 0,
+               "deal_seed": TEST_DEAL_SEED, **settings},
         ),
         clock=clock,
     )
@@ -130,9 +136,67 @@ CARDS_SHOWN = _in_every_language("Cards laid down for {noble}: {offers}.", "{who
                                  "Deck top price: {deck} · Discard top: {discard}")
 
 
-def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -> None:
+class PublicRecord:
+    """What a game has made public so far, and what each player has held: the game's actions replayed from
+    its seed (every state it passed through, not only those a message happened to show), its public view
+    (R28) at each, and its whole public log worded as the table and `/augsburg log` word it.
+
+    Whatever a reader is shown beyond this and their own cards is a leak."""
+
+    def __init__(self):
+        self.cards: set[str] = set()  # by English name ('Maria 8')
+        self.own: dict[int, set[str]] = {}
+        self._game: int | None = None
+        self._state = None
+        self._applied = 0  # actions replayed
+        self._told = 0  # log moves worded
+
+    async def update(self, h: Harness) -> PublicRecord:
+        from bot.discord_app.people import people
+        from bot.wording.history import move_lines
+        from engine import apply, new_game, spectator_view
+
+        record = game(h)
+        if record is None:
+            return self
+        log = service(h).store.log
+        if record.id != self._game:
+            table = record.table
+            self._game, self._applied, self._told = record.id, 0, -1
+            self._state, _ = new_game(table.players, table.seed, table.start_player)
+            self._note(spectator_view(self._state))
+        for player, action in (await log.action_log(record.id))[self._applied:]:
+            result = apply(self._state, player, action)
+            assert result.ok, f"the stored log does not replay: {result}"
+            self._state, self._applied = result.state, self._applied + 1
+            self._note(spectator_view(self._state))
+        assert self._state == record.state, "the replayed game is not the game the bot holds"
+        named = people(ENGLISH, record.table)
+        for move in await log.moves_since(record.id, self._told):
+            self.cards |= {c for line in move_lines(ENGLISH, move, named, None) for c in card_names(line)}
+            self._told = max(self._told, move.move)
+        return self
+
+    def _note(self, view) -> None:
+        self.cards |= {name_of(c) for c in _cards_in(view.model_dump())}
+        for p in self._state.players:
+            self.own.setdefault(int(p.id), set()).update(name_of(c) for c in p.hand + p.offered)
+
+
+def _cards_in(value) -> set[str]:
+    """Every certificate named anywhere in a dumped view."""
+    from engine.components import CARD_NOBLE
+
+    if isinstance(value, str):
+        return {value} if value in CARD_NOBLE else set()
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    return set().union(*(_cards_in(v) for v in items)) if items else set()
+
+
+def check_no_leak(h: Harness, seen: PublicRecord) -> None:
     """No message a player can see names another player's hidden cards or shows a hand that is not theirs,
-    whatever the languages of the table and of each reader."""
+    whatever the languages of the table and of each reader. What counts as public is the game's whole
+    public record (`seen`), not what happens to be on screen."""
     for msg in h.channel_messages.values():
         text = message_text(msg)
         assert not any(mark.search(text) for mark in PRIVATE_MARKS), text[:300]
@@ -140,23 +204,20 @@ def check_no_leak(h: Harness, seen_own: dict[int, set[str]], public: set[str]) -
         for line in text.splitlines():
             if not any(shown.search(line) for shown in CARDS_SHOWN):
                 assert not card_names(line), f"public line names hidden cards: {line}"
-            else:
-                public |= card_names(line)
-    for user, own in seen_own.items():
-        for msg in h.ephemeral_messages(user).values():
-            leaked = card_names(message_text(msg)) - own - public
+            assert card_names(line) <= seen.cards, f"public line names cards never made public: {line}"
+    for user in h.users:
+        for msg in [*h.ephemeral_messages(user).values(), *h.dm_messages(user).values()]:
+            leaked = card_names(message_text(msg)) - seen.own.get(user, set()) - seen.cards
             assert not leaked, f"{user} sees {leaked} in {message_text(msg)[:300]}"
 
 
-def next_to_act(h: Harness, seen_own: dict[int, set[str]], public: set[str], rnd: random.Random) -> int | None:
-    """One step of a whole game: note the cards each player has seen, check that nothing leaked, and pick one
+async def next_to_act(h: Harness, seen: PublicRecord, rnd: random.Random) -> int | None:
+    """One step of a whole game: bring the public record up to date, check that nothing leaked, and pick one
     of the players to act (None once the game is over)."""
     record = game(h)
     if record is None:
         return None
-    for p in record.state.players:
-        seen_own[int(p.id)] |= {name_of(c) for c in p.hand + p.offered}
-    check_no_leak(h, seen_own, public)
+    check_no_leak(h, await seen.update(h))
     return int(rnd.choice(to_act(record.state)))
 
 

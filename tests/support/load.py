@@ -87,6 +87,8 @@ async def _drive(
     served = stats["requests"] - before
     return {
         "seconds": round(wall, 2),
+        "clicks": len(results),
+        "answered": sum(1 for r in results if r.answer is not None),
         "clicks_per_second": round(len(results) / wall, 1),
         "requests_per_second": round(served / wall, 1),
         "fake_cpu_share": round(cpu / wall, 2),
