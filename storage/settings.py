@@ -26,6 +26,8 @@ class Settings:
     async def merge_player_settings(self, user_id: str, changes: dict, when: dict[str, bool] | None = None) -> bool:
         """Merge `changes` into the player's settings, atomically; with `when`, only if each setting named
         there is (as a truth value; a missing one is false) what it says. Whether it merged."""
+        if when and not _holds(when, await self.player_settings(user_id)):
+            return False  # as if it ran before: nothing to lock, nothing to write (a panel asks at every open)
         now = time.time()
 
         async def work(tx):
@@ -34,7 +36,7 @@ class Settings:
             row = await tx.fetchone(
                 f"SELECT settings FROM player_settings WHERE user_id = ?{self.db.dialect.for_update}", (user_id,))
             current = json.loads(row["settings"])
-            if any(bool(current.get(key)) != wanted for key, wanted in (when or {}).items()):
+            if when and not _holds(when, current):  # decided on what is there now, under the row's lock
                 return False
             await tx.execute("UPDATE player_settings SET settings = ?, updated_at = ? WHERE user_id = ?",
                              (json.dumps(current | changes), now, user_id))
@@ -68,3 +70,7 @@ class Settings:
             )
 
         await self.db.transaction(work)
+
+
+def _holds(when: dict[str, bool], settings: dict) -> bool:
+    return all(bool(settings.get(key)) == wanted for key, wanted in when.items())
