@@ -117,7 +117,7 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
             await h.click(user, table, label="Join")
         for _ in range(computers):
             await h.click(players[0], table, label="Add computer player")
-        with mock.patch("bot.service.lobby.secrets.randbits", lambda bits: seed):  # a seeded deal
+        with mock.patch("bot.service.lobby.deal_seed", lambda fixed, game_id: seed):  # the game's seed is `seed`
             await h.click(players[0], table, label="Start game")
         if watch is not None:
             await watch(h, 0, "")
