@@ -44,8 +44,15 @@ class Transaction(Reader, Protocol):
 
 class Database(Reader, Protocol):
     dialect: Dialect
+    path: str | None  # SQLite's file; None on PostgreSQL
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run `work(tx)` as one transaction: all of it is committed, or (on any error) none of it."""
+
+    async def column_types(self) -> dict[str, dict[str, str]]:
+        """Every table's columns, in order, with their types."""
+
+    async def after_copy(self, tx: Transaction) -> None:
+        """After rows were copied in with their ids (copy.py): new rows are numbered after them."""
 
     async def close(self) -> None: ...

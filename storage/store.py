@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .contract import LeaseStore
 from .deadlines import Deadlines
 from .games import Games
 from .history import GameLog
-from .lease import Leases
 from .settings import Settings
 from .sql import Database
 from .stats import Records
@@ -23,7 +23,7 @@ from .url import DatabaseURL
 class Store:
     """Games and their log, deadlines, settings, records and the lease of one database."""
 
-    def __init__(self, db: Database, url: DatabaseURL, leases=None):
+    def __init__(self, db: Database, url: DatabaseURL, leases: LeaseStore):
         self.db = db
         self.url = url
         self.games = Games(db)
@@ -31,7 +31,7 @@ class Store:
         self.deadlines = Deadlines(db)
         self.settings = Settings(db)
         self.records = Records(db)
-        self.leases = leases if leases is not None else Leases(db)
+        self.leases = leases  # the backend's: the lease row behind its own lock (sqlite/lease.py, postgres/lease.py)
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, **options) -> Store:

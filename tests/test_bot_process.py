@@ -193,7 +193,7 @@ async def test_on_postgres_a_bot_killed_minus_nine_is_followed_at_once_and_its_g
         second = await start("second", DATABASE_URL=postgres_url, LEASE_SECONDS="60")
         assert await second.exited() == HELD
         (line,) = second.output().strip().splitlines()
-        assert f"pid {first.proc.pid} on" in line and "Stop it" in line and "postgresql://" in line
+        assert f"pid {first.proc.pid} on" in line and "stop it first" in line and "postgresql://" in line
 
         first.proc.kill()  # kill -9: the heartbeat is fresh for another minute, but its connection is gone
         await first.exited()
@@ -217,3 +217,14 @@ async def test_on_postgres_backup_dir_and_restore_refuse_politely(tmp_path, post
     said = (await restore.communicate())[0].decode()
     assert restore.returncode == 1 and "PostgreSQL" in said and "Nothing was changed" in said
     assert "Traceback" not in said
+
+
+async def test_on_postgres_a_database_that_cannot_be_opened_is_one_line_and_status_5(tmp_path, postgres_url):
+    missing = postgres_url.replace("/augsburg_test_", "/no_such_database_")
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        bot = await start("bot", DATABASE_URL=missing)
+        assert await bot.exited() == 5
+        (line,) = bot.output().strip().splitlines()
+        assert "Could not reach the database postgresql://" in line and "no_such_database_" in line
+        assert "Traceback" not in bot.output()
+        assert "did not start" in line and len(fake.requests_to(*LOGIN)) == 0  # before saying anything to Discord

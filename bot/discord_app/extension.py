@@ -29,14 +29,14 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    if settings.deal_seed is not None:
-        log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds,
                                   deal_seed=settings.deal_seed)
 
 
 async def setup(bot) -> None:
     settings, service = bot.settings, bot.service
+    if settings.deal_seed is not None:
+        log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
     service.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)

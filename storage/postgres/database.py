@@ -118,7 +118,10 @@ class PostgresDatabase:
             return await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
                                              command_timeout=COMMAND_TIMEOUT)
 
-        pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
+        try:
+            pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:  # a wrong password, no such database
+            raise StorageUnavailable(f"PostgreSQL refused the connection: {exc}") from exc
         db = cls(pool, dsn, retry_seconds)
         try:
             async with pool.acquire() as con:
