@@ -206,3 +206,9 @@ async def test_a_holder_on_another_host_is_trusted_until_its_heartbeat_goes_stal
         await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30, now=T0 + 10)
     assert not refused.value.alive and "or wait 20 s if it has died" in refusal(refused.value, "db")
     assert (await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30, now=T0 + 30)).holder == "me"
+
+
+async def test_renewals_at_once_all_find_the_lease_held(store):
+    """After a stall every waiting interaction asks at once; on PostgreSQL they share one connection."""
+    await store.leases.take_lease("a", 11, "host-a", 30)
+    assert await asyncio.gather(*(store.leases.renew_lease("a") for _ in range(20))) == [True] * 20

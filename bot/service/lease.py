@@ -41,6 +41,7 @@ class LeaseKeeper:
         self._renewed = 0.0  # time.monotonic() of the last renewal
         self._task: asyncio.Task | None = None
         self._stopping: asyncio.Task | None = None
+        self._asking: asyncio.Task | None = None  # the renewal the interactions after a stall all wait for
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
@@ -62,7 +63,10 @@ class LeaseKeeper:
             return False
         if time.monotonic() - self._renewed < self.seconds / 2:
             return True
-        return await self._renew()
+        if self._asking is None:  # one question for all the interactions that queued up meanwhile
+            self._asking = asyncio.create_task(self._renew(), name="lease: asked after a stall")
+            self._asking.add_done_callback(lambda _: setattr(self, "_asking", None))
+        return await asyncio.shield(self._asking)
 
     async def _renew(self) -> bool:
         try:

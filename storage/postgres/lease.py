@@ -31,6 +31,7 @@ class AdvisoryLeases:
         self.db = db
         self.rows = Leases(db)
         self._con: asyncpg.Connection | None = None  # the connection holding the lock, while this process does
+        self._busy = asyncio.Lock()  # that connection runs one statement at a time (renewals can overlap)
 
     async def lease(self) -> Lease | None:
         return await self.rows.lease()
@@ -49,6 +50,10 @@ class AdvisoryLeases:
         return await self.rows.lease() or Lease("", 0, "an unknown host", now, now, 0.0)
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
+        async with self._busy:
+            return await self._take(holder, pid, host, seconds, now)
+
+    async def _take(self, holder: str, pid: int, host: str, seconds: float, now: float | None) -> Lease:
         now = time.time() if now is None else now
         fresh = False
         if self._con is None or self._con.is_closed():
@@ -88,6 +93,10 @@ class AdvisoryLeases:
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
         """The heartbeat; False if the lease is no longer ours. If the lock's connection was lost (the server
         restarted), the lock is taken again first, unless another process has taken it meanwhile."""
+        async with self._busy:
+            return await self._renew(holder, now)
+
+    async def _renew(self, holder: str, now: float | None) -> bool:
         if self._con is None:
             return False
         if not await self._still_locked():
@@ -111,10 +120,11 @@ class AdvisoryLeases:
         return True
 
     async def release_lease(self, holder: str) -> bool:
-        released = await self.rows.release_lease(holder)
-        if released:
-            await self._unlock()
-        return released
+        async with self._busy:
+            released = await self.rows.release_lease(holder)
+            if released:
+                await self._unlock()
+            return released
 
     async def _unlock(self) -> None:
         con, self._con = self._con, None
@@ -124,5 +134,6 @@ class AdvisoryLeases:
             con.terminate()
 
     async def close(self) -> None:
-        await self._unlock()
+        async with self._busy:
+            await self._unlock()
 
