@@ -67,6 +67,13 @@ def numbered(sql: str) -> str:
     return "".join(out)
 
 
+async def _nothing_to_reset(con: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool, beyond asyncpg's rollback of a transaction left
+    open: nothing. The pool's connections never LISTEN, set session variables or hold session locks (the
+    lease's lock has a connection of its own), so asyncpg's default reset query would only cost a round
+    trip after every read and every transaction."""
+
+
 def lost(exc: BaseException) -> bool:
     return isinstance(exc, LOST) or isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
 
@@ -116,7 +123,7 @@ class PostgresDatabase:
 
         async def start():
             return await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
-                                             command_timeout=COMMAND_TIMEOUT)
+                                             command_timeout=COMMAND_TIMEOUT, reset=_nothing_to_reset)
 
         try:
             pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
