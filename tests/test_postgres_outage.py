@@ -92,3 +92,20 @@ async def test_a_player_whose_move_could_not_be_stored_is_told_nothing_was_appli
     await take_a_decision(h, player, table, random.Random(1))  # once it is back, play goes on
     assert (await h.bot.service.game(record.id)).version == record.version + 1
     h.assert_all_answered()
+
+
+async def test_the_lease_outlives_a_blip_and_is_taken_again_by_its_holder(relay):
+    """Its lock's connection dies with the server; renewals fail while it is away (the keeper serves on until
+    its takeover time), and the first one after takes the lock again."""
+    store = await Store.open(relay.url, retry_seconds=0.3)
+    try:
+        await store.leases.take_lease("me", 1, "here", 30)
+        await relay.cut()
+        for _ in range(2):
+            with pytest.raises(Exception):  # noqa: B017 - out of reach: an error, not "taken over"
+                await store.leases.renew_lease("me")
+        await relay.restore()
+        assert await store.leases.renew_lease("me")
+        assert (await store.leases.live_lease()).holder == "me"
+    finally:
+        await store.close()

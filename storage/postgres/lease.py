@@ -30,7 +30,8 @@ class AdvisoryLeases:
     def __init__(self, db: PostgresDatabase):
         self.db = db
         self.rows = Leases(db)
-        self._con: asyncpg.Connection | None = None  # the connection holding the lock, while this process does
+        self._con: asyncpg.Connection | None = None  # the connection holding the lock
+        self._holding = False  # from taking the lease to giving it up (or finding it gone): its connection may drop
         self._busy = asyncio.Lock()  # that connection runs one statement at a time (renewals can overlap)
 
     async def lease(self) -> Lease | None:
@@ -38,7 +39,7 @@ class AdvisoryLeases:
 
     async def live_lease(self, now: float | None = None) -> Lease | None:
         """The lease if a live process holds it: one whose session holds the lock."""
-        if self._con is not None and not self._con.is_closed():
+        if self._holding:
             return await self.rows.lease()
         con = await self.db.connect()
         try:
@@ -62,11 +63,13 @@ class AdvisoryLeases:
         try:
             # Locked by this call: whoever the row names is gone. Otherwise the lock is this process's already
             # (one process, several holder ids: tests), and the row decides.
-            return await self.rows.take_lease(holder, pid, host, seconds, now, gone=lambda current: fresh)
+            taken = await self.rows.take_lease(holder, pid, host, seconds, now, gone=lambda current: fresh)
         except BaseException:
             if fresh:
                 await self._unlock()
             raise
+        self._holding = True
+        return taken
 
     async def _lock(self, holder: str, now: float) -> asyncpg.Connection:
         con = await self.db.connect()
@@ -97,13 +100,14 @@ class AdvisoryLeases:
             return await self._renew(holder, now)
 
     async def _renew(self, holder: str, now: float | None) -> bool:
-        if self._con is None:
+        if not self._holding:
             return False
-        if not await self._still_locked():
-            await self._unlock()
+        if self._con is None or not await self._still_locked():
+            await self._drop_connection()
             con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
             if not await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
-                await con.close()
+                await con.close()  # another process holds it now
+                self._holding = False
                 return False
             self._con = con
         return await self.rows.renew_lease(holder, now)
@@ -127,6 +131,10 @@ class AdvisoryLeases:
             return released
 
     async def _unlock(self) -> None:
+        self._holding = False
+        await self._drop_connection()
+
+    async def _drop_connection(self) -> None:
         con, self._con = self._con, None
         if con is not None:
             with contextlib.suppress(Exception):  # closing the session frees the lock, however it ends
