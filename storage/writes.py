@@ -37,8 +37,9 @@ async def plan(tx, game_id: int, deadlines: DeadlinePlan | None) -> None:
     if keep:
         sql += f" AND player NOT IN ({', '.join('?' * len(keep))})"
     await tx.execute(sql, (game_id, *keep))
-    for d in deadlines.new:
-        await tx.execute(UPSERT_DEADLINE, (game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload)))
+    if deadlines.new:  # all at once: one round trip to PostgreSQL, not one per deadline
+        await tx.executemany(UPSERT_DEADLINE, [(game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload))
+                                               for d in deadlines.new])
 
 
 async def announce(tx, game_id: int, version: int, due_at: float | None) -> None:
