@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
+    # A player who used their panel this recently (and whose panel follows the game) is watching: their next
+    # decision shows up there, and their ping goes out only if they have not decided this long after it.
+    watch_seconds: float = Field(300.0, ge=0)
     # One process per database: the bot renews a lease in the file every third of this many seconds. A holder
     # that died on this host is taken over at once (storage/host_lock.py); one elsewhere, or frozen, once
     # its heartbeat is this old.

@@ -4,6 +4,7 @@ from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, Ve
 from .lease import Lease, LeaseHeld
 from .records import (
            LOG,
+           Ahead,
            Deadline,
            DeadlinePlan,
            GameRecord,
@@ -17,7 +18,7 @@ from .records import (
 from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+__all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
            "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
            "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
            "TableMessages", "VersionConflict", "WrongStatus"]

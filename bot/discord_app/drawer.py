@@ -27,7 +27,7 @@ from engine import to_act
 from storage import GameRecord
 
 from ..service import GameService
-from ..turns import computers_due
+from ..turns import computers_due, people_due
 from .pacing import Pacing
 from .people import NOBODY
 from .tasks import ChannelTasks
@@ -132,7 +132,7 @@ class TableDrawer:
         wanted = self._due.pop(record.id, set())
         if not wanted or not record.open or self.ping is None:
             return
-        due = {p for p in to_act(record.state) if p in wanted and not record.table.computer_plays(p)}
+        due = people_due(record.state, record.table) & wanted
         if due:
             try:
                 await _gone_if_unknown(self.ping(record, due))

@@ -36,7 +36,8 @@ async def setup(bot) -> None:
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
-                                                 settings.pictures_per_second)))
+                                                 settings.pictures_per_second),
+                               watch_seconds=settings.watch_seconds))
     bot.add_dynamic_items(*ALL_ITEMS)
 
 

@@ -6,7 +6,10 @@ channel while its token lives (Discord does not count those against the bot's
 global limit), else as paced channel messages. A ping notifies exactly the
 players who newly must act, as each asked (`/augsburg notify`): a mention, a
 direct message as well, or nothing. Pings carry no buttons (nothing live is left
-behind) and are never deleted, so they stay in the Mentions inbox.
+behind) and are never deleted, so they stay in the Mentions inbox. A player who
+is watching (their panel follows the game and they used it within `watch`
+seconds) sees their decision there: their ping is put off by `watch` seconds and
+goes out only if they have not decided by then (service/pings.py).
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from collections import defaultdict
 
 import discord
 
-from engine import spectator_view, to_act
+from engine import spectator_view
 from storage import Deadline, GameRecord
 
 from ..service import GameService, Outcome
+from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from .drawer import TableDrawer
@@ -34,6 +38,7 @@ log = logging.getLogger(__name__)
 LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
+WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
 
 def _words(record: GameRecord) -> Words:
@@ -43,7 +48,7 @@ def _words(record: GameRecord) -> Words:
 
 class Presenter:
     def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0,
-                 pacing: Pacing | None = None, pictures: Pictures | None = None):
+                 pacing: Pacing | None = None, pictures: Pictures | None = None, watch: float = WATCH_SECONDS):
         self.client = client
         self.service = service
         self.store = service.store
@@ -52,7 +57,8 @@ class Presenter:
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
-        self.live = LivePanels(service)  # players' private panels that follow the game
+        self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
+        self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
 
     async def close(self) -> None:
@@ -102,7 +108,7 @@ class Presenter:
         """The game changed: announce it (`before`: who had to act before, so were pinged already)."""
         due = set()
         if record.open and record.state is not None:
-            due = {p for p in to_act(record.state) if p not in before and not record.table.computer_plays(p)}
+            due = people_due(record.state, record.table) - set(before)
         self.drawer.want(record, due)
         self.live.follow(record)
 
@@ -181,8 +187,24 @@ class Presenter:
     # --- telling who must act
 
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
-        """One ping for whoever became due in a burst of moves, as each asked to be told."""
-        due = sorted(due, key=record.table.players.index)
+        """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
+        watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
+        watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
+        if watching:
+            await self.service.put_off_ping(record, watching, self.service.clock.now() + self.watch)
+        if due - watching:
+            await self.ping_now(record, due - watching)
+
+    def _lost(self, record: GameRecord, player: str) -> None:
+        """A due player's panel could not be redrawn: they are no longer watching, so their ping goes now."""
+        self.drawer.want(record, {player})
+
+    async def ping_now(self, record: GameRecord, due: set[str]) -> None:
+        """Ping these players now, as each asked to be told; then any ping put off for them is owed no more."""
+        await self._send_ping(record, sorted(due, key=record.table.players.index))
+        await self.service.pinged(record, due)
+
+    async def _send_ping(self, record: GameRecord, due: list[str]) -> None:
         how = {p: await self.service.notify_setting(p) for p in due}
         mentioned = [p for p in due if how[p] != "none"]
         if not mentioned:

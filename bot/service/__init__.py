@@ -5,7 +5,7 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back).
+stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from dataclasses import replace
 from storage import GameRecord, LoggedMove, Store, TableMessages
 
 from ..scheduler import Clock, SystemClock
-from ..turns import Timing, computers_due, on_clock, plan
+from ..turns import Timing, computers_due, plan, tracked
+from .ahead import AheadMixin
 from .cache import GameCache
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
 from .lobby import LobbyMixin
 from .moves import MovesMixin
+from .pings import PingsMixin
 from .seats import SeatsMixin
 from .thinking import Thinkers
 
@@ -31,7 +33,7 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Th
 NOTIFY_CHOICES = ("channel", "dm", "none")
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
@@ -78,8 +80,8 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
         """The game's deadlines once its table (and state) change."""
         state = new_state or record.state
-        before = on_clock(record.state, record.table)
-        after = on_clock(state, new_table)
+        before = tracked(record.state, record.table)
+        after = tracked(state, new_table)
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
                     computers_due(state, new_table))
 

@@ -16,8 +16,9 @@ from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
 from storage import GameQuarantined, Seat, Store
 
+from ..automatic import automatic
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, log, notices, phases
+from ..wording import ENGLISH, People, Words, log, moves, notices, phases
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -67,7 +68,8 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
     drawn.update(record)
     while record.status == "active":
-        if YOU in to_act(record.state):
+        made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
+        if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
             view = player_view(record.state, YOU)
             term.say()
             term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT)))
@@ -78,7 +80,11 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 return 0
             outcome = await service.act(CHANNEL, record.id, YOU, None, action)
         else:
+            only = made.now.get(YOU)
+            label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
             outcome = await service.play_computer(CHANNEL)
+            if outcome is not None and outcome.ok and outcome.player == YOU:
+                term.say(words.only_choice(w, label))
         if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
             term.say(words.changed_elsewhere(w))
             return 1

@@ -7,6 +7,7 @@ from engine import View
 from engine.actions import (
     Bid,
     Build,
+    Buy,
     BuyChoice,
     Call,
     Compensate,
@@ -14,6 +15,7 @@ from engine.actions import (
     Done,
     Pass,
     ReturnCard,
+    Reveal,
     RevealChoice,
     TakeCard,
     Use,
@@ -188,3 +190,57 @@ def bid_command(w: Words, low: int, high: int) -> str:
         return w.n_("`/augsburg bid count:` — raise to {n} card", "`/augsburg bid count:` — raise to {n} cards", high)
     return w.n_("`/augsburg bid count:` — raise to {low}–{n} card", "`/augsburg bid count:` — raise to {low}–{n} cards",
                 high, low=w.number(low))
+
+
+def made_label(w: Words, move, view: View, people: People) -> str:
+    """A decision the bot makes for a player, as they read it: 'Pass', 'Lay down: Maria 3, Joker'."""
+    if isinstance(move, Reveal):
+        return lay_down_label(w, move.cards, limit=200)
+    if isinstance(move, Buy):
+        return buy_label(w, len(move.cards), 0)
+    return action(w, move, view, people)
+
+
+def made_for_you(w: Words, what: str, actor: str, waiting: bool) -> str:
+    """On the panel of a player whose decision the bot makes: no click, no ping."""
+    if actor == "ahead":
+        return w._("As you decided ahead, the bot makes your move for you: {what}.", what=what)
+    if waiting:
+        return w._("Your only choice ({what}) is made for you once the others have chosen: nothing to click.",
+                   what=what)
+    return w._("Your only choice ({what}) is made for you: nothing to click.", what=what)
+
+
+def ahead_label(w: Words, how: str, cards: int) -> str:
+    """One choice of deciding ahead, in the menu and once settled."""
+    if how == "pass":
+        return w._("Pass when my turn comes")
+    if how == "call":
+        return w.n_("Call while the highest bid is at most {n} card", "Call while the highest bid is at most {n} cards",
+                    cards)
+    return w.n_("Raise to {n} card (call it if it is the highest bid)",
+                "Raise to {n} cards (call it if it is the highest bid)", cards)
+
+
+def ahead_prompt(w: Words, settled: str | None) -> str:
+    """The panel's section for deciding ahead; `settled`: what the player has set, as ahead_label words it."""
+    head = w._("**Decide ahead** (only you see this): settle your next turn in this auction now, and the bot "
+               "makes it for you when it comes, with no ping. A higher bid than you allow makes it a pass.")
+    if settled is None:
+        return head
+    return head + "\n" + w._("Settled: {what}. You can change or clear it until your turn.", what=settled)
+
+
+def ahead_placeholder(w: Words) -> str:
+    return w._("When my turn comes…")
+
+
+def ahead_clear(w: Words) -> str:
+    return w._("Clear it: I decide myself")
+
+
+def ahead_done(w: Words, settled: str | None) -> str:
+    """The answer to setting or clearing it."""
+    if settled is None:
+        return w._("✅ Cleared: you decide your next turn yourself.")
+    return w._("✅ Settled ahead: {what}.", what=settled)

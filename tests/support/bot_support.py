@@ -216,7 +216,34 @@ async def next_to_act(h: Harness, seen: PublicRecord, rnd: random.Random) -> int
     if record is None:
         return None
     check_no_leak(h, await seen.update(h))
-    return int(rnd.choice(to_act(record.state)))
+    return rnd.choice(due_people(h))
+
+
+async def buy_for_philipp(h: Harness, user: int, panel_id: int, settle: bool = True):
+    """Buy the offered cards that count for Philipp (the first auction), so that the player has a choice
+    there: with none (two jokers only) they could only pass, which the bot does for them."""
+    menu = next(s for s in h.message(panel_id).selects() if s["custom_id"].endswith(":buy"))
+    picked = [o["value"] for o in menu["options"] if o["label"].startswith(("Philipp", "Filippo", "Philippe"))]
+    assert picked, "the deal offers no Philipp card: choose another seed"
+    return await h.select(user, panel_id, menu["custom_id"], picked, settle=settle)
+
+
+def philipp_offered(h: Harness, user: int) -> str:
+    """The Philipp cards offered to `user`, as `/augsburg buy cards:` takes them (see buy_for_philipp)."""
+    me = next(p for p in game(h).state.players if p.id == str(user))
+    return ", ".join(name_of(c) for c in me.offered if c.startswith("philipp"))
+
+
+def due_people(h: Harness) -> list[int]:
+    """The people who must decide now themselves (not those whose only option, or decision settled ahead,
+    the bot makes for them), in seating order; [] once the game is over."""
+    from bot.turns import people_due
+
+    record = game(h)
+    if record is None or record.state is None:
+        return []
+    due = people_due(record.state, record.table)
+    return [int(p) for p in to_act(record.state) if p in due]
 
 
 async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random,
