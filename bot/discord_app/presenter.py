@@ -102,13 +102,14 @@ class Presenter:
 
     async def show_move(self, outcome: Outcome) -> None:
         """After a move: soon a ping for whoever newly must act, the table, and the standings at the end."""
-        self.changed(outcome.record, outcome.previous_to_act)
+        self.changed(outcome.record, outcome.previous_to_act, outcome.player)
 
-    def changed(self, record: GameRecord, before: list[str] = ()) -> None:
-        """The game changed: announce it (`before`: who had to act before, so were pinged already)."""
+    def changed(self, record: GameRecord, before: list[str] = (), mover: str | None = None) -> None:
+        """The game changed: announce it (`before`: who had to act before, so were told already; but the
+        `mover`, due again, is told of their next decision as anyone newly due is)."""
         due = set()
         if record.open and record.state is not None:
-            due = people_due(record.state, record.table) - set(before)
+            due = people_due(record.state, record.table) - (set(before) - {mover})
         self.drawer.want(record, due)
         self.live.follow(record)
 

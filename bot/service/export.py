@@ -31,6 +31,12 @@ def public_entries(move: LoggedMove) -> list[dict[str, Any]]:
     return [ENTRY.dump_python(e, mode="json") for e in move.entries if e.type == "table" or e.to is None]
 
 
+def public_actor(actor: str) -> str:
+    """Who made a move, as everyone may know it: a move the bot made for a person (their only option, or one
+    settled ahead) is theirs, as the table told it."""
+    return "player" if actor in ("only", "ahead") else actor
+
+
 def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict] | None = None) -> dict[str, Any]:
     """The file's content. `actions` (the store's, with their JSON) are used only for a complete game."""
     table = record.table
@@ -45,15 +51,16 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         "lang": table.lang,
         "players": [{"id": s.id, "name": s.name, "kind": s.kind, "number": s.number,
                      **({"level": s.level} if s.kind == "computer" else {})} for s in table.seats],
-        "log": [{"move": m.move, "player": m.player, "actor": m.actor, "entries": public_entries(m)} for m in moves],
+        "log": [{"move": m.move, "player": m.player, "actor": public_actor(m.actor), "entries": public_entries(m)}
+                for m in moves],
         "table": spectator_view(record.state).model_dump(mode="json") if record.state is not None else None,
     }
     if data["complete"]:
         data |= {
             "seed": table.seed,
             "start_player": table.start_player,
-            "actions": [{"move": a["move"], "player": a["player"], "actor": a["actor"], "action": a["action"]}
-                        for a in actions or []],
+            "actions": [{"move": a["move"], "player": a["player"], "actor": public_actor(a["actor"]),
+                         "action": a["action"]} for a in actions or []],
             "state": record.state.model_dump(mode="json"),
         }
     return data

@@ -13,11 +13,19 @@ from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
 from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
 
-from ..automatic import SIMULTANEOUS, automatic, lapsed
+from ..automatic import automatic, lapsed
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
 
 log = logging.getLogger(__name__)
+
+
+def chose_already(state: GameState, player: str) -> bool:
+    """Whether `player` has made their part of the secret choice under way (a purchase, a lay-down)."""
+    seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
+    if state.phase in ("initial_purchase", "round_end_purchase"):
+        return seat in state.purchase.choices
+    return state.phase == "showdown" and seat in state.showdown.reveals
 
 
 def computer_seat(record: GameRecord, player: str) -> tuple[str, int]:
@@ -64,8 +72,8 @@ class MovesMixin:
                 return refuse("seat_left", record)
             if key is not None and key != decision_key(record.state):
                 return refuse("stale_decision", record)
-            if key is not None and player not in to_act(record.state) and record.state.phase in SIMULTANEOUS:
-                return refuse("already_chosen", record)  # an older copy of a panel: not "not your turn"
+            if chose_already(record.state, player):
+                return refuse("already_chosen", record)  # an older panel, or typed again: not "not your turn"
             if callable(action):
                 try:
                     action = action(record.state, player)

@@ -89,7 +89,7 @@ class HandlerBase:
         try:
             if interaction is not None:
                 self.presenter.remember(interaction)
-            self.presenter.changed(outcome.record, outcome.previous_to_act)
+            self.presenter.changed(outcome.record, outcome.previous_to_act, outcome.player)
             if outcome.record.open:
                 self.computers.schedule(outcome.record.channel_id)
         except Exception:
