@@ -10,11 +10,16 @@ augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import shutil
 import sys
 
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
 from .languages import LANGUAGES
+
+DATABASE = "./augsburg.sqlite3"
 
 
 def levels(text: str) -> list[str]:
@@ -24,6 +29,26 @@ def levels(text: str) -> list[str]:
     if wrong:
         raise argparse.ArgumentTypeError(f"unknown level {wrong[0]!r} (choose from {', '.join(LEVELS)})")
     return chosen
+
+
+def as_typed(argv0: str, database: str = DATABASE) -> str:
+    """`augsburg play` as the player started it, for the lines that tell them how to go on: `augsburg` if their
+    shell finds this very program by that name, else the path they typed (`.venv/bin/augsburg`), or
+    `python -m bot.cli`; with the database they chose, if not the default."""
+    if os.path.basename(argv0) in ("cli.py", "__main__.py"):
+        program = f"{_found_as(sys.executable)} -m bot.cli"
+    else:
+        program = _found_as(argv0)
+    return f"{program} play" + ("" if database == DATABASE else f" --database {shlex.quote(database)}")
+
+
+def _found_as(path: str) -> str:
+    """A program's name if the shell finds this very program by it, else its path (relative if it is under here)."""
+    name = os.path.basename(path)
+    if (found := shutil.which(name)) and os.path.realpath(found) == os.path.realpath(path):
+        return name
+    relative = os.path.relpath(path)
+    return shlex.quote(path if relative.startswith("..") else relative)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
                            "computer separated by commas")
     play.add_argument("--resume", action="store_true", help="continue the saved game")
     play.add_argument("--new", action="store_true", help="abandon a saved game and start a new one")
-    play.add_argument("--database", default="./augsburg.sqlite3", help="the SQLite file (shared with the bot)")
+    play.add_argument("--database", default=DATABASE, help="the SQLite file (shared with the bot)")
     play.add_argument("--seed", type=int, default=None, help="for a reproducible deal")
-    play.add_argument("--name", default="Player", help="your name at the table")
+    play.add_argument("--name", default=None, help="your name at the table (default: 'Player' in your language)")
     play.add_argument("--picture", metavar="FILE", default=None,
                       help="write the table as a PNG picture to FILE whenever it changes")
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
@@ -47,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")
     back.add_argument("--from", dest="folder", default=None, help="the backups' folder (default: BACKUP_DIR)")
     back.add_argument("--force", action="store_true", help="restore even a database that passes its check")
-    again = sub.add_parser("replay", help="play back a game exported with /augsburg export, step by step")
+    again = sub.add_parser("replay", help="play back a game exported with /augsburg records export, step by step")
     again.add_argument("file", help="the JSON file")
     again.add_argument("--all", action="store_true", help="print every move at once instead of stepping")
     again.add_argument("--reveal", action="store_true", help="show every hand too (a finished game only)")
@@ -79,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                      "give one for all, or one for each")
     from .terminal.game import main as play_main
 
+    args.program = as_typed(sys.argv[0] if argv is None else "augsburg", args.database)
     return play_main(args)
 
 

@@ -155,7 +155,9 @@ def test_a_capped_gain_reads_as_one_story_and_says_why():
     income = log.public_line(ENGLISH, RoundIncome(player="a", money=600, prestige=21), who)
     capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who)
     assert income == "Alice earns 600 guilders and 21 prestige."
-    assert capped.startswith("Alice keeps only 0 of those 21 prestige") and "25 without a Church" in capped
+    assert capped.startswith("Alice would gain 21 prestige but gains none") and "25 without a Church" in capped
+    some = log.public_line(ENGLISH, PrestigeGained(player="a", amount=4, requested=21, reason="round_end"), who)
+    assert some.startswith("Alice would gain 21 prestige but gains only 4:")  # not "keeps only 0 of those"
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "it"])

@@ -102,7 +102,7 @@ class Decision:
             self.menu("pick", pairs, moves.placeholder(w, kind))
         else:
             self.privileges(labels)
-        return moves.prompt(w, options, self.pview)
+        return moves.prompt(w, options, self.pview, self.who)
 
     def auction(self, labels) -> None:
         bids = [(o, label) for o, label in labels if isinstance(o, Bid)]

@@ -22,6 +22,7 @@ import discord
 from engine import spectator_view
 from storage import Deadline, GameRecord
 
+from ..picture.story import Story, story
 from ..service import GameService, Outcome
 from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
@@ -37,6 +38,7 @@ from .widgets import lobby_view, table_view
 log = logging.getLogger(__name__)
 LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
+STORY_MOVES = 400  # moves read back for the picture's story of the round under way
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
 WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
@@ -60,6 +62,7 @@ class Presenter:
         self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
+        self.pictures.story = self._story
 
     async def close(self) -> None:
         await self.drawer.close()
@@ -173,6 +176,12 @@ class Presenter:
         if picture is not None:
             picture.show_in(embed)
         return embed, table_view(_words(record), record.id) if record.status == "active" else None, files
+
+    async def _story(self, record: GameRecord) -> Story:
+        """From the public log: who won each noble this round (a round is never this many moves), and at the
+        end where each score came from (the whole game)."""
+        since = -1 if not record.open else record.state.moves - STORY_MOVES
+        return story(await self.store.moves_since(record.id, since))
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""

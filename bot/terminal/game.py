@@ -14,11 +14,12 @@ from typing import TextIO
 
 from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
+from engine.components import JOKER
 from storage import GameQuarantined, Seat, Store
 
 from ..automatic import automatic
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, log, moves, notices, phases
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -29,7 +30,7 @@ YOU = "you"
 
 
 async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
-               seed: int | None = None, name: str = "Player", picture: str | None = None,
+               seed: int | None = None, name: str | None = None, picture: str | None = None,
                levels: list[str] | None = None) -> int:
     """`levels`: each computer's level (one for all, or one each); a resumed game keeps its own."""
     service = GameService(store)  # a strong computer thinks on a thread, while the terminal waits
@@ -40,18 +41,19 @@ async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fr
 
 
 async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
-                name: str, picture: str | None, levels: list[str] | None) -> int:
+                name: str | None, picture: str | None, levels: list[str] | None) -> int:
     w = term.w
+    name = name or words.default_name(w)  # in the player's language unless they gave one
     drawn = Picture(picture, w)
     try:
         record = await service.current(CHANNEL)
     except GameQuarantined:
-        term.say(words.damaged(w))
+        term.say(words.damaged(w, term.command('--new')))
         record = None
         if not fresh:
             return 1
     if record is not None and record.status == "active" and not (resume or fresh):
-        term.say(words.unfinished(w))
+        term.say(words.unfinished(w, term.command('--resume'), term.command('--new')))
         return 1
     if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
         await service.cancel(CHANNEL, YOU, can_manage=True)
@@ -64,19 +66,20 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people, refused = _people(w, record.table), False
+    people, refused, jokers_told = _people(w, record.table), False, False
     term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
-    drawn.update(record)
+    await drawn.update(record, service)
     while record.status == "active":
         made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
         if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
             view = player_view(record.state, YOU)
             term.say()
-            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT)))
-            term.say(words.your_move(w, phases.your_move(w, view)))
+            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
+            jokers_told = jokers_told or JOKER in view.you.hand
+            term.say(words.your_move(w, phases.your_move(w, view, people)))
             action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
             if action is None:
-                term.say(words.input_ended(w))
+                term.say(words.input_ended(w, term.command('--resume')))
                 return 0
             outcome = await service.act(CHANNEL, record.id, YOU, None, action)
         else:
@@ -94,7 +97,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
             continue
         _show(term, outcome, YOU)
         record = outcome.record
-        drawn.update(record)
+        await drawn.update(record, service)
     _final(term, record, _people(w, record.table, words.NAME_LIMIT))
     return 0
 
@@ -124,7 +127,7 @@ class Picture:
     def __init__(self, path: str | None, w: Words):
         self.path, self.w, self.shown = path, w, None
 
-    def update(self, record) -> None:
+    async def update(self, record, service: GameService) -> None:
         if self.path is None or record is None or record.state is None:
             return
         view = spectator_view(record.state)
@@ -132,8 +135,10 @@ class Picture:
         if public == self.shown:
             return
         from ..picture import table_picture  # Pillow is loaded only when a picture is asked for
+        from ..picture.story import story
 
-        data = table_picture(view, _people(self.w, record.table), self.w)
+        told = story(await service.history(record))
+        data = table_picture(view, _people(self.w, record.table), self.w, told)
         part = f"{self.path}.part"
         with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
             out.write(data)
@@ -148,17 +153,20 @@ def _show(term: Terminal, outcome: Outcome, player: str) -> None:
 
 def _final(term: Terminal, record, people: People) -> None:
     state = record.state
-    ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
-    term.say(words.standings(term.w, [(people.name(p.id), p.score, p.id in state.winners) for p in ranked]))
+    placed = end.places({p.id: p.score for p in state.players}, state.winners)
+    note = end.tied_below(term.w) if end.shared_places(placed, state.winners) else ""
+    term.say(words.standings(term.w, [(place, people.name(p), score, p in state.winners)
+                                      for place, p, score in placed], note))
     term.say(words.verdict(term.w, YOU in state.winners))
 
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
-              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None,
-              levels: list[str] | None = None) -> int:
+              stdout: TextIO = sys.stdout, name: str | None = None, w: Words = ENGLISH, picture: str | None = None,
+              levels: list[str] | None = None, command: str = "augsburg play") -> int:
+    """`command`: how the player started the game, for the lines that tell them how to go on."""
     store = await Store.open(database)
     try:
-        term = Terminal(stdin, stdout, w)
+        term = Terminal(stdin, stdout, w, command)
         return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
                           picture=picture, levels=levels)
     finally:
@@ -167,11 +175,13 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
 
 def main(args) -> int:
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
+    command = getattr(args, "program", "augsburg play")
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
-                               w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None)))
+                               w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),
+                               command=command))
     except KeyboardInterrupt:
-        print("\n" + words.stopped(w))
+        print("\n" + words.stopped(w, f"{command} --resume"))
         return 0
     except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise

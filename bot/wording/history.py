@@ -14,6 +14,8 @@ PAGE = 1900  # characters per page of the log (Discord allows 2,000)
 def entry_line(w: Words, e, people: People, reader: str | None) -> str | None:
     if e.type == "table":
         return clock.table_event(w, e, people)
+    if e.type == "choice_made" and e.player == reader:
+        return None  # the reader's own "has chosen": their private line says what they chose
     if e.to is None:
         return public_line(w, e, people)
     return private_line(w, e) if e.to == reader else None

@@ -69,9 +69,16 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "privileges_declined":
             return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
         case "prestige_gained":
+            if e.requested and not e.amount:
+                return w.n_("{who} would gain {n} prestige but gains none: scores stop at 25 without a Church "
+                            "and at 45 without a Cathedral.", "{who} would gain {n} prestige but gains none: "
+                            "scores stop at 25 without a Church and at 45 without a Cathedral.", e.requested,
+                            who=who)
             if e.requested and e.amount < e.requested:
-                return w._("{who} keeps only {amount} of those {requested} prestige: scores stop at 25 without a "
-                           "Church and at 45 without a Cathedral.", who=who, amount=e.amount, requested=e.requested)
+                return w.n_("{who} would gain {n} prestige but gains only {amount}: scores stop at 25 without a "
+                            "Church and at 45 without a Cathedral.", "{who} would gain {n} prestige but gains only "
+                            "{amount}: scores stop at 25 without a Church and at 45 without a Cathedral.",
+                            e.requested, who=who, amount=e.amount)
             return None
         case "round_income":
             if e.money:
@@ -135,6 +142,8 @@ def lines(w: Words, events, people: People, player: str | None = None) -> list[s
     """The log lines of `events` that `player` may read: public ones, and their own private ones."""
     out = []
     for e in events:
+        if e.type == "choice_made" and e.player == player:
+            continue  # their own "has chosen": the private line says what they chose
         if e.to is None:
             line = public_line(w, e, people)
         elif e.to == player:

@@ -20,14 +20,16 @@ from engine.actions import (
     TakeCard,
     Use,
 )
-from engine.components import PRIVILEGE_CARDS, PRIVILEGES_PER_CARD
+from engine.components import BUILDINGS, OFFICES, PRIVILEGE_CARDS, PRIVILEGES_PER_CARD
+from engine.rules import holds_tile
 
 from . import names
 from .words import People, Words
 
 
-def action(w: Words, option, view: View, people: People) -> str:
-    """The label of one concrete legal action."""
+def action(w: Words, option, view: View, people: People, slots: bool = True) -> str:
+    """The label of one concrete legal action; `slots`: a privilege's number on its card ('1. Trade: …'),
+    which a list numbered of its own (the terminal's) leaves out."""
     match option:
         case Pass():
             return w._("Pass")
@@ -38,7 +40,7 @@ def action(w: Words, option, view: View, people: People) -> str:
         case TakeCard(card=card):
             return names.privilege_card(w, card)
         case Use():
-            return use(w, option, view.privilege.card, people)
+            return use(w, option, view.privilege.card, people, numbered=slots, view=view)
         case Build(what=what):
             return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
                        cost=w.money(view.tile_stacks[what][0]))
@@ -58,8 +60,9 @@ def action(w: Words, option, view: View, people: People) -> str:
     raise ValueError(f"no label for {option!r}")
 
 
-def use(w: Words, option: Use, card: str, people: People, numbered: bool = True) -> str:
-    """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice."""
+def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, view: View | None = None) -> str:
+    """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice;
+    a building with its price ('Offices: build the Church for 700 guilders') when the `view` is given."""
     head = names.privilege(w, PRIVILEGE_CARDS[card][option.slot])
     if numbered:
         head = w._("{slot}. {privilege}", slot=option.slot + 1, privilege=head)
@@ -68,10 +71,33 @@ def use(w: Words, option: Use, card: str, people: People, numbered: bool = True)
     if option.from_:
         return w._("{head}: {how} from {player}", head=head, how=names.use(w, option.as_),
                    player=people.name(option.from_))
+    if option.as_ in BUILDINGS and view is not None and view.tile_stacks[option.as_]:
+        return w._("{head}: build the {tile} for {money}", head=head, tile=names.tile(w, option.as_),
+                   money=w.money(view.tile_stacks[option.as_][0]))
     return w._("{head}: {how}", head=head, how=names.use(w, option.as_))
 
 
-def prompt(w: Words, options: list, view: View) -> str:
+def out_of_reach(w: Words, view: View) -> list[str]:
+    """The buildings a privilege left on the player's card (Offices, or the Master Builder's) could build but
+    the player cannot pay for now: said, not left out silently."""
+    turn, you = view.privilege, getattr(view, "you", None)
+    if you is None or turn is None or turn.card is None or turn.player != you.id:
+        return []
+    me = next(p for p in view.players if p.id == you.id)
+    offices = any(k == OFFICES and slot not in turn.used for slot, k in enumerate(PRIVILEGE_CARDS[turn.card]))
+    offices = offices and len(turn.used) < PRIVILEGES_PER_CARD
+    if not (offices or me.tiles.master_builder and not turn.built):
+        return []
+    lines = []
+    for tile in BUILDINGS:
+        stack = view.tile_stacks[tile]
+        if stack and not holds_tile(me.tiles, tile) and stack[0] > you.money:
+            lines.append(w._("You cannot build the {tile} now: it costs {cost}, and you have {money}.",
+                             tile=names.tile(w, tile), cost=w.money(stack[0]), money=w.money(you.money)))
+    return lines
+
+
+def prompt(w: Words, options: list, view: View, people: People) -> str:
     """What the decision in front of the player asks of them (reveal and purchase: see below)."""
     first = options[0]
     if isinstance(first, (Pass, Call, Bid)):
@@ -85,7 +111,8 @@ def prompt(w: Words, options: list, view: View) -> str:
     if isinstance(first, TakeCard):
         return w._("take one of the privilege cards on display.")
     if isinstance(first, Compensate):
-        return w._("a step tile was taken from you: choose your compensation.")
+        return w._("{player} climbed and took your step tile: choose your compensation.",
+                   player=people.name(view.privilege.player))
     if isinstance(first, Discard):
         return w._("choose a card from your hand to discard.")
     if isinstance(first, ReturnCard):
@@ -97,8 +124,9 @@ def prompt(w: Words, options: list, view: View) -> str:
     card = names.privilege_card(w, view.privilege.card)
     left = PRIVILEGES_PER_CARD - len(view.privilege.used)
     if left:
-        return w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
-                    card=card)
+        asked = w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
+                     card=card)
+        return " ".join([asked, *out_of_reach(w, view)])
     if any(isinstance(o, Build) for o in options):
         return w._("no more privileges of {card} to use: build with your Master Builder, or finish the card.",
                    card=card)

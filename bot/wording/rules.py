@@ -34,14 +34,16 @@ _TEXTS = {
     "auction": lambda w: w._(
         'Bids count cards, not values. On your turn pass (you are out of this auction), call (offer as many '
         "cards as the best bid) or raise. Only that noble's certificates and jokers are valid, and at least "
-        'one card must be a certificate; for Maximilian any certificate is valid. When the turn comes back to'
+        'one card must be a certificate; for Maximilian any certificate is valid. A joker counts as a card '
+        'for every noble but has no value of its own: it never wins a showdown. When the turn comes back to'
         ' the best bid, everyone holding it lays down that many cards at once: the single highest card wins '
         "(for Maximilian ties go Maria, Leo, Louise, Philipp). The winner's cards are spent; second place "
         'gets 100 guilders, third 50. A bidder left alone wins without a showdown but still spends the cards.'
     ),
     "privileges": lambda w: w._(
-        'The winner takes one face-up privilege card and may use two of its three privileges, in any order; '
-        'each one left unused is worth 2 prestige. Trade, Nobility and Offices privileges climb one step, or '
+        'The winner takes one face-up privilege card and may use two of its three privileges, in any order. '
+        'Of those two uses, each one you do not make is worth 2 prestige (so 0, 2 or 4); the third privilege '
+        'is never worth anything. Trade, Nobility and Offices privileges climb one step, or '
         'instead: Trade (level 2+) 300 guilders; Nobility a Coat of Arms (level 3+) or Letter of Nobility '
         '(level 4); Offices a Minter (level 3+), a Master Builder (level 4), or build the top Church or '
         'Cathedral by paying for it. The Master Builder may build one Church or Cathedral extra on every card'
@@ -91,5 +93,8 @@ def commands(w: Words) -> str:
         "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "
         "`/augsburg status` the table · `/augsburg board` the table as a picture · "
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
-        "`/augsburg rules` the rules · `/augsburg cancel` ends the game"
+        "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
+        "`/augsburg notify` how you are told it is your move · `/augsburg leave` the computer plays your seat "
+        "from now on · `/augsburg back` you take your seat back from the computer · "
+        "`/augsburg replace` (host) the computer plays a seat whose time has run out"
     )

@@ -131,7 +131,7 @@ def _in_every_language(*sources: str) -> list[re.Pattern]:
 # Private headings (in any language) never appear in public; these public lines may name cards.
 PRIVATE_MARKS = _in_every_language("**Your money:** {money}", "Your money: {money}")
 CARDS_SHOWN = _in_every_language("Cards laid down for {noble}: {offers}.", "{who} discards {card}.",
-                                 "Deck top price: {deck} · Discard top: {discard}")
+                                 "Deck: {deck} · Discard pile: {discard} on top")
 
 
 class PublicRecord:
