@@ -242,3 +242,13 @@ def test_names_fit_their_column_by_terminal_width():
     lines = terminal.columns([("山田太郎", "0 prestige", "x"), ("Bob", "12 prestige", "y")])
     assert [terminal.cells(line[:re.search(r"\d", line).start()]) for line in lines] == [12, 12]
     assert [terminal.cells(line[:-1]) for line in lines] == [25, 25]
+
+
+def test_a_lay_down_with_one_choice_is_made_for_you_and_never_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "10000")
+    text = game_text(tmp_path, "1 2 3\n2\n\n" * 20_000)  # buys cards and bids, so it comes to lay-downs
+    assert "Your only choice: Lay down: " in text, "some lay-downs had one choice"
+    asked = re.findall(r"Lay down exactly (\d+) valid cards?.*\n((?:  \d+\. .*\n)+)", text)
+    assert asked, "and others a real one"
+    for count, listed in asked:
+        assert len(listed.splitlines()) > int(count)  # listed no more than it asks for: it would be the only set

@@ -66,6 +66,7 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "never_timed_out": lambda: w._("{player}'s time has never run out; a seat goes to the computer only after "
                                        "that.", player=people.name(p["player"])),
         "not_stood_in": lambda: w._("Nobody is playing for you: your seat is yours."),
+        "ahead_lapsed": lambda: w._("That auction is over, or you are out of it: there is nothing to decide ahead."),
     }
 
 

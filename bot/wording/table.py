@@ -182,11 +182,15 @@ def steps_left(w: Words, view: View) -> str:
 
 def income(w: Words) -> str:
     """What each level gives at every round's end (R22, R23)."""
-    trade = "/".join(w.number(TRADE_INCOME[level]) for level in range(1, MAX_LEVEL + 1))
-    nobility = "/".join(str(NOBILITY_PRESTIGE[level]) for level in range(1, MAX_LEVEL + 1))
-    offices = "/".join(str(OFFICES_CARDS[level]) for level in range(1, MAX_LEVEL + 1))
-    return w._("Round end at levels 1/2/3/4: Trade {trade} guilders · Nobility {nobility} prestige · Offices "
-               "{offices} cards offered", trade=trade, nobility=nobility, offices=offices)
+    def levels(table: dict[int, int]) -> str:
+        return "/".join(w.number(table[level]) for level in range(1, MAX_LEVEL + 1))
+
+    parts = [w._("{category} {amounts} guilders", category=names.category(w, "trade"), amounts=levels(TRADE_INCOME)),
+             w._("{category} {amounts} prestige", category=names.category(w, "nobility"),
+                 amounts=levels(NOBILITY_PRESTIGE)),
+             w._("{category} {amounts} cards offered", category=names.category(w, "offices"),
+                 amounts=levels(OFFICES_CARDS))]
+    return w._("Round end at levels 1/2/3/4: {parts}", parts=" · ".join(parts))
 
 
 def log_heading(w: Words) -> str:
