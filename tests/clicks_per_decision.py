@@ -5,8 +5,10 @@ Plays seeded games through the bot and the project's fake Discord the way people
 decide uses the private panel on their screen if it offers that decision (live panels follow the
 game), and otherwise opens their panel from the table first. What they decide is what the computer
 player would decide in their seat, found among the panel's buttons and menus. Each decision takes its
-person `--think` seconds (the bot's clock and Discord's move on; deadlines due meanwhile fire), or
-`--pause` minutes (an asynchronous game: a panel's token has expired by then, and nobody is watching).
+person `--think` seconds (the bot's clock and Discord's move on; deadlines due meanwhile fire); with
+`--pause` a person is away between turns: they come back that many minutes after another person's move
+made it their turn (a panel's token has expired by then, and they are not watching), while a decision
+that follows their own move, with only computers between, they make on the spot.
 
 Prints, per game, the interactions per decision, the private panels each person was sent, the "your
 move" pings each person got, how many of those came right after their own move with only computers
@@ -164,8 +166,8 @@ class Pings:
 async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0,
                watch=None, think: float = 0.0) -> Counts:
     """A game played to its end; `watch(h, user, chosen)` is awaited after each decision (and with user 0
-    once the game has started). Each decision takes its person `think` seconds, `pause` seconds once the
-    panels' tokens have expired."""
+    once the game has started). Each decision takes its person `think` seconds; one that another person's
+    move gave them, `pause` seconds (they were away)."""
     users = [FakeUser(u, NAMES[u]) for u in players]
     database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
     clock = ManualClock()
@@ -183,16 +185,20 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
         if watch is not None:
             await watch(h, 0, "")
         shown: dict[int, int] = {}
+        last = 0  # who decided last
         scheduler = h.bot.get_cog("Augsburg").scheduler
         while (record := game(h)) is not None and record.open:
             pings.tally()
-            due = _people_due(record)
+            due = sorted(_people_due(record), key=lambda p: int(p) != last)  # who is on the spot goes first
             if not due:
                 await h.settle()
                 continue
-            if pause or think:
-                h.advance(pause or think)
-                clock.advance(pause or think)
+            # Away between turns (`pause`), a person comes back when another person's move made it their turn;
+            # a decision that follows their own (only computers between) they make on the spot.
+            wait = pause if pause and last != int(due[0]) else think
+            if wait:
+                h.advance(wait)
+                clock.advance(wait)
                 h._begin()
                 await scheduler.run_due()  # deferred pings, reminders: whatever fell due meanwhile
                 await h.settle()
@@ -200,7 +206,7 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
                 if (record := game(h)) is None or not record.open or due[0] not in _people_due(record):
                     continue
             chosen = await decide(h, int(due[0]), table, shown, counts)
-            pings.decided(int(due[0]))
+            pings.decided(last := int(due[0]))
             if watch is not None:
                 await watch(h, int(due[0]), chosen)
         pings.tally()
@@ -228,7 +234,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
     parser.add_argument("--think", type=float, default=30.0, help="seconds each decision takes its person")
-    parser.add_argument("--pause", type=float, default=0.0, help="minutes before each decision (instead)")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="minutes a person is away before a turn another person's move gave them")
     parser.add_argument("--only", choices=("2", "5", "3+2"), help="one of the set-ups only")
     args = parser.parse_args()
     setups = [("2", "2 players", (ADA, BEN), 0), ("5", "5 players", (ADA, BEN, CLEO, DAN, EVE), 0),
