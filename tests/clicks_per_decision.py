@@ -24,6 +24,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import mock
 
 TESTS = Path(__file__).resolve().parent
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]
@@ -171,7 +172,7 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
     users = [FakeUser(u, NAMES[u]) for u in players]
     database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
     clock = ManualClock()
-    h = await Harness.create(make_bot(database, clock=clock, deal_seed=seed), users=users, ignore=(long_lived,))
+    h = await Harness.create(make_bot(database, clock=clock), users=users, ignore=(long_lived,))
     try:
         await h.settle()  # the commands are synced
         counts = Counts()
@@ -181,7 +182,8 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
             await h.click(user, table, label="Join")
         for _ in range(computers):
             await h.click(players[0], table, label="Add computer player")
-        await h.click(players[0], table, label="Start game")  # dealt from DEAL_SEED=seed
+        with mock.patch("bot.service.lobby.deal_seed", lambda fixed, game_id: seed):  # the game's seed is `seed`
+            await h.click(players[0], table, label="Start game")
         if watch is not None:
             await watch(h, 0, "")
         shown: dict[int, int] = {}

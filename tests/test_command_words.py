@@ -10,8 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 from support.bot_support import long_lived, make_bot
+from support.command_limits import check_commands
 from support.fake_discord import Harness
-from support.validation import check_commands
 
 from bot.discord_app.command_words import CommandWords, augsburg_group, catalogue, tree_strings
 from bot.wording import LANGUAGES

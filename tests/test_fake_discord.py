@@ -20,7 +20,7 @@ from support.fake_discord import (
     HarnessError,
     SettleTimeout,
 )
-from support.toy_bot import COLORS, EagerBot, ToyBot
+from support.toy_bot import COLORS, EagerBot, ToyBot, on_gateway
 
 ALICE, BOB = 101, 102
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -195,6 +195,29 @@ async def test_injected_failures_meet_discord_pys_real_http_client(h: Harness) -
     h.on_route("POST", SEND, lambda req: seen.append(req.json["content"]) or DEFAULT)
     await h.slash(ALICE, "toy post")
     assert seen == ["a plain post"] and h.problems == []  # injected failures are not refusals
+
+
+async def test_a_lost_answer_leaves_the_request_done_and_discord_pys_retry_meets_it(h: Harness) -> None:
+    h.lose_next_answer("POST", CALLBACK)  # Discord answers the callback, then says 500
+    r = await h.slash(ALICE, "toy say", text="hello")
+    assert not r.unanswered and r.answer.content == "hello"
+    assert [req.status for req in h.requests_to("POST", CALLBACK)] == [500, 400]  # discord.py tried again
+    assert any("40060" in e for e in r.errors)  # which the toy bot does not expect
+    assert h.problems == [f"POST {CALLBACK} -> 400 40060 Interaction has already been acknowledged."]
+    h.problems.clear()
+    h.lose_next_answer("POST", "/webhooks/{webhook_id}/{webhook_token}")
+    r = await h.slash(ALICE, "toy shout", text="hi")
+    assert [o.content for o in r.outputs if o.kind == "followup"] == [f"<@{ALICE}> hi"] * 2  # posted twice
+    assert r.errors == [] and h.problems == []
+
+
+async def test_the_gateway_door_counts_a_callback_whose_answer_was_lost_as_answered() -> None:
+    async with FakeDiscord(users=[ALICE]) as fake, on_gateway(fake):
+        fake.lose_next_answer("POST", CALLBACK)
+        r = await fake.slash(ALICE, "toy say", text="hello")  # settled by the callback Discord took
+        assert not r.unanswered and r.answer.content == "hello"
+        await fake.wait_until(lambda: fake.problems, what="discord.py's retry")
+        assert fake.problems == [f"POST {CALLBACK} -> 400 40060 Interaction has already been acknowledged."]
 
 
 async def test_close_fails_when_discord_would_refuse_what_the_bot_sent() -> None:

@@ -1,12 +1,17 @@
-"""Discord's documented limits in the fake (tests/support/validation.py): each accepted at the limit and
-refused one step past it with 400 / 50035 naming the field."""
+"""Discord's documented limits in the fake (tests/support/validation.py, command_limits.py): each accepted at
+the limit and refused one step past it with 400 / 50035 naming the field."""
 
 from __future__ import annotations
 
+import aiohttp
+import discord
 import pytest
+from discord import app_commands
 from support.attachments import Upload
+from support.command_limits import check_autocomplete, check_commands
 from support.errors import DiscordError
-from support.validation import check_autocomplete, check_commands, check_message
+from support.server import FakeDiscord
+from support.validation import check_message
 
 
 def x(n: int) -> str:
@@ -56,6 +61,16 @@ def text_option(name: str, **more) -> dict:
     return {"name": name, "description": "d", "type": 3, **more}
 
 
+def int_option(name: str = "o", kind: int = 4, **more) -> dict:
+    """An INTEGER option (``kind`` 10: a NUMBER one)."""
+    return {"name": name, "description": "d", "type": kind, **more}
+
+
+def sub(name: str, kind: int = 1, options: list | None = None) -> dict:
+    """A subcommand (``kind`` 2: a subcommand group)."""
+    return {"name": name, "description": "d", "type": kind, "options": options or []}
+
+
 def command(name: str = "cmd", description: str = "d", options: list | None = None) -> list[dict]:
     return [{"name": name, "description": description, "type": 1, "options": options or []}]
 
@@ -83,6 +98,28 @@ def localised(name: str = "neu", description: str = "d", locale: str = "de") -> 
     body[0].update(name_localizations={locale: name}, description_localizations={locale: description})
     return body
 
+
+def one(option: dict) -> list[dict]:
+    return command(options=[option])
+
+
+def sized(total: int) -> list[dict]:
+    """A command whose names, descriptions, choice names and values come to ``total`` characters."""
+    left, options = total - len("cmd") - len("d"), []
+    while left:
+        description = min(100, left - 3)  # after the option's name, "oNN"
+        left -= 3 + description
+        listed = []
+        while left and len(listed) < 25:
+            name = min(100, left)
+            value = min(100, left - name)
+            listed.append({"name": f"{len(listed):02}" + x(name - 2), "value": x(value)})
+            left -= name + value
+        options.append(text_option(f"o{len(options):02}", description=x(description), choices=listed))
+    return command(options=options)
+
+
+INT53 = 2**53 - 1
 
 # (what, body for n, n accepted, n refused, the field the refusal names)
 MESSAGES = [
@@ -141,6 +178,41 @@ COMMANDS = [
     ("localised names unique", lambda n: twins("y" if n else "x"), 1, 0, "0.options"),
     ("localised choice name", lambda n: with_choices(name_localizations={"it": x(n)}), 100, 101,
      "choices.0.name_localizations.it"),
+    # INTEGER and NUMBER options: values within -(2^53-1)..2^53-1, bounds only on them, a minimum below a maximum
+    ("max_value", lambda n: one(int_option(min_value=1, max_value=n)), INT53, INT53 + 1, "0.options.0.max_value"),
+    ("min_value", lambda n: one(int_option(min_value=-n)), INT53, INT53 + 1, "0.options.0.min_value"),
+    ("number max_value", lambda n: one(int_option(kind=10, max_value=float(n))), INT53, INT53 + 1, "max_value"),
+    ("integer bound", lambda n: one(int_option(max_value=7.5 if n else 7)), 0, 1, "0.options.0.max_value"),
+    ("min over max value", lambda n: one(int_option(min_value=n, max_value=5)), 5, 6, "0.options.0.min_value"),
+    ("value bound on a string", lambda n: one(text_option("o", **({"min_value": 1} if n else {}))), 0, 1,
+     "0.options.0.min_value"),
+    ("integer choice", lambda n: one(int_option(choices=[{"name": "c", "value": n}])), INT53, INT53 + 1,
+     "0.options.0.choices.0.value"),
+    ("string choice on an integer", lambda n: one(int_option(choices=[{"name": "c", "value": "1" if n else 1}])),
+     0, 1, "0.options.0.choices.0.value"),
+    # STRING options: lengths 0-6000 (min) and 1-6000 (max), only on them
+    ("min_length", lambda n: one(text_option("o", min_length=n)), 6000, 6001, "0.options.0.min_length"),
+    ("negative min_length", lambda n: one(text_option("o", min_length=n - 1)), 1, 0, "0.options.0.min_length"),
+    ("max_length", lambda n: one(text_option("o", max_length=n)), 6000, 6001, "0.options.0.max_length"),
+    ("zero max_length", lambda n: one(text_option("o", max_length=n)), 1, 0, "0.options.0.max_length"),
+    ("min over max length", lambda n: one(text_option("o", min_length=n, max_length=5)), 5, 6, "min_length"),
+    ("length bound on an integer", lambda n: one(int_option(**({"max_length": 5} if n else {}))), 0, 1,
+     "0.options.0.max_length"),
+    # choices and autocomplete, the order of options, subcommands, a command's size
+    ("choices with autocomplete", lambda n: one(text_option("o", autocomplete=bool(n), choices=choices())), 0, 1,
+     "0.options.0.autocomplete"),
+    ("choices on a boolean", lambda n: one(int_option(kind=5, **({"choices": choices()} if n else {}))), 0, 1,
+     "0.options.0"),
+    ("required after optional", lambda n: command(options=[text_option("a", required=not n),
+                                                           text_option("b", required=True)]), 0, 1,
+     "0.options.1.required"),
+    ("subcommands and options", lambda n: command(options=[sub("a"), *([text_option("b")] if n else [])]), 0, 1,
+     "0.options"),
+    ("group of subcommands", lambda n: command(options=[sub("g", 2, [text_option("o") if n else sub("s")])]), 0, 1,
+     "0.options.0.options.0.type"),
+    ("subcommand in a subcommand", lambda n: command(options=[sub("s", 1, [sub("t") if n else text_option("o")])]),
+     0, 1, "0.options.0.options.0.type"),
+    ("command size", sized, 8000, 8001, "Command size exceeds 8000"),
 ]
 
 AUTOCOMPLETE = [
@@ -148,6 +220,7 @@ AUTOCOMPLETE = [
     ("name", lambda n: {"choices": choices(name=x(n))}, 100, 101, "data.choices.0.name"),
     ("empty name", lambda n: {"choices": choices(name=x(n))}, 1, 0, "data.choices.0.name"),
     ("value", lambda n: {"choices": choices(value=x(n))}, 100, 101, "data.choices.0.value"),
+    ("number", lambda n: {"choices": [{"name": "c", "value": n}]}, INT53, INT53 + 1, "data.choices.0.value"),
 ]
 
 CASES = [
@@ -180,3 +253,27 @@ def test_a_callbacks_fields_are_named_under_data_in_discords_nested_form() -> No
     errors = refused.value.body()["errors"]["data"]
     assert errors["content"]["_errors"][0]["message"] == "Must be 2000 or fewer in length (got 2001)."
     assert errors["embeds"]["0"]["title"]["_errors"][0]["message"] == "Must be 256 or fewer in length (got 257)."
+
+
+async def test_a_registration_past_a_limit_is_refused_whole_over_http_and_registers_nothing() -> None:
+    """What discord.py sends for ``Range[int, 1, 2**53]``: Discord answers 400 / 50035 naming the field, and
+    none of the commands sent (the good one neither) replaces those registered before."""
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+
+    @app_commands.command(name="export", description="d")
+    async def export(interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53]) -> None: ...
+
+    good = {"name": "ok", "description": "d", "type": 1}
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        url = f"{fake.api_base}/applications/{fake.application_id}/commands"
+        async with http.put(url, json=[good]) as accepted:
+            assert accepted.status == 200
+        async with http.put(url, json=[{**good, "name": "new"}, export.to_dict(tree)]) as refused:
+            assert refused.status == 400
+            body = await refused.json()
+        assert (body["code"], body["message"]) == (50035, "Invalid Form Body")
+        (error,) = body["errors"]["1"]["options"]["0"]["max_value"]["_errors"]
+        assert error["code"] == "INVALID_FORM_BODY" and "9007199254740991" in error["message"]
+        assert [command["name"] for command in fake.commands[None]] == ["ok"]
+        assert fake.problems == [f"PUT /applications/{{application_id}}/commands -> 400 50035 Invalid Form Body: "
+                                 f"1.options.0.max_value: {error['message']}"]

@@ -8,6 +8,7 @@ Discord fails or the bot restarts; the standings appear exactly once. A deleted 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
 import threading
@@ -26,6 +27,7 @@ from support.bot_support import (
     service,
     shows_now,
 )
+from support.fake_discord import DEFAULT, TOKEN_LIFETIME
 
 from bot.discord_app.extension import ANNOUNCE_GRACE
 from engine import to_act
@@ -33,6 +35,7 @@ from engine import to_act
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
 CHANNEL_POST = "/channels/{channel_id}/messages"
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 LATER = ANNOUNCE_GRACE + 5  # past the moment an unannounced change is announced again
 
 
@@ -179,6 +182,113 @@ async def test_a_join_on_a_slow_database_is_deferred_and_then_answered(h):
     holder.join()
     assert not joined.unanswered and joined.latency < 3.0 and joined.response.kind == "defer_update"
     assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
+
+
+# --- 4. a lost answer is not an error: Discord did it (40060 on the retry), or takes no answer any more
+
+
+def bot_warnings(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
+
+
+def acknowledged_twice(h) -> bool:
+    """Discord took the first callback, lost its reply, and refused discord.py's retry as Discord does."""
+    refused = [p for p in h.problems if p.startswith(f"POST {CALLBACK} -> 400 40060")]
+    h.problems.clear()
+    return len(refused) == 1
+
+
+async def test_a_panel_whose_answer_discord_lost_is_still_shown_and_works(h, caplog):
+    table = await open_and_start(h, players=(ADA, BEN))
+    h.lose_next_answer("POST", CALLBACK)  # the panel is posted, but its answer is a 500: discord.py retries
+    opened = await h.click(ADA, table, label="My hand & actions")
+    assert acknowledged_twice(h)
+    panel = h.message(opened.answer.message_id)
+    assert panel.ephemeral and "Your money" in panel.content and panel.components
+    h.assert_no_errors()
+    assert bot_warnings(caplog) == []
+    moved = await h.click(ADA, panel.id, label="Buy nothing")  # the very panel the player was shown
+    assert "Done" in moved.answer.content and str(ADA) not in to_act(game(h).state)
+
+
+async def test_a_move_whose_acknowledgement_discord_lost_is_applied_once_and_answered(h, caplog):
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    h.lose_next_answer("POST", CALLBACK)  # the defer of the move
+    moved = await h.click(ADA, panel.message_id, label="Buy nothing")
+    assert acknowledged_twice(h)
+    assert moved.answer.kind == "update" and "Done" in moved.answer.content
+    assert str(ADA) not in to_act(game(h).state) and game(h).state.moves == 1
+    h.assert_no_errors()
+    assert bot_warnings(caplog) == []
+
+
+async def test_a_lobby_click_whose_update_discord_lost_shows_the_lobby(h):
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    h.lose_next_answer("POST", CALLBACK)  # the update of the lobby message
+    await h.click(BEN, table, label="Join")
+    assert acknowledged_twice(h)
+    assert "Ben" in h.message(table).embeds[0]["fields"][0]["value"]
+    assert [seat.id for seat in service(h).cached(h.channel_ids[0]).table.seats] == [str(ADA), str(BEN)]
+    h.assert_no_errors()
+
+
+async def test_suggestions_whose_answer_discord_lost_are_no_error(h):
+    await open_and_start(h, players=(ADA, BEN))
+    h.lose_next_answer("POST", CALLBACK)
+    offered = await h.autocomplete(ADA, "augsburg buy", "cards", "")
+    assert acknowledged_twice(h)
+    assert offered and any("nothing" in choice["name"].lower() for choice in offered)
+    h.assert_no_errors()
+
+
+def answered_late(h) -> None:
+    """The move's answer reaches Discord after the interaction's 15 minutes (the fake's clock jumps)."""
+
+    def late(_):
+        h.overrides[("PATCH", ORIGINAL)].remove(late)
+        h.advance(TOKEN_LIFETIME + 60)
+        return DEFAULT
+
+    h.on_route("PATCH", ORIGINAL, late)
+
+
+def answered_unknown(h) -> None:
+    h.fail_next("PATCH", ORIGINAL, status=404, code=10062, message="Unknown interaction")
+
+
+@pytest.mark.parametrize("lose", [answered_late, answered_unknown], ids=["expired token", "unknown interaction"])
+async def test_a_move_whose_answer_discord_no_longer_takes_stands_with_one_warning(h, caplog, lose):
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    lose(h)
+    await h.click(ADA, panel.message_id, label="Buy nothing")
+    (warning,) = bot_warnings(caplog)
+    text = warning.getMessage()
+    assert warning.exc_info is None and "\n" not in text
+    assert "act_click" in text and f"channel {h.channel_ids[0]}" in text and "could not be sent" in text
+    assert h.errors == []
+    record = await service(h).store.load_game(game(h).id)  # the move is stored, and on the table
+    assert str(ADA) not in to_act(record.state) and record.state.moves == 1 and shows_now(h, table)
+    again = await h.click(ADA, table, label="My hand & actions")  # and in the next panel opened
+    assert "Buy nothing" not in [b.get("label") for b in again.answer.buttons()]
+
+
+async def test_a_panel_asked_for_too_late_is_one_warning_and_changes_nothing(h, caplog):
+    """The callback reaches Discord after its 3 seconds: 404 10062 Unknown interaction, by the fake's rules."""
+    table = await open_and_start(h, players=(ADA, BEN))
+
+    def slow(_):
+        h.overrides[("POST", CALLBACK)].remove(slow)
+        h.advance(4)
+        return DEFAULT
+
+    h.on_route("POST", CALLBACK, slow)
+    before = game(h).version
+    opened = await h.click(ADA, table, label="My hand & actions")
+    assert opened.unanswered and len(bot_warnings(caplog)) == 1 and h.errors == []
+    assert [p.split(" -> ")[1] for p in h.problems] == ["404 10062 Unknown interaction"]  # no second try
+    assert game(h).version == before
 
 
 # --- 5. deleted channels and messages

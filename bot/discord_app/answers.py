@@ -10,12 +10,21 @@ about a move that was made.
 
 `edits`: the answer replaces the message that was clicked (a panel, the lobby);
 otherwise it is a new private message.
+
+Every answer to an interaction goes through here, and so do Discord's two
+surprises. Discord may do what was asked and lose its reply (a 5xx): discord.py
+sends the request again, and a second first answer gets 40060 "already
+acknowledged". The first one stands, so the answer goes on through the token,
+shown again in "@original" (`_taken`). An interaction Discord no longer takes
+answers for (its token past 15 minutes: 50027; unknown: 10062) gets none: one
+warning line (`_gone`), and what the handler did stands.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 
 import discord
@@ -23,16 +32,21 @@ import discord
 log = logging.getLogger(__name__)
 MISSING = discord.utils.MISSING
 DEFER_AFTER = 2.0  # seconds of work before an answer is deferred (Discord allows 3)
+ACKNOWLEDGED = 40060  # "Interaction has already been acknowledged"
+GONE = {50027: "its token has expired", 10062: "Discord no longer knows the interaction"}
+Kind = discord.InteractionResponseType
 
 
 class _Answer:
-    __slots__ = ("edits", "public", "lock", "filled")
+    __slots__ = ("edits", "public", "lock", "filled", "what", "gone")
 
-    def __init__(self, edits: bool, public: bool = False):
+    def __init__(self, edits: bool, public: bool = False, what: str = "an interaction"):
         self.edits = edits
         self.public = public  # the answer is a public message (a new table)
         self.lock = asyncio.Lock()  # the late defer and the handler's answer never both answer first
         self.filled = False  # a "thinking" defer has been replaced by the answer
+        self.what = what  # what is being answered (a handler's name), for the log
+        self.gone = False  # Discord takes no more answers to it
 
 
 def _state(interaction: discord.Interaction) -> _Answer:
@@ -42,14 +56,56 @@ def _state(interaction: discord.Interaction) -> _Answer:
     return state
 
 
+def _taken(interaction: discord.Interaction, error: discord.HTTPException, kind: Kind) -> bool:
+    """Whether `error` says our first answer (of `kind`) stands already: Discord took an earlier try of it
+    and lost its reply, and discord.py sent it again. Then it is noted as done, as discord.py would have."""
+    if error.code != ACKNOWLEDGED:
+        return False
+    log.info("the answer to %s in channel %s was taken before its reply was lost",
+             _state(interaction).what, interaction.channel_id)
+    interaction.response._response_type = kind  # discord.py's own note of it: is_done() reads it
+    return True
+
+
+def _gone(interaction: discord.Interaction, error: discord.HTTPException, what: str) -> bool:
+    """Whether `error` says Discord takes no more answers to the interaction; if so, say so in one line."""
+    reason = GONE.get(error.code)
+    if reason is None:
+        return False
+    state = _state(interaction)
+    state.gone = True
+    log.warning("%s to %s in channel %s could not be sent: %s (%s %s)",
+                what, state.what, interaction.channel_id, reason, error.status, error.code)
+    return True
+
+
+def _delivered(what: str):
+    """An answer Discord no longer takes is dropped (None) after one warning line naming `what` it was:
+    the player sees their move on the table and in their next panel."""
+    def wrap(func):
+        @functools.wraps(func)
+        async def deliver(interaction: discord.Interaction, *args, **kwargs):
+            if _state(interaction).gone:
+                return None
+            try:
+                return await func(interaction, *args, **kwargs)
+            except discord.HTTPException as error:
+                if not _gone(interaction, error, what):
+                    raise
+                return None
+        return deliver
+    return wrap
+
+
 def _edits(interaction: discord.Interaction, state: _Answer) -> bool:
     return state.edits and interaction.message is not None
 
 
 @contextlib.asynccontextmanager
-async def answering(interaction: discord.Interaction, edits: bool = False, public: bool = False):
-    """Run a handler; if it has not answered after DEFER_AFTER seconds, defer its answer."""
-    interaction.extras["answer"] = _Answer(edits, public)
+async def answering(interaction: discord.Interaction, edits: bool = False, public: bool = False,
+                    what: str = "an interaction"):
+    """Run a handler (`what`: its name); if it has not answered after DEFER_AFTER seconds, defer its answer."""
+    interaction.extras["answer"] = _Answer(edits, public, what)
     timer = asyncio.get_running_loop().call_later(
         DEFER_AFTER, lambda: asyncio.ensure_future(_late(interaction)))
     try:
@@ -59,24 +115,35 @@ async def answering(interaction: discord.Interaction, edits: bool = False, publi
 
 
 async def _late(interaction: discord.Interaction) -> None:
+    if _state(interaction).gone:
+        return
     try:
         await acknowledge(interaction)
-    except discord.HTTPException:
-        log.warning("could not defer a slow answer in channel %s", interaction.channel_id)
+    except discord.HTTPException as error:
+        log.warning("could not defer a slow answer in channel %s (%s %s)",
+                    interaction.channel_id, error.status, error.code)
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
-    """Tell Discord the answer is coming (nothing if answered already). Raises if Discord cannot be reached."""
+    """Tell Discord the answer is coming (nothing if answered already). Raises if Discord cannot be reached
+    or no longer knows the interaction (then no answer is tried after it)."""
     state = _state(interaction)
     async with state.lock:
         if interaction.response.is_done():
             return
-        if _edits(interaction, state):
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=not state.public, thinking=True)
+        edits = _edits(interaction, state)
+        try:
+            if edits:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=not state.public, thinking=True)
+        except discord.HTTPException as error:
+            if not _taken(interaction, error, Kind.deferred_message_update if edits else Kind.deferred_channel_message):
+                state.gone = state.gone or error.code in GONE
+                raise
 
 
+@_delivered("a private answer")
 async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
                embed: discord.Embed = MISSING, files: list[discord.File] = MISSING, file: discord.File = MISSING,
                allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
@@ -86,36 +153,49 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
     if file is not MISSING:
         files = [file]
     state = _state(interaction)
+
+    async def into_original() -> int:
+        return (await interaction.edit_original_response(content=content, view=view, embed=embed,
+                                                         attachments=files, allowed_mentions=allowed_mentions)).id
+
     async with state.lock:
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
-                                                           ephemeral=True, allowed_mentions=allowed_mentions)
-            return getattr(sent, "message_id", None)
-        elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
-                and not state.filled:
+            try:
+                sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
+                                                               ephemeral=True, allowed_mentions=allowed_mentions)
+                return getattr(sent, "message_id", None)
+            except discord.HTTPException as error:
+                if not _taken(interaction, error, Kind.channel_message):
+                    raise
+            return await into_original()  # it stands there already: shown again, and its id learnt
+        elif interaction.response.type == Kind.deferred_channel_message and not state.filled:
             state.filled = True  # the loading message becomes the answer
-            return (await interaction.edit_original_response(content=content, view=view, embed=embed,
-                                                             attachments=files,
-                                                             allowed_mentions=allowed_mentions)).id
+            return await into_original()
         else:
             await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True,
                                             allowed_mentions=allowed_mentions)
             return None
 
 
+@_delivered("the table")
 async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View,
-               files: list[discord.File] = MISSING) -> int:
-    """A public answer (a new table); its message id."""
+               files: list[discord.File] = MISSING) -> int | None:
+    """A public answer (a new table); its message id (None: Discord no longer takes an answer)."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.send_message(embed=embed, view=view, files=files)
-        else:
-            state.filled = True
-            await interaction.edit_original_response(embed=embed, view=view, attachments=files)
-    return (await interaction.original_response()).id
+            try:
+                await interaction.response.send_message(embed=embed, view=view, files=files)
+            except discord.HTTPException as error:
+                if not _taken(interaction, error, Kind.channel_message):
+                    raise
+            else:
+                return (await interaction.original_response()).id
+        state.filled = True  # into the loading message, or shown again where it stands already
+        return (await interaction.edit_original_response(embed=embed, view=view, attachments=files)).id
 
 
+@_delivered("the answer")
 async def update(interaction: discord.Interaction, content: str | None = MISSING, *,
                  view: discord.ui.View | None = MISSING, embed: discord.Embed | None = MISSING,
                  attachments: list[discord.File] = MISSING) -> int | None:
@@ -127,12 +207,33 @@ async def update(interaction: discord.Interaction, content: str | None = MISSING
                           embed=embed if embed is not None else MISSING, files=attachments)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, view=view, embed=embed, attachments=attachments)
+            try:
+                await interaction.response.edit_message(content=content, view=view, embed=embed,
+                                                        attachments=attachments)
+                return interaction.message.id
+            except discord.HTTPException as error:
+                if not _taken(interaction, error, Kind.message_update):
+                    raise
+            # the clicked message shows it already: shown again through the token, as after a defer
+            await interaction.edit_original_response(content=content, view=view, embed=embed, attachments=attachments)
             return interaction.message.id
-        elif interaction.response.type == discord.InteractionResponseType.deferred_message_update:
+        elif interaction.response.type == Kind.deferred_message_update:
             await interaction.edit_original_response(content=content, view=view, embed=embed, attachments=attachments)
             return interaction.message.id
         else:  # deferred as a new message (a late defer of a handler that did not say it edits)
             state.filled = True
             return (await interaction.edit_original_response(content=content, view=view, embed=embed,
                                                              attachments=attachments)).id
+
+
+async def suggest(interaction: discord.Interaction, choices: list[discord.app_commands.Choice]) -> list:
+    """Autocomplete suggestions, sent here (not left to discord.py) so their answer meets Discord's surprises
+    as every other does. Returns the empty list discord.py then has nothing to send for."""
+    try:
+        await interaction.response.autocomplete(choices)
+    except discord.HTTPException as error:
+        if not _taken(interaction, error, Kind.autocomplete_result):
+            if not _gone(interaction, error, "suggestions"):
+                raise
+            interaction.response._response_type = Kind.autocomplete_result  # nothing more to send
+    return []

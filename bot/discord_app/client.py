@@ -15,7 +15,7 @@ from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock
 from ..wording import notices, words
-from . import inputs
+from . import answers, inputs
 from .backoff import transient, with_backoff
 from .command_sync import sync_commands
 from .command_words import CommandWords
@@ -108,10 +108,7 @@ class AugsburgBot(commands.Bot):
         if await inputs.command_refused(interaction, error):  # forged or outdated input: a polite answer
             return
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
-        if interaction.response.is_done():
-            await interaction.followup.send(notices.sorry(words(interaction.locale)), ephemeral=True)
-        else:
-            await interaction.response.send_message(notices.sorry(words(interaction.locale)), ephemeral=True)
+        await answers.send(interaction, notices.sorry(words(interaction.locale)))
 
     async def close(self) -> None:
         # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later

@@ -18,7 +18,7 @@ from .. import choices
 from ..scheduler import Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, rules, words
-from . import inputs
+from . import answers, inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .pacing import Pacing
@@ -28,8 +28,15 @@ from .presenter import Presenter
 from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
+MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
+
+
+async def _suggest(interaction: discord.Interaction, pairs, current: str) -> list:
+    """The (name, value) pairs matching what was typed so far, sent as the autocomplete answer."""
+    return await answers.suggest(interaction, [app_commands.Choice(name=n, value=v)
+                                               for n, v in choices.filtered(pairs, current)])
 
 
 # Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
@@ -141,7 +148,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @records.command(name="export", description="This channel's game, or a past one, as a JSON file to replay")
     @app_commands.describe(game="A game's number from the history (default: this channel's game)")
     async def export(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+                     game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
     # --- seats during a game, and notifications
@@ -158,11 +165,11 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @replace.autocomplete("player")
     async def _replaceable(self, interaction, current: str):
         record = self.service.cached(interaction.channel_id)
-        if record is None or record.status != "active":
-            return []
-        who = people(words(interaction.locale), record.table)
-        pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
-        return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
+        pairs = []
+        if record is not None and record.status == "active":
+            who = people(words(interaction.locale), record.table)
+            pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
+        return await _suggest(interaction, pairs, current)
 
     @app_commands.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:
@@ -182,14 +189,14 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
         record = self.service.cached(interaction.channel_id)
         player = str(interaction.user.id)
-        if record is None or record.status != "active" or player not in record.table.players:
-            return []
-        options = legal_actions(record.state, player)
-        if not options:
-            return []
-        w = words(interaction.locale)  # suggestions in the typist's language
-        pairs = pick(w, options, player_view(record.state, player), people(w, record.table))
-        return [app_commands.Choice(name=n, value=v) for n, v in choices.filtered(pairs, current)]
+        options = []
+        if record is not None and record.status == "active" and player in record.table.players:
+            options = legal_actions(record.state, player)
+        pairs = []
+        if options:
+            w = words(interaction.locale)  # suggestions in the typist's language
+            pairs = pick(w, options, player_view(record.state, player), people(w, record.table))
+        return await _suggest(interaction, pairs, current)
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
     @app_commands.describe(count="How many cards you offer")

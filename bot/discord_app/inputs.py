@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Option
 
 from ..wording import People, notices, words
+from . import answers
 from .record_widgets import ALL_ITEMS
 
 log = logging.getLogger(__name__)
@@ -105,14 +106,10 @@ async def command_refused(interaction: discord.Interaction, error: Exception) ->
     log.warning("refused a command in channel %s from %s: %s", interaction.channel_id, interaction.user.id, error)
     if interaction.type == discord.InteractionType.autocomplete:
         if not interaction.response.is_done():
-            await interaction.response.autocomplete([])
+            await answers.suggest(interaction, [])
         return True
     code = error.code if isinstance(error, BadInput) else "unknown_input"
-    text = notices.notice(words(interaction.locale), code, {}, NOBODY)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await answers.send(interaction, notices.notice(words(interaction.locale), code, {}, NOBODY))
     return True
 
 
@@ -142,5 +139,4 @@ def _components(message: discord.Message):
 async def answer_unrouted(interaction: discord.Interaction) -> None:
     log.info("unknown component %r in channel %s", (interaction.data or {}).get("custom_id"), interaction.channel_id)
     if not interaction.response.is_done():
-        text = notices.notice(words(interaction.locale), "not_ours", {}, NOBODY)
-        await interaction.response.send_message(text, ephemeral=True)
+        await answers.send(interaction, notices.notice(words(interaction.locale), "not_ours", {}, NOBODY))

@@ -16,6 +16,7 @@ from ..turns import TURN_CHOICES
 from ..wording import Words, clock, names, notices
 from ..wording import table as words
 from ..wording import words as language
+from . import answers
 
 MAX_OPTIONS = 25
 
@@ -30,7 +31,7 @@ async def _route(interaction: discord.Interaction, name: str, *args) -> None:
         return
     handlers = _handlers(interaction)
     if handlers is None:  # the extension is being reloaded: say so rather than fail silently
-        await interaction.response.send_message(notices.restarting(language(interaction.locale)), ephemeral=True)
+        await answers.send(interaction, notices.restarting(language(interaction.locale)))
         return
     await getattr(handlers, name)(interaction, *args)
 

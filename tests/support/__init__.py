@@ -2,9 +2,10 @@
 
 One model of Discord (``model``: a guild with one or many text channels (``channels``), its users,
 messages, each user's ephemeral messages and DMs with the bot (``dms``), interactions and their tokens on
-a clock a test can move, synced commands, recorded requests, injected failures (``failures``)), one
-route table (``routes``, ``interaction_routes``, ``dms``), one set of Discord's documented limits
-(``validation``) and, when asked, Discord's rate limits (``ratelimits``), applied to every request
+a clock a test can move, synced commands, recorded requests, injected failures (``failures``: a route
+answered a test's way, failed, or done with its answer lost to a 5xx)), one route table (``routes``,
+``interaction_routes``, ``dms``), one set of Discord's documented limits (``validation``,
+``command_limits``) and, when asked, Discord's rate limits (``ratelimits``), applied to every request
 whichever way it came in. Every 4xx the fake answers by Discord's rules (429s aside) is listed in
 ``problems``; ``assert_no_errors`` fails on any, and closing a Harness fails on a refused body (50035,
 50006, or 413 40005 for a file past 10 MiB) a test did not clear. A refusal the test expects (a 404 for a

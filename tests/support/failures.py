@@ -1,4 +1,5 @@
-"""Failures a test injects: answer a route its own way (``on_route``) or make it fail (``fail_next``).
+"""Failures a test injects: answer a route its own way (``on_route``), make it fail (``fail_next``), or let
+it take effect and lose its answer (``lose_next_answer``).
 
 An injected error is not one of Discord's refusals: the server leaves it out of ``problems``. An injected
 429 is the one Discord gives (:func:`~support.ratelimits.too_many`): body, ``Retry-After``, scope, and
@@ -27,6 +28,7 @@ class InjectedFailures:
     def __init__(self) -> None:
         super().__init__()
         self.overrides: dict[tuple[str, str], list[RouteHandler]] = {}
+        self.lost_answers: dict[tuple[str, str], list[int]] = {}  # route -> the statuses its next answers become
 
     def on_route(self, method: str, route: str, handler: RouteHandler) -> None:
         """Answer a route (discord.py template) with ``handler(request)``: it returns the JSON body, raises
@@ -50,6 +52,24 @@ class InjectedFailures:
             raise self.http_error(status, code, message, retry_after=retry_after, scope=scope)
 
         handlers.append(fail)
+
+    def lose_next_answer(self, method: str, route: str, status: int = 500, *, times: int = 1) -> None:
+        """The next ``times`` requests to this route take effect, but their answer is lost: a ``status``
+        (5xx) comes back instead, as when Discord did the work and then failed to say so. discord.py
+        sends a 5xx'd request again, and the retry meets what the first one did: a second callback for
+        the interaction gets 400 40060 "Interaction has already been acknowledged", a second followup
+        posts a second message."""
+        self.lost_answers.setdefault((method.upper(), route), []).extend([status] * times)
+
+    def answer_lost(self, req: RecordedRequest) -> DiscordError | None:
+        """The error to send instead of the answer of ``req``, which took effect (None: the answer goes)."""
+        lost = self.lost_answers.get((req.method, req.route))
+        if not lost:
+            return None
+        status = lost.pop(0)
+        error = DiscordError(status, 0, f"{status}: Internal Server Error")
+        error.injected = True
+        return error
 
     @staticmethod
     def http_error(

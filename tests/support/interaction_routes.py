@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .command_limits import check_autocomplete
 from .errors import DiscordError, invalid_form
 from .model import TOKEN_LIFETIME
 from .records import CALLBACK_KINDS, Interaction, RecordedRequest, StoredMessage
 from .routes import attachment_ids, checked, route, truthy
-from .validation import EPHEMERAL, check_autocomplete, check_message
+from .validation import EPHEMERAL, check_message
 
 # Which callback types may answer which interaction types (command, component, autocomplete, modal).
 ALLOWED = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}

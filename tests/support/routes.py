@@ -14,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from . import payloads
+from .command_limits import check_commands
 from .errors import DiscordError
 from .records import RecordedRequest, StoredMessage
-from .validation import check_commands, check_message
+from .validation import check_message
 
 Handler = Callable[[Any, RecordedRequest], Any]
 ROUTES: list[tuple[str, str, Handler]] = []  # literal templates (@me, @original) before {param} ones

@@ -2,10 +2,10 @@
 
 Every request is counted (``stats``) and, unless ``record_requests=False``, recorded; it meets Discord's
 rate limits when ``rate_limits`` is on (``ratelimits``), then is answered by a test's override
-(``fail_next``/``on_route``) or by the route table, and every 4xx the fake gives by Discord's rules (429s
-aside) lands in ``problems``. A bot in another process is pointed here with :meth:`FakeDiscord.env`; the
-in-process :class:`~support.harness.Harness` points discord.py's ``Route.BASE`` here, so both doors meet
-the same routes, validation and limits.
+(``fail_next``/``on_route``) or by the route table (``lose_next_answer``: done, but answered with a 5xx),
+and every 4xx the fake gives by Discord's rules (429s aside) lands in ``problems``. A bot in another
+process is pointed here with :meth:`FakeDiscord.env`; the in-process :class:`~support.harness.Harness`
+points discord.py's ``Route.BASE`` here, so both doors meet the same routes, validation and limits.
 """
 
 from __future__ import annotations
@@ -148,10 +148,16 @@ class FakeDiscord(DiscordModel, Actions):
             scope = self._refusal(req, exc, bucket, headers)
             response = _json(exc.body(), exc.status, headers)
         self.accounting.count(req, bucket, scope)
-        if template == CALLBACK and req.status < 300 and (waiter := self._answered.pop(params["webhook_token"], None)):
-            waiter.set_result(None)
+        if template == CALLBACK and self._acknowledged(params["webhook_token"]):
+            if waiter := self._answered.pop(params["webhook_token"], None):
+                waiter.set_result(None)
         self.notify()
         return response
+
+    def _acknowledged(self, token: str) -> bool:
+        """Whether the interaction's callback took effect (its answer may have been lost: a 5xx)."""
+        interaction = self.interactions.get(token)
+        return interaction is not None and interaction.callback is not None
 
     def _refusal(self, req: RecordedRequest, exc: DiscordError, bucket: Bucket, headers: dict[str, str]) -> str | None:
         """Headers for an error answer; the scope of a 429 (kept out of ``problems``: discord.py retries)."""
@@ -183,7 +189,11 @@ class FakeDiscord(DiscordModel, Actions):
         if handler is None:
             self.unknown_requests.append(req)
             raise DiscordError(404, 0, f"404: Not Found (the fake has no route {req.method} {req.path})")
-        return handler(self, req)
+        result = handler(self, req)
+        lost = self.answer_lost(req)
+        if lost is not None:
+            raise lost  # done, but the answer does not arrive
+        return result
 
     # ------------------------------------------------------------------ the door for another process
 

@@ -1,4 +1,5 @@
-"""Discord's documented limits, applied to every body the fake receives.
+"""Discord's documented limits on messages, applied to every message body the fake receives (command
+registrations and autocomplete answers: ``command_limits``).
 
 Each check collects ``(field path, problem)`` pairs and raises one 400 / 50035 "Invalid Form Body" with all
 of them, the way Discord does, so the bot's log and the fake's ``problems`` name the exact field
@@ -8,7 +9,6 @@ of them, the way Discord does, so the bot's log and the fake's ``problems`` name
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
@@ -19,11 +19,6 @@ EPHEMERAL, LOADING, COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 15
 ROW, BUTTON, STRING_SELECT = 1, 2, 3
 SELECTS = {3, 5, 6, 7, 8}
 LINK, PREMIUM = 5, 6  # button styles without a custom_id
-COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
-LOCALES = {  # Discord's locales (https://discord.com/developers/docs/reference#locales)
-    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR",
-    "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"}
-
 Problems = list[tuple[str, str]]
 
 
@@ -214,79 +209,3 @@ def _select(out: Problems, path: str, select: dict) -> None:
     defaults = sum(1 for option in options if option.get("default"))
     if defaults > high:
         out.append((f"{path}.options", f"{defaults} options are selected by default, more than max_values {high}."))
-
-
-# ------------------------------------------------------------------ autocomplete and commands
-
-
-def check_autocomplete(data: dict, prefix: str = "data") -> None:
-    """An APPLICATION_COMMAND_AUTOCOMPLETE_RESULT (callback type 8)."""
-    out: Problems = []
-    choices = data.get("choices")
-    if choices is None:
-        out.append((f"{prefix}.choices", "This field is required"))
-    _choices(out, f"{prefix}.choices", choices or [])
-    _raise(out)
-
-
-def _choices(out: Problems, path: str, choices: list[dict]) -> None:
-    _count(out, path, choices, 25)
-    for i, choice in enumerate(choices):
-        _length(out, f"{path}.{i}.name", choice.get("name"), 100, lo=1)
-        for locale, name in (choice.get("name_localizations") or {}).items():
-            _locales(out, f"{path}.{i}", {locale: name})
-            _length(out, f"{path}.{i}.name_localizations.{locale}", name, 100, lo=1)
-        value = choice.get("value")
-        if value is None:
-            out.append((f"{path}.{i}.value", "This field is required"))
-        elif isinstance(value, str):
-            _length(out, f"{path}.{i}.value", value, 100)
-
-
-def check_commands(commands: Any) -> None:
-    """A bulk overwrite of application commands (what ``tree.sync()`` sends)."""
-    if not isinstance(commands, list):
-        raise invalid_form([("", "Expected a list of application commands.")])
-    out: Problems = []
-    _count(out, "", commands, 100)
-    for i, command in enumerate(commands):
-        _command(out, str(i), command, chat_input=command.get("type", 1) == 1)
-    _raise(out)
-
-
-def _command(out: Problems, path: str, node: dict, *, chat_input: bool) -> None:
-    names = {None: node.get("name") or "", **(node.get("name_localizations") or {})}
-    descriptions = {None: node.get("description"), **(node.get("description_localizations") or {})}
-    _locales(out, path, names, descriptions)
-    for locale, name in names.items():
-        where = f"{path}.name" if locale is None else f"{path}.name_localizations.{locale}"
-        if chat_input and (not COMMAND_NAME.fullmatch(name or "") or name != name.lower()):
-            out.append((where, f"Command name {name!r} must be 1-32 lowercase letters, digits, '-' or '_'."))
-        elif not chat_input:
-            _length(out, where, name, 32, lo=1)
-    if chat_input:
-        for locale, text in descriptions.items():
-            where = f"{path}.description" if locale is None else f"{path}.description_localizations.{locale}"
-            _length(out, where, text, 100, lo=1)
-    options = node.get("options") or []
-    _count(out, f"{path}.options", options, 25)
-    for j, option in enumerate(options):
-        _command(out, f"{path}.options.{j}", option, chat_input=True)
-    _unique_names(out, f"{path}.options", options)
-    _choices(out, f"{path}.choices", node.get("choices") or [])
-
-
-def _locales(out: Problems, path: str, *localized: dict) -> None:
-    for texts in localized:
-        for locale in texts:
-            if locale is not None and locale not in LOCALES:
-                out.append((f"{path}.name_localizations", f"{locale!r} is not a valid locale."))
-
-
-def _unique_names(out: Problems, path: str, siblings: list[dict]) -> None:
-    """Options (and subcommands) of one command need distinct names, in every locale (a locale without its
-    own name shows the default one)."""
-    for locale in {None, *(k for s in siblings for k in (s.get("name_localizations") or {}))}:
-        seen = [(s.get("name_localizations") or {}).get(locale, s.get("name")) for s in siblings]
-        if len(seen) != len(set(seen)):
-            out.append((path, f"Application command option names must be unique (locale {locale or 'default'})."))

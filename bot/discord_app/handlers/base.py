@@ -36,7 +36,7 @@ def guarded(func=None, *, edits: bool = False, public: bool = False):
     @functools.wraps(func)
     async def wrapper(self, interaction: discord.Interaction, *args):
         READER.set(words(interaction.locale))  # this task's private answers: in the clicker's language
-        async with answering(interaction, edits, public):
+        async with answering(interaction, edits, public, func.__name__):
             try:
                 return await func(self, interaction, *args)
             except Exception:
