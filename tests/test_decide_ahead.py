@@ -122,3 +122,17 @@ async def test_settled_on_a_turn_that_has_come_it_is_the_move(store, clock):
     record = service.cached(CHANNEL)
     now = await service.settle_ahead(CHANNEL, record.id, "11", auction_id(record.state), ahead(record, "raise", 2))
     assert now.ok and (now.player, now.actor, now.action) == ("11", "player", Bid(count=2))
+
+
+async def test_an_export_tells_the_moves_the_bot_made_for_people_as_theirs(store, clock):
+    from bot.service.export import export_game
+
+    service = await auction_started(store, clock)
+    record = service.cached(CHANNEL)
+    assert (await service.settle_ahead(CHANNEL, record.id, "33", auction_id(record.state), ahead(record, "pass"))).ok
+    assert (await service.act(CHANNEL, record.id, "11", None, Bid(count=2))).ok
+    await until_someone_decides(service)
+    stored = [m.actor for m in await service.history(service.cached(CHANNEL))]
+    assert "only" in stored and "ahead" in stored  # kept apart in storage, for the player's own catch-up
+    exported = await export_game(store, service.cached(CHANNEL))
+    assert {m["actor"] for m in exported["log"]} == {"player"}  # to everyone else: the player's own moves
