@@ -153,8 +153,8 @@ class TableDrawer:
             return True  # the interaction that opens the table posts it; or it is drawn already
         embed, view, files = await self.looks(record)  # its picture, if any, replaces the one before
         channel = self.client.get_partial_messageable(record.channel_id)
-        attempt = asyncio.ensure_future(channel.get_partial_message(record.messages.table).edit(
-            embed=embed, view=view, attachments=files))
+        attempt = asyncio.ensure_future(_outcome(channel.get_partial_message(record.messages.table).edit(
+            embed=embed, view=view, attachments=files)))
         while True:
             done, _ = await asyncio.wait({attempt}, timeout=PATIENCE)
             if done:
@@ -163,7 +163,7 @@ class TableDrawer:
                 attempt.cancel()
                 return False
         try:
-            await _gone_if_unknown(attempt)
+            await _gone_if_unknown(_result(attempt))
         except discord.NotFound:
             if not record.open:
                 return True  # an ended game's deleted table stays deleted
@@ -175,6 +175,22 @@ class TableDrawer:
             self._latest[record.id] = updated if updated.version >= self._latest[record.id].version else \
                 self._latest[record.id]
         return True
+
+
+async def _outcome(awaitable) -> tuple[object, Exception | None]:
+    """(result, None) or (None, the failure): the edit's own task never ends in an exception, so one given up
+    for a newer state leaves none behind unretrieved; `_result` raises it where it is awaited."""
+    try:
+        return await awaitable, None
+    except discord.HTTPException as exc:
+        return None, exc
+
+
+async def _result(attempt: asyncio.Future):
+    value, failed = await attempt
+    if failed is not None:
+        raise failed
+    return value
 
 
 async def _gone_if_unknown(awaitable):
