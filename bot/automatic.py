@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from engine import GameState, is_legal, only_action, to_act
 from engine.actions import ActionModel, Bid, Call, Pass
-from engine.components import NOBLES
 from engine.rules import bid_capacity
 from storage import Ahead, Seat, Table
 
@@ -81,7 +80,8 @@ def ahead_choices(state: GameState, player: str, due_too: bool = False) -> list[
     seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
     if auction is None or seat is None or state.auction.passed[seat] or (player in to_act(state) and not due_too):
         return []
-    most = bid_capacity(state.players[seat].hand, NOBLES[state.noble])
+    ed = state.edition
+    most = bid_capacity(state.players[seat].hand, ed.nobles[state.noble], ed)
     high = state.auction.high
     calls = [Ahead(auction=auction, how="call", cards=n) for n in range(max(1, high), most + 1)]
     raises = [Ahead(auction=auction, how="raise", cards=n) for n in range(high + 1, most + 1)]

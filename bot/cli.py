@@ -1,7 +1,7 @@
 """`augsburg`: the game without Discord, and putting back a backup of the bot's database.
 
 augsburg play [--opponents N] [--level LEVEL[,LEVEL...]] [--resume | --new] [--database PATH] [--lang de|en|it]
-              [--picture FILE]
+              [--picture FILE] [--edition ID|FILE.toml]
 augsburg simulate --players N --games G --level L --opponents O --seed S   (measure a computer level)
 augsburg restore [--database PATH] [--from DIR] [--force]
 augsburg replay FILE [--all] [--reveal] [--lang de|en|it]
@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--picture", metavar="FILE", default=None,
                       help="write the table as a PNG picture to FILE whenever it changes")
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
+    play.add_argument("--edition", metavar="ID|FILE.toml", default=None,
+                      help="the components a new game is played with: an edition's id (shipped, or in "
+                           "EDITIONS_DIR), or an edition file (default: DEFAULT_EDITION, else the shipped one)")
     sub.add_parser("simulate", help="measure a computer level against others", add_help=False)
     back = sub.add_parser("restore", help="put the newest good backup in place of a damaged database (bot stopped)")
     back.add_argument("--database", default=None, help="the damaged database (default: DATABASE_PATH)")

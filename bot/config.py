@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.ai.levels import THINK_SECONDS
+from engine.editions import Library
+
+log = logging.getLogger(__name__)
 
 
 class Settings(BaseSettings):
@@ -50,3 +55,15 @@ class Settings(BaseSettings):
     backup_dir: str | None = None  # unset: no backups
     backup_every_seconds: float = Field(3600.0, gt=0)
     backup_keep: int = Field(24, ge=1)
+    # Editions (engine/editions): an operator's own edition files (*.toml), offered besides the shipped ones,
+    # and the one new tables get unless the host picks another (default: the shipped estimates-1).
+    editions_dir: str | None = None
+    default_edition: str | None = None
+
+
+def editions_of(settings: Settings) -> Library:
+    """The editions this bot offers and loads games with; what could not be used is logged, once."""
+    library = Library.load(settings.editions_dir, settings.default_edition)
+    for problem in library.problems:
+        log.error("editions: %s", problem)
+    return library

@@ -20,10 +20,12 @@ from .actions import (
     allows,
     parse_action,
 )
-from .components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE, JOKER
+from .components import JOKER
+from .edition import Edition
+from .editions import default
 from .events import Event
 from .refusals import Illegal, Refused
-from .state import GameState, clone, seat_of
+from .state import RULES_PLAYED, RULES_VERSION, GameState, clone, seat_of
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,10 @@ class GameSetupError(ValueError):
     pass
 
 
-def new_game(player_ids: list[str], seed: int, start_player: str | None = None) -> tuple[GameState, list[Event]]:
-    """R1-R8: a fresh game, dealt and waiting for the initial purchase."""
+def new_game(player_ids: list[str], seed: int, start_player: str | None = None, edition: Edition | None = None,
+             rules: int = RULES_VERSION) -> tuple[GameState, list[Event]]:
+    """R1-R8: a fresh game with `edition`'s components (None: the shipped default), dealt and waiting for the
+    initial purchase. `rules`: the rules version it is played under (an older one to replay an older game)."""
     n = len(player_ids)
     if not 2 <= n <= 5:
         raise GameSetupError("Augsburg 1520 is played by 2 to 5 players.")
@@ -51,7 +55,9 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None) 
         start = player_ids.index(start_player)
     else:
         raise GameSetupError(f"{start_player} is not one of the players.")
-    state = setup.fresh_state(player_ids, seed, start, state_rng)
+    if rules not in RULES_PLAYED:
+        raise GameSetupError(f"This game follows rules version {rules}; this program plays {sorted(RULES_PLAYED)}.")
+    state = setup.fresh_state(player_ids, seed, start, state_rng, edition or default(), rules)
     events = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
     flow.start_game(state, events)
     return state, events
@@ -152,7 +158,8 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
     robbed = state.phase == "privilege" and state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
-            return Refused("compensate_first", {"money": COMPENSATION_MONEY, "prestige": COMPENSATION_PRESTIGE})
+            ed = state.edition
+            return Refused("compensate_first", {"money": ed.compensation_money, "prestige": ed.compensation_prestige})
         return Refused("wrong_moment", {"action": action.do, "phase": state.phase})
     new = clone(state)
     events: list[Event] = []
@@ -172,9 +179,10 @@ class ReplayError(ValueError):
         self.refused = refused
 
 
-def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> GameState:
-    """Rebuild a game from its creation arguments and its (player, action) log."""
-    state, _ = new_game(player_ids, seed, start_player)
+def replay(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+           rules: int = RULES_VERSION) -> GameState:
+    """Rebuild a game from its creation arguments (its edition and rules version too) and its (player, action) log."""
+    state, _ = new_game(player_ids, seed, start_player, edition, rules)
     for index, (player, action) in enumerate(log):
         result = apply(state, player, action)
         if not result.ok:

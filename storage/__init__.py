@@ -1,6 +1,14 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite)."""
 
-from .errors import ChannelBusy, GameNotFound, GameQuarantined, StorageError, VersionConflict, WrongStatus
+from .errors import (
+    ChannelBusy,
+    GameNotFound,
+    GameNotPlayable,
+    GameQuarantined,
+    StorageError,
+    VersionConflict,
+    WrongStatus,
+)
 from .lease import Lease, LeaseHeld
 from .records import (
            LOG,
@@ -19,6 +27,6 @@ from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
 __all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
-           "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
+           "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined", "GameRecord",
            "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
            "TableMessages", "VersionConflict", "WrongStatus"]

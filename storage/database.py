@@ -13,6 +13,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from engine.editions import Library
+
 from .host_lock import HostLock
 from .migrate import migrate
 
@@ -22,14 +24,17 @@ BUSY_TIMEOUT_MS = 5000
 class Database:
     """One connection to one database file. Safe to share between coroutines."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str):
+    def __init__(self, db: aiosqlite.Connection, path: str, editions: Library | None = None):
         self._db = db
         self.path = path
+        # The editions games may be loaded and replayed with: a game whose edition is not among them is refused.
+        self.editions = editions or Library()
         self._write_lock = asyncio.Lock()  # one transaction at a time on this connection
         self.host_lock = HostLock(path)  # held while this process holds the lease (lease.py)
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL", migrate_to: int | None = None):
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL", migrate_to: int | None = None,
+                   editions: Library | None = None):
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row
@@ -46,7 +51,7 @@ class Database:
         except BaseException:
             await db.close()
             raise
-        return cls(db, str(path))
+        return cls(db, str(path), editions)
 
     async def close(self) -> None:
         self.host_lock.release()

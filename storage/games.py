@@ -16,7 +16,7 @@ from typing import Any
 from engine import EVENTS, GameState
 
 from . import chain
-from .errors import ChannelBusy, GameNotFound, GameQuarantined, VersionConflict, WrongStatus
+from .errors import ChannelBusy, GameNotFound, GameNotPlayable, GameQuarantined, VersionConflict, WrongStatus
 from .records import ENTRY, Actor, DeadlinePlan, GameRecord, Table, TableMessages
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
@@ -244,14 +244,15 @@ class GamesMixin:
             raise GameNotFound(game_id)
         return await self._verified(row)
 
-    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined]]:
-        """Every open game (what the bot restores at start-up), and those that had to be quarantined."""
+    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined | GameNotPlayable]]:
+        """Every open game (what the bot restores at start-up), and those that had to be quarantined or
+        cannot be played here (their edition is missing)."""
         rows = await self._fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
         games, lost = [], []
         for row in rows:
             try:
                 games.append(await self._verified(row))
-            except GameQuarantined as exc:
+            except (GameQuarantined, GameNotPlayable) as exc:
                 lost.append(exc)
         return games, lost
 

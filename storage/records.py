@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator,
 
 from engine import Event, GameState
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Level
+from engine.edition import EditionRef
+from engine.editions import LEGACY
 
 SeatKind = Literal["human", "computer"]
 # Who made a move: the seat itself, the turn clock, a stand-in; or the bot for a person: their only legal
@@ -74,6 +76,10 @@ class Table(_Record):
     start_player: str | None = None  # None: the engine drew the start player from the seed
     turn_seconds: int | None = None  # time for each decision; None: no clock
     lang: str = "en"  # the language of the table's public messages (each player's private ones: their own)
+    # The components: in the lobby the host's choice (None: the server's default), fixed when the game starts;
+    # `rules`, the rules version it starts under. Tables stored before games recorded them: LEGACY and 1.
+    edition: EditionRef | None = None
+    rules: int | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -95,6 +101,15 @@ class Table(_Record):
     @property
     def started(self) -> bool:
         return self.seed is not None
+
+    @property
+    def game_edition(self) -> EditionRef:
+        """The edition a started game is played with (games stored before editions: the legacy one)."""
+        return self.edition or LEGACY
+
+    @property
+    def game_rules(self) -> int:
+        return self.rules or 1
 
     def seat(self, player: str) -> Seat | None:
         return next((s for s in self.seats if s.id == player), None)

@@ -124,10 +124,11 @@ def test_what_may_be_settled_ahead_is_bounded_by_the_hand_and_lapses_with_the_au
 
 
 def test_the_suggested_lay_down_never_leaves_jokers_only_and_ignores_prices_in_the_last_round():
-    assert keep_a_certificate(["philipp-7", "philipp-3", J, J], ["philipp-7", "philipp-3", J, J, J, J]) == [
+    ed = new_game(PLAYERS, seed=3)[0].edition
+    assert keep_a_certificate(["philipp-7", "philipp-3", J, J], ["philipp-7", "philipp-3", J, J, J, J], ed) == [
         "philipp-7", J, J, J]  # Philipp 3 stays: the jokers left can still back a bid
     kept = ["philipp-7", "philipp-3", J]
-    assert keep_a_certificate(kept, ["philipp-7", "philipp-3", J, "maria-2"]) == kept  # Maria 2 stays anyway
+    assert keep_a_certificate(kept, ["philipp-7", "philipp-3", J, "maria-2"], ed) == kept  # Maria 2 stays anyway
     hand = ["philipp-7", "philipp-3", "philipp-1", J, J, J]
     state = showdown([hand, ["philipp-5", J, J], []], count=4)
     [choice] = legal_actions(state, "a")

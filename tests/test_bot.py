@@ -59,9 +59,9 @@ async def test_the_leak_check_catches_a_catch_up_that_shows_another_players_priv
 
     honest = history.catch_up
 
-    def leaky(w, moves, people, reader, limit=3900):
-        others = [history.private_line(w, e) for m in moves for e in m.entries if e.to not in (None, reader)]
-        return "\n".join([honest(w, moves, people, reader, limit), *filter(None, others)])[-limit:]
+    def leaky(w, moves, people, reader, limit=3900, *, ed):
+        others = [history.private_line(w, e, ed) for m in moves for e in m.entries if e.to not in (None, reader)]
+        return "\n".join([honest(w, moves, people, reader, limit, ed=ed), *filter(None, others)])[-limit:]
 
     h = harness
     monkeypatch.setattr(history, "catch_up", leaky)

@@ -25,9 +25,11 @@ from engine import events as ev
 from engine.actions import Use
 from engine.ai.player import ComputerPlayer
 from engine.components import JOKER
+from engine.editions import default
 from engine.state import PrivilegeTurn
 
 LANGS = ("en", "de", "it")
+ED = default()  # the shipped edition
 PEOPLE = People(name=lambda p: {"p0": "Ada", "p1": "Ben", "p2": "Cleo", "p3": "Dan", "p4": "Eve"}.get(p, p))
 
 
@@ -95,13 +97,13 @@ def test_the_text_table_lists_every_tile_of_the_supply_and_the_steps_left(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_joker_says_what_it_is_good_for(lang):
     w = words(lang)
-    label = names.card_with_price(w, JOKER)
+    label = names.card_with_price(w, JOKER, ED)
     assert w.money(400) in label and len(label) > len(w._("{card} ({price})", card=names.card(w, JOKER),
                                                                price=w.money(400)))
-    assert len(re.findall(r"(?i)joker|jolly", rules.topic(w, "auction"))) >= 2  # valid for all; and no value
+    assert len(re.findall(r"(?i)joker|jolly", rules.topic(w, "auction", ED))) >= 2  # valid for all; no value
     you = dataclasses.make_dataclass("You", ["money", "hand", "offered", "offered_prices", "chosen"])(
         100, [JOKER, "maria-3"], [], [], None)
-    assert names.joker_note(w) in table_words.hand(w, dataclasses.make_dataclass("V", ["you"])(you))
+    assert names.joker_note(w) in table_words.hand(w, dataclasses.make_dataclass("V", ["you", "edition"])(you, ED))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -114,7 +116,8 @@ def test_no_unexplained_marks_and_a_capped_gain_reads_as_a_sentence(lang):
     lines = board.splitlines()
     display = lines.index("  " + table_words.display_heading(w) + ":")
     assert [line.startswith("    - ") for line in lines[display + 1:display + 6]] == [True] * 5  # one card a line
-    capped = log.public_line(w, ev.PrestigeGained(player="p0", amount=0, requested=3, reason="round_end"), PEOPLE)
+    capped = log.public_line(w, ev.PrestigeGained(player="p0", amount=0, requested=3, reason="round_end"), PEOPLE,
+                             ED)
     assert "0" not in capped and "3" in capped
 
 
@@ -122,8 +125,8 @@ def test_a_hint_on_its_own_line_starts_with_a_capital_and_your_choice_is_not_tol
     assert terminal.sentence(moves.reveal_prompt(words("en"), 1)).startswith("Lay down exactly 1 valid card")
     chosen = [ev.ChoiceMade(player="p0", decision="reveal"),
               ev.ChoiceRecorded(to="p0", decision="reveal", cards=["louise-17"])]
-    assert log.lines(words("en"), chosen, PEOPLE, "p0") == ["Your choice is in: you lay down Louise 17."]
-    assert log.lines(words("en"), chosen, PEOPLE, "p1") == ["Ada has chosen."]
+    assert log.lines(words("en"), chosen, PEOPLE, "p0", ed=ED) == ["Your choice is in: you lay down Louise 17."]
+    assert log.lines(words("en"), chosen, PEOPLE, "p1", ed=ED) == ["Ada has chosen."]
 
 
 def test_long_lines_are_broken_between_words():
@@ -140,7 +143,7 @@ def test_long_lines_are_broken_between_words():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_rules_count_the_unused_privileges_of_the_two_uses(lang):
-    text = rules.topic(words(lang), "privileges")
+    text = rules.topic(words(lang), "privileges", ED)
     assert {"en": "each one left unused", "de": "jedes ungenutzte", "it": "ogni privilegio non usato"}[lang] not in text
     assert "0, 2" in text and "4" in text
 

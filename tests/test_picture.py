@@ -23,7 +23,9 @@ from bot.picture.layout import WIDTH, tokens
 from bot.terminal.game import run
 from bot.wording import words
 from engine import player_view, spectator_view
-from engine.components import CARD_PRICE
+from engine.editions import default
+
+CARD_PRICE = default().card_price  # the shipped edition's
 
 GOLDEN = Path(__file__).parent / "golden" / "pictures"
 CASES = [(players, stage) for players in (2, 5) for stage in ("start", "mid", "end")]

@@ -12,7 +12,7 @@ from discord.ext import commands
 from storage import Store
 
 from ..backups import start_backups
-from ..config import Settings
+from ..config import Settings, editions_of
 from ..scheduler import Clock
 from ..wording import notices, words
 from . import answers, inputs
@@ -54,7 +54,7 @@ class AugsburgBot(commands.Bot):
     async def login(self, token: str) -> None:
         # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.open(self.settings.database_path, editions=editions_of(self.settings))
         self.lease = LeaseKeeper(self.store, self.settings.lease_seconds, self.close)
         await self.lease.take()
         # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
@@ -77,7 +77,7 @@ class AugsburgBot(commands.Bot):
             self.monitor = LoopMonitor(self.settings.monitor_path)
             self.monitor.start()
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.open(self.settings.database_path, editions=editions_of(self.settings))
         self.backups = start_backups(self.settings, self.store.path)
         await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs
         await self.load_extension(EXTENSION)

@@ -57,7 +57,7 @@ async def private_panel(w: Words, service: GameService, record: GameRecord, user
     if not record.open:
         return f"{note}\n{notices.game_over_here(w)}".strip(), None, None
     moves = await service.since_last_move(record, player)
-    text = history.catch_up(w, moves, people(w, record.table), player)
+    text = history.catch_up(w, moves, people(w, record.table), player, ed=record.state.edition)
     embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else None
     content, view = panel(w, record, user_id, note)
     return content, view, embed

@@ -11,7 +11,6 @@ import discord
 
 from engine import View, legal_actions, only_action, player_view
 from engine.actions import Bid, BuyChoice, Call, Compensate, Discard, Pass, ReturnCard, RevealChoice, TakeCard
-from engine.components import card_rank
 from storage import GameRecord
 
 from .. import codes
@@ -96,8 +95,9 @@ class Decision:
             for o, label in labels:
                 self.button(codes.encode(o), label, BLUE)
         elif isinstance(first, (Discard, ReturnCard)):
-            cards = sorted({o.card for o in options}, key=card_rank)
-            pairs = [(names.card_with_price(w, c), codes.encode(type(first)(card=c))) for c in cards]
+            ed = self.pview.edition
+            cards = sorted({o.card for o in options}, key=ed.card_rank)
+            pairs = [(names.card_with_price(w, c, ed), codes.encode(type(first)(card=c))) for c in cards]
             kind = "discard" if isinstance(first, Discard) else "return"
             self.menu("pick", pairs, moves.placeholder(w, kind))
         else:
@@ -137,8 +137,9 @@ class Decision:
             self.button(codes.encode_positions("rev", suggested), label, GREEN)
             return f"{moves.reveal_prompt(w, choice.count)}\n{moves.reveal_too_many(w)}"
         # The strongest cards: at most 25 fit in a menu.
-        shown = sorted(valid, key=lambda i: card_rank(hand[i]), reverse=True)[:MAX_OPTIONS]
-        opts = [discord.SelectOption(label=names.card_with_price(w, hand[i]), value=str(i)) for i in shown]
+        ed = self.pview.edition
+        shown = sorted(valid, key=lambda i: ed.card_rank(hand[i]), reverse=True)[:MAX_OPTIONS]
+        opts = [discord.SelectOption(label=names.card_with_price(w, hand[i], ed), value=str(i)) for i in shown]
         self.button(codes.encode_positions("rev", suggested), label, GREEN, row=0)
         self.view.add_item(ActSelect(self.game_id, self.key, "rev", opts, moves.placeholder(w, "reveal", choice.count),
                                      min_values=choice.count, max_values=choice.count, row=1))
@@ -147,7 +148,7 @@ class Decision:
     def buy(self, choice: BuyChoice) -> str:
         """One step: the cards chosen in the menu are bought when it closes; a button buys nothing."""
         w = self.w
-        opts = [discord.SelectOption(label=names.card_with_price(w, c), value=str(i))
+        opts = [discord.SelectOption(label=names.card_with_price(w, c, self.pview.edition), value=str(i))
                 for i, c in enumerate(choice.offered)]
         if opts:
             self.view.add_item(ActSelect(self.game_id, self.key, "buy", opts, moves.placeholder(w, "buy"),

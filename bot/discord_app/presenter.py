@@ -170,7 +170,7 @@ class Presenter:
         the message's attachments when it is edited, so pictures never pile up."""
         embed = await self.embed(record)
         if record.status == "lobby":
-            return embed, lobby_view(_words(record), record.id, record.table), []
+            return embed, lobby_view(_words(record), record.id, record.table, self.store.editions.editions()), []
         picture = await self.pictures.table(_words(record), record)
         files = [] if picture is None else [picture.file()]
         if picture is not None:
@@ -190,7 +190,8 @@ class Presenter:
         moves = await self.store.moves_since(record.id, record.state.moves - LOG_MOVES)
         w = _words(record)
         who = people(w, record.table)
-        latest = [line for m in moves for line in move_lines(w, m, who, None)][-LOG_LINES:]
+        ed = record.state.edition
+        latest = [line for m in moves for line in move_lines(w, m, who, None, ed=ed)][-LOG_LINES:]
         due = {d.player: d.due_at for d in await self.store.deadlines_of(record.id) if d.kind == "timeout"}
         return table_embed(w, record, spectator_view(record.state), latest, due)
 

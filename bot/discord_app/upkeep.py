@@ -9,7 +9,7 @@ import logging
 
 import discord
 
-from storage import Deadline, GameQuarantined
+from storage import Deadline, GameNotPlayable, GameQuarantined
 
 from ..scheduler import RETRY_SECONDS
 from ..service import GameService
@@ -17,6 +17,7 @@ from .computers import ComputerRunner
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
+WAIT_FOR_EDITION = 3600.0  # a game waiting for its edition's file has its deadlines tried again this much later
 
 
 class Upkeep:
@@ -42,6 +43,9 @@ class Upkeep:
             await self._fire(deadline)
         except GameQuarantined as lost:
             await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+        except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
+            log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
+            await self.service.store.postpone_deadline(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
 
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import View
-from engine.components import NOBLES, PRIVILEGE_CARDS
 
 from ..wording import names, phases
 from ..wording import table as text
@@ -121,9 +120,10 @@ def _header(d, w: Words, view: View, people: People, y: float) -> float:
 def _nobles(d, w: Words, view: View, people: People, story: Story, y: float) -> float:
     """The five nobles in auction order, one a line: who won each this round, the one under way lit and
     pointed at with its highest bid, those to come plain."""
-    current = NOBLES.index(view.noble) if view.noble else None
+    nobles = view.edition.nobles
+    current = nobles.index(view.noble) if view.noble else None
     over = view.phase == "game_over"
-    for i, noble in enumerate(NOBLES):
+    for i, noble in enumerate(nobles):
         now = i == current and not over
         if now:
             d.rounded_rectangle((MARGIN, y, MARGIN + INNER, y + 40), radius=8, fill=HIGHLIGHT, outline=INK, width=3)
@@ -182,7 +182,8 @@ def _display(d, w: Words, view: View, people: People, y: float) -> float:
 
 
 def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float) -> float:
-    items = [(chip_width(names.privilege(w, k)), (slot, k)) for slot, k in enumerate(PRIVILEGE_CARDS[card])]
+    ed = view.edition
+    items = [(chip_width(names.privilege(w, k, ed)), (slot, k)) for slot, k in enumerate(ed.privilege_cards[card])]
     label = names.privilege_card_number(w, card)  # how a player may name it: "card 4"
     box = glyphs.width(label, SMALL) + 16
     lines = flow(items, INNER - box - 12 - (40 if turn else 0))
@@ -195,7 +196,7 @@ def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float
         for _, (slot, kind) in line:
             fill, edge = (TRACK_TINT[kind], TRACK[kind]) if kind in TRACK else (KIND_TINT[kind], KIND_EDGE[kind])
             spent = turn is not None and slot in turn.used
-            right = chip(d, x, y, names.privilege(w, kind), LINE if spent else fill, MUTED if spent else edge)
+            right = chip(d, x, y, names.privilege(w, kind, ed), LINE if spent else fill, MUTED if spent else edge)
             if spent:
                 d.line((x + 4, y + CHIP / 2, right - 4, y + CHIP / 2), fill=INK, width=3)
             x = right + 8
@@ -213,7 +214,7 @@ def _supply(d, w: Words, view: View, y: float) -> float:
     glyphs.draw(d, (MARGIN, y), text.supply_heading(w), BODY, INK)
     y += 36
     for part in (text.deck_and_discard(w, view), text.next_tiles(w, view), text.steps_left(w, view),
-                 text.income(w)):
+                 text.income(w, view.edition)):
         for line in glyphs.wrap(part, SMALL, INNER, most=6):
             glyphs.draw(d, (MARGIN, y), line, SMALL, INK)
             y += 30

@@ -5,7 +5,9 @@ rebuilds it exactly, and its final state. Any other game (running, cancelled,
 abandoned) is exported as the public record only: the public log and the table
 as spectators see it (R28). No seed (it determines the deck and so every hand),
 no action (purchases and lay-downs are secret until shown), no hand, no deck.
-The format is described in the README.
+Either carries the game's edition whole (its file's text, id, sha256 and rules version), so
+that it replays with its own components anywhere, whatever editions that machine has.
+The format is described in the README (version 1: files written before games recorded an edition).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from storage import GameRecord, LoggedMove, Store
 from storage.records import ENTRY
 
 FORMAT = "augsburg-1520-game"
-VERSION = 1
+VERSION = 2  # 2: the game's edition is in the file; 1 (still read): the legacy edition
 
 
 def is_complete(record: GameRecord) -> bool:
@@ -55,6 +57,10 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
                 for m in moves],
         "table": spectator_view(record.state).model_dump(mode="json") if record.state is not None else None,
     }
+    if record.state is not None:
+        edition = record.state.edition
+        data["edition"] = {"id": edition.id, "sha256": edition.sha256, "rules": record.state.rules,
+                           "toml": edition.source}
     if data["complete"]:
         data |= {
             "seed": table.seed,

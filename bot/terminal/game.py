@@ -15,11 +15,13 @@ from typing import TextIO
 from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.components import JOKER
-from storage import GameQuarantined, Seat, Store
+from engine.edition import EditionError
+from engine.editions import Library, read_file
+from storage import GameNotPlayable, GameQuarantined, Seat, Store
 
 from ..automatic import automatic
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -31,17 +33,18 @@ YOU = "you"
 
 async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
                seed: int | None = None, name: str | None = None, picture: str | None = None,
-               levels: list[str] | None = None) -> int:
-    """`levels`: each computer's level (one for all, or one each); a resumed game keeps its own."""
+               levels: list[str] | None = None, edition: str | None = None) -> int:
+    """`levels`: each computer's level (one for all, or one each); `edition`: the id of the edition of the
+    store's library a new game is played with (None: its default). A resumed game keeps its own."""
     service = GameService(store)  # a strong computer thinks on a thread, while the terminal waits
     try:
-        return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels)
+        return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels, edition)
     finally:
         service.thinkers.close()
 
 
 async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
-                name: str | None, picture: str | None, levels: list[str] | None) -> int:
+                name: str | None, picture: str | None, levels: list[str] | None, edition: str | None) -> int:
     w = term.w
     name = name or words.default_name(w)  # in the player's language unless they gave one
     drawn = Picture(picture, w)
@@ -52,6 +55,9 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         record = None
         if not fresh:
             return 1
+    except GameNotPlayable as exc:  # kept for when its edition is back: nothing may replace it meanwhile
+        term.say(notices.not_playable(w, exc.game_id, exc.edition))
+        return 1
     if record is not None and record.status == "active" and not (resume or fresh):
         term.say(words.unfinished(w, term.command('--resume'), term.command('--new')))
         return 1
@@ -61,13 +67,14 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     if record is None:
         if resume:
             term.say(words.nothing_to_resume(w))
-        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL])
+        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL], edition)
         record = started.record
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
     people, refused, jokers_told = _people(w, record.table), False, False
     term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
+    term.say(rules.edition_line(w, record.state.edition))
     await drawn.update(record, service)
     while record.status == "active":
         made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
@@ -102,8 +109,12 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     return 0
 
 
-async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str]) -> Outcome:
+async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
+                 edition: str | None) -> Outcome:
     record = (await service.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
+    if edition is not None:
+        chosen = await service.set_edition(CHANNEL, record.id, YOU, edition)
+        assert chosen.ok, chosen.notice
     for number in range(opponents):
         added = await service.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
         assert added.ok, added.notice
@@ -147,7 +158,8 @@ class Picture:
 
 
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
-    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player):
+    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player,
+                          ed=outcome.record.state.edition):
         term.say(f"  · {line}")
 
 
@@ -162,24 +174,41 @@ def _final(term: Terminal, record, people: People) -> None:
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
               stdout: TextIO = sys.stdout, name: str | None = None, w: Words = ENGLISH, picture: str | None = None,
-              levels: list[str] | None = None, command: str = "augsburg play") -> int:
-    """`command`: how the player started the game, for the lines that tell them how to go on."""
-    store = await Store.open(database)
+              levels: list[str] | None = None, edition: str | None = None, library: Library | None = None,
+              command: str = "augsburg play") -> int:
+    """`edition`: an edition's id in `library` (the shipped ones and EDITIONS_DIR's), or an edition file;
+    `command`: how the player started the game, for the lines that tell them how to go on."""
+    term = Terminal(stdin, stdout, w, command)
+    library = library or Library()
+    if edition is not None and edition.endswith(".toml"):
+        try:
+            chosen = read_file(edition)
+        except (OSError, EditionError) as exc:
+            term.say(words.bad_edition(w, str(exc)))
+            return 2
+        library = Library([*library.editions(), chosen], library.default_id)
+        edition = chosen.id
+    if edition is not None and library.get(edition) is None:
+        term.say(words.unknown_edition(w, edition, [e.id for e in library.editions()]))
+        return 2
+    store = await Store.open(database, editions=library)
     try:
-        term = Terminal(stdin, stdout, w, command)
         return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
-                          picture=picture, levels=levels)
+                          picture=picture, levels=levels, edition=edition)
     finally:
         await store.close()
 
 
 def main(args) -> int:
+    from ..config import Settings, editions_of
+
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     command = getattr(args, "program", "augsburg play")
+    library = editions_of(Settings())
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
                                w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),
-                               command=command))
+                               edition=getattr(args, "edition", None), library=library, command=command))
     except KeyboardInterrupt:
         print("\n" + words.stopped(w, f"{command} --resume"))
         return 0

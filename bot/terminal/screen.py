@@ -18,7 +18,6 @@ from typing import TextIO
 
 from engine import View
 from engine.actions import Buy, BuyChoice, Discard, ReturnCard, Reveal, RevealChoice
-from engine.components import CARD_PRICE
 
 from ..wording import People, Words, moves, names
 from ..wording import terminal as words
@@ -54,14 +53,15 @@ class Terminal:
     def ask(self, view: View, options: list, people: People, *, auto: bool = True):
         """Ask until the answer is a legal action; None at end of input. A single option is taken
         without asking (unless `auto` is off, after a refusal)."""
-        first = options[0]
+        first, ed = options[0], view.edition
         if isinstance(first, RevealChoice):
             self.say(words.sentence(moves.reveal_prompt(self.w, first.count)))
-            return self._ask_cards(names.in_hand_order(first.cards), first.count, first.suggested)
+            return self._ask_cards(names.in_hand_order(first.cards, ed), first.count, first.suggested, ed)
         if isinstance(first, BuyChoice):
-            return self._ask_buy(first)
+            return self._ask_buy(first, ed)
         if all(isinstance(o, Discard | ReturnCard) for o in options):
-            options = sorted(options, key=lambda o: names.hand_order(o.card))
+            order = names.hand_order(ed)
+            options = sorted(options, key=lambda o: order(o.card))
         labelled: dict[str, object] = {}  # two privileges alike on one card do the same: one line
         for option in options:
             labelled.setdefault(moves.action(self.w, option, view, people, slots=False), option)
@@ -79,8 +79,8 @@ class Terminal:
                 return numbered[int(answer)][1]
             self.say(words.not_a_number(self.w, len(numbered)))
 
-    def _ask_cards(self, cards: list[str], count: int, suggested: list[str]):
-        self._list(cards)
+    def _ask_cards(self, cards: list[str], count: int, suggested: list[str], ed):
+        self._list(cards, ed)
         while True:
             answer = self.read(words.pick_cards(self.w, suggested))
             if answer is None:
@@ -93,10 +93,10 @@ class Terminal:
                 continue
             return Reveal(cards=[cards[i] for i in picked])
 
-    def _ask_buy(self, choice: BuyChoice):
+    def _ask_buy(self, choice: BuyChoice, ed):
         self.say(words.buy_question(self.w, choice.budget))
-        offered = names.in_hand_order(choice.offered)
-        self._list(offered)
+        offered = names.in_hand_order(choice.offered, ed)
+        self._list(offered, ed)
         while True:
             answer = self.read(words.pick_purchase(self.w))
             if answer is None:
@@ -106,15 +106,15 @@ class Terminal:
                 self.say(words.not_numbers(self.w))
                 continue
             cards = [offered[i] for i in picked]
-            cost = sum(CARD_PRICE[c] for c in cards)
+            cost = sum(ed.card_price[c] for c in cards)
             if cost > choice.budget:
                 self.say(words.too_dear(self.w, cost, choice.budget))
                 continue
             return Buy(cards=cards)
 
-    def _list(self, cards: list[str]) -> None:
+    def _list(self, cards: list[str], ed) -> None:
         for i, card in enumerate(cards, start=1):
-            self.say(f"  {i}. {names.card_with_price(self.w, card)}")
+            self.say(f"  {i}. {names.card_with_price(self.w, card, ed)}")
 
 
 def _numbers(answer: str, size: int) -> list[int] | None:

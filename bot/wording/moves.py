@@ -20,7 +20,7 @@ from engine.actions import (
     TakeCard,
     Use,
 )
-from engine.components import BUILDINGS, OFFICES, PRIVILEGE_CARDS, PRIVILEGES_PER_CARD
+from engine.components import BUILDINGS, OFFICES
 from engine.rules import holds_tile
 
 from . import names
@@ -30,6 +30,7 @@ from .words import People, Words
 def action(w: Words, option, view: View, people: People, slots: bool = True) -> str:
     """The label of one concrete legal action; `slots`: a privilege's number on its card ('1. Trade: …'),
     which a list numbered of its own (the terminal's) leaves out."""
+    ed = view.edition
     match option:
         case Pass():
             return w._("Pass")
@@ -38,43 +39,45 @@ def action(w: Words, option, view: View, people: People, slots: bool = True) -> 
         case Bid(count=n):
             return w.n_("Bid {n} card", "Bid {n} cards", n)
         case TakeCard(card=card):
-            return names.privilege_card(w, card)
+            return names.privilege_card(w, card, ed)
         case Use():
-            return use(w, option, view.privilege.card, people, numbered=slots, view=view)
+            return use(w, option, view.privilege.card, people, numbered=slots, ed=ed, view=view)
         case Build(what=what):
             return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
                        cost=w.money(view.tile_stacks[what][0]))
         case Done():
-            left = PRIVILEGES_PER_CARD - len(view.privilege.used)
+            left = ed.privileges_per_card - len(view.privilege.used)
             if not left:
                 return w._("Finish card")
-            return w._("Finish card (+{points} prestige for unused)", points=2 * left)
+            return w._("Finish card (+{points} prestige for unused)", points=ed.declined_privilege_prestige * left)
         case Compensate(take="money"):
-            return w._("Take {money}", money=w.money(100))
+            return w._("Take {money}", money=w.money(ed.compensation_money))
         case Compensate():
-            return w._("Take 1 prestige")
+            return w._("Take {points}", points=w.prestige(ed.compensation_prestige))
         case Discard(card=card):
-            return w._("Discard {card}", card=names.card_with_price(w, card))
+            return w._("Discard {card}", card=names.card_with_price(w, card, ed))
         case ReturnCard(card=card):
-            return w._("Put {card} under the deck", card=names.card_with_price(w, card))
+            return w._("Put {card} under the deck", card=names.card_with_price(w, card, ed))
     raise ValueError(f"no label for {option!r}")
 
 
-def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, view: View | None = None) -> str:
+def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, *, ed,
+        view: View | None = None) -> str:
     """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice;
-    a building with its price ('Offices: build the Church for 700 guilders') when the `view` is given."""
-    head = names.privilege(w, PRIVILEGE_CARDS[card][option.slot])
+    a building with its price ('Offices: build the Church for 700 guilders') when the `view` is given.
+    `ed`: the game's edition (what the card holds)."""
+    head = names.privilege(w, ed.privilege_cards[card][option.slot], ed)
     if numbered:
         head = w._("{slot}. {privilege}", slot=option.slot + 1, privilege=head)
     if option.as_ is None:
         return head
     if option.from_:
-        return w._("{head}: {how} from {player}", head=head, how=names.use(w, option.as_),
+        return w._("{head}: {how} from {player}", head=head, how=names.use(w, option.as_, ed),
                    player=people.name(option.from_))
     if option.as_ in BUILDINGS and view is not None and view.tile_stacks[option.as_]:
         return w._("{head}: build the {tile} for {money}", head=head, tile=names.tile(w, option.as_),
                    money=w.money(view.tile_stacks[option.as_][0]))
-    return w._("{head}: {how}", head=head, how=names.use(w, option.as_))
+    return w._("{head}: {how}", head=head, how=names.use(w, option.as_, ed))
 
 
 def out_of_reach(w: Words, view: View) -> list[str]:
@@ -84,8 +87,9 @@ def out_of_reach(w: Words, view: View) -> list[str]:
     if you is None or turn is None or turn.card is None or turn.player != you.id:
         return []
     me = next(p for p in view.players if p.id == you.id)
-    offices = any(k == OFFICES and slot not in turn.used for slot, k in enumerate(PRIVILEGE_CARDS[turn.card]))
-    offices = offices and len(turn.used) < PRIVILEGES_PER_CARD
+    ed = view.edition
+    offices = any(k == OFFICES and slot not in turn.used for slot, k in enumerate(ed.privilege_cards[turn.card]))
+    offices = offices and len(turn.used) < ed.privileges_per_card
     if not (offices or me.tiles.master_builder and not turn.built):
         return []
     lines = []
@@ -121,8 +125,8 @@ def prompt(w: Words, options: list, view: View, people: People) -> str:
         return reveal_prompt(w, first.count)
     if isinstance(first, BuyChoice):
         return w._("choose which offered cards to buy; the others see only how many you buy.")
-    card = names.privilege_card(w, view.privilege.card)
-    left = PRIVILEGES_PER_CARD - len(view.privilege.used)
+    card = names.privilege_card(w, view.privilege.card, view.edition)
+    left = view.edition.privileges_per_card - len(view.privilege.used)
     if left:
         asked = w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
                      card=card)
@@ -192,6 +196,7 @@ def placeholder(w: Words, kind: str, count: int = 0) -> str:
 def commands(w: Words, options: list, view: View) -> list[str]:
     """The typed commands that take the decisions in `options`, one line each."""
     kinds = {type(o) for o in options}
+    ed = view.edition
     counts = [o.count for o in options if isinstance(o, Bid)]
     lines = {
         Pass: lambda: w._("`/augsburg pass` — leave this auction"),
@@ -206,8 +211,8 @@ def commands(w: Words, options: list, view: View) -> list[str]:
         Build: lambda: w._("`/augsburg build what:` — the Master Builder's extra building"),
         Done: lambda: w._("`/augsburg done` — finish with your privilege card"),
         Discard: lambda: w._("`/augsburg discard card:` — discard one card after drawing two"),
-        Compensate: lambda: w._("`/augsburg compensate take:` — {money} or 1 prestige for your lost step",
-                                money=w.money(100)),
+        Compensate: lambda: w._("`/augsburg compensate take:` — {money} or {points} for your lost step",
+                                money=w.money(ed.compensation_money), points=w.prestige(ed.compensation_prestige)),
         ReturnCard: lambda: w._("`/augsburg return card:` — put a card from your hand under the deck"),
     }
     return [text() for kind, text in lines.items() if kind in kinds]

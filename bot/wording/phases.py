@@ -51,7 +51,7 @@ def status(w: Words, view: View, people: People) -> str:
         return w._("{player} lost a step and chooses compensation.", player=people.addressed(pv.robbed))
     if pv.card:
         return w._("{player} won **{noble}** and is using a privilege card ({card}).",
-                   player=people.addressed(pv.player), noble=noble, card=names.privilege_card(w, pv.card))
+                   player=people.addressed(pv.player), noble=noble, card=names.privilege_card(w, pv.card, view.edition))
     return w._("{player} won **{noble}** and is using a privilege card.", player=people.addressed(pv.player),
                noble=noble)
 

@@ -18,7 +18,7 @@ WIDTH = 120  # columns the board's lines keep within where the terminal's own wi
 def public_board(w: Words, view: View, people: People, width: int = WIDTH) -> str:
     """The table as spectators see it: a row per player, the display one card a line, the tiles left in the
     supply with their next prices, the deck and the discard pile; lines wrapped at `width` columns."""
-    rows = [(people.name(p.id), words.score(w, p), words.levels(w, p),
+    rows = [(people.name(p.id), words.score(w, p, view.edition), words.levels(w, p),
              words.tiles(w, p) + (words.lead_mark(w) if p.id == view.lead else "")) for p in view.players]
     lines = [f"=== {words.round_title(w, view)} ===", *columns(rows, width)]
     lines.append("  " + words.display_heading(w) + ":")
@@ -33,15 +33,15 @@ def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool
     """The round, a row per player (columns as wide as their longest entry), the display and your own cards;
     `jokers`: what a joker is good for, if you hold one (said once is enough)."""
     lines = [public_board(w, view, people, width)]
-    you = view.you
+    you, ed = view.you, view.edition
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
-    hand = names.cards(w, names.in_hand_order(you.hand))
+    hand = names.cards(w, names.in_hand_order(you.hand, ed))
     lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
                              cards=hand))
     if jokers and JOKER in you.hand:
         lines.append("  " + names.joker_note(w))
     if you.offered:
-        offered = w.join(names.card_with_price(w, c) for c in names.in_hand_order(you.offered))
+        offered = w.join(names.card_with_price(w, c, ed) for c in names.in_hand_order(you.offered, ed))
         lines.append("  " + w._("Offered to you: {cards}", cards=offered))
     return "\n".join(wrapped(line, width) for part in lines for line in part.split("\n"))
 
@@ -175,6 +175,16 @@ def stopped(w: Words, resume: str = "augsburg play --resume") -> str:
 
 def changed_elsewhere(w: Words) -> str:
     return w._("The saved game was changed by another program; please resume again.")
+
+
+def unknown_edition(w: Words, edition: str, known: list[str]) -> str:
+    return w._("There is no edition “{edition}” here. The editions here: {editions}.", edition=edition,
+               editions=w.join(known))
+
+
+def bad_edition(w: Words, problem: str) -> str:
+    """An edition file that cannot be used; `problem` names its wrong lines (the file's own words)."""
+    return w._("That edition file cannot be used: {problem}", problem=problem)
 
 
 def damaged(w: Words, new: str = "augsburg play --new") -> str:

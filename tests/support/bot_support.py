@@ -171,24 +171,23 @@ class PublicRecord:
         assert self._state == record.state, "the replayed game is not the game the bot holds"
         named = people(ENGLISH, record.table)
         for move in await store.moves_since(record.id, self._told):
-            self.cards |= {c for line in move_lines(ENGLISH, move, named, None) for c in card_names(line)}
+            lines = move_lines(ENGLISH, move, named, None, ed=record.state.edition)
+            self.cards |= {c for line in lines for c in card_names(line)}
             self._told = max(self._told, move.move)
         return self
 
     def _note(self, view) -> None:
-        self.cards |= {name_of(c) for c in _cards_in(view.model_dump())}
+        self.cards |= {name_of(c) for c in _cards_in(view.model_dump(), frozenset(view.edition.certificates))}
         for p in self._state.players:
             self.own.setdefault(int(p.id), set()).update(name_of(c) for c in p.hand + p.offered)
 
 
-def _cards_in(value) -> set[str]:
+def _cards_in(value, certificates: frozenset[str]) -> set[str]:
     """Every certificate named anywhere in a dumped view."""
-    from engine.components import CARD_NOBLE
-
     if isinstance(value, str):
-        return {value} if value in CARD_NOBLE else set()
+        return {value} if value in certificates else set()
     items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
-    return set().union(*(_cards_in(v) for v in items)) if items else set()
+    return set().union(*(_cards_in(v, certificates) for v in items)) if items else set()
 
 
 def check_no_leak(h: Harness, seen: PublicRecord) -> None:

@@ -11,7 +11,7 @@ from contextvars import ContextVar
 import discord
 
 from engine import to_act
-from storage import GameQuarantined, GameRecord
+from storage import GameNotPlayable, GameQuarantined, GameRecord
 
 from ...service import GameService, Notice, Outcome
 from ...wording import ENGLISH, People, Words, clock, notices, words
@@ -109,6 +109,9 @@ class HandlerBase:
             record = await self.service.current(interaction.channel_id)
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
+            return None
+        except GameNotPlayable as exc:
+            await say(interaction, notices.not_playable(self.w, exc.game_id, exc.edition))
             return None
         if game_id is not None and (record is None or record.id != game_id):
             code = "game_gone"  # a button of a game that has ended

@@ -146,7 +146,8 @@ class PlayHandlers:
             return
         if outcome.ok:
             mine = [e for e in outcome.events if e.to == player]
-            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table), player))
+            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table), player,
+                                                        ed=record.state.edition))
         else:
             note = notices.warning(self.w, self.notice(outcome.notice, record))
         if not record.open:
