@@ -14,8 +14,8 @@ from itertools import combinations
 
 from engine import View
 from engine.actions import Bid, Build, BuyChoice, Discard, ReturnCard, RevealChoice, TakeCard, Use
-from engine.components import CARD_PRICE, JOKER, card_rank
-from engine.rules import reveal_set
+from engine.components import JOKER
+from engine.rules import filler_order, reveal_set
 
 from . import codes
 from .wording import moves, names
@@ -35,7 +35,7 @@ def bids(w: Words, options: list, view: View, people: People) -> list[tuple[str,
 
 def privilege_cards(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
     """One choice per name: cards that give the same share it and are interchangeable (9 and 10)."""
-    pairs = [(names.privilege_card(w, o.card), o.card) for o in options if isinstance(o, TakeCard)]
+    pairs = [(names.privilege_card(w, o.card, view.edition), o.card) for o in options if isinstance(o, TakeCard)]
     return [(n, v) for i, (n, v) in enumerate(pairs) if n not in [m for m, _ in pairs[:i]]]
 
 
@@ -48,17 +48,19 @@ def uses(w: Words, options: list, view: View, people: People) -> list[tuple[str,
 
 
 def discards(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
-    return _cards_to_give(w, options, Discard)
+    return _cards_to_give(w, options, Discard, view)
 
 
 def returns(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
-    return _cards_to_give(w, options, ReturnCard)
+    return _cards_to_give(w, options, ReturnCard, view)
 
 
-def _cards_to_give(w: Words, options: list, kind: type[Discard] | type[ReturnCard]) -> list[tuple[str, str]]:
+def _cards_to_give(w: Words, options: list, kind: type[Discard] | type[ReturnCard],
+                   view: View) -> list[tuple[str, str]]:
     """One choice per distinct card of the hand, lowest first; the value is the card's typed name."""
-    cards = sorted({o.card for o in options if isinstance(o, kind)}, key=card_rank)
-    return [(names.card_with_price(w, c), names.card(w, c)) for c in cards]
+    ed = view.edition
+    cards = sorted({o.card for o in options if isinstance(o, kind)}, key=ed.card_rank)
+    return [(names.card_with_price(w, c, ed), names.card(w, c)) for c in cards]
 
 
 def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[str, str]]:
@@ -71,8 +73,9 @@ def reveals(w: Words, options: list, view: View, people: People) -> list[tuple[s
     if choice is None:
         return []
     offers = [list(choice.suggested)]
-    for best in sorted({c for c in choice.cards if c != JOKER}, key=card_rank, reverse=True):
-        offer = reveal_set(choice.cards, choice.count, best)
+    ed = view.edition
+    for best in sorted({c for c in choice.cards if c != JOKER}, key=ed.card_rank, reverse=True):
+        offer = reveal_set(choice.cards, choice.count, best, filler_order(ed))
         if len(offer) == choice.count and sorted(offer) not in [sorted(o) for o in offers]:
             offers.append(offer)
     return [(moves.cards_within(w, o), codes.encode_positions("rev", positions(view.you.hand, o)))
@@ -96,19 +99,20 @@ def purchases(w: Words, options: list, view: View, people: People) -> list[tuple
         return []
     by_size: dict[int, dict[tuple[str, ...], list[int]]] = {}
     offered = list(enumerate(choice.offered))
+    price, card_rank = view.edition.card_price, view.edition.card_rank
     for size in range(1, len(offered) + 1):
         for combo in combinations(offered, size):
             cards = tuple(sorted((c for _, c in combo), key=card_rank, reverse=True))
-            if sum(CARD_PRICE[c] for c in cards) <= choice.budget:
+            if sum(price[c] for c in cards) <= choice.budget:
                 by_size.setdefault(size, {}).setdefault(cards, [i for i, _ in combo])
-    queues = [sorted(sets.items(), key=lambda s: (sum(CARD_PRICE[c] for c in s[0]), [card_rank(c) for c in s[0]]),
+    queues = [sorted(sets.items(), key=lambda s: (sum(price[c] for c in s[0]), [card_rank(c) for c in s[0]]),
                      reverse=True) for _, sets in sorted(by_size.items())]
     found = [(moves.buy_label(w, 0, 0), "buy:")]
     for turn in range(max((len(q) for q in queues), default=0)):
         for queue in queues:
             if turn < len(queue):
                 cards, where = queue[turn]
-                found.append((moves.purchase_label(w, list(cards), sum(CARD_PRICE[c] for c in cards)),
+                found.append((moves.purchase_label(w, list(cards), sum(price[c] for c in cards)),
                               codes.encode_positions("buy", where)))
     return found
 

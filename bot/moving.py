@@ -16,8 +16,10 @@ TABLE_NAMES = {"actions": "moves", "table_log": "table events", "deadlines": "de
 
 def copy_command(source: str, target: str, say=print) -> int:
     """0 if everything was copied and checks out on the target; 1 if refused or failed (the target unchanged)."""
+    from .config import Settings, editions_of
+
     try:
-        done = asyncio.run(copy_database(source, target))
+        done = asyncio.run(copy_database(source, target, editions=editions_of(Settings())))
     except CopyRefused as exc:
         say(f"Nothing was copied: {exc}.")
         return 1
@@ -32,4 +34,6 @@ def copy_command(source: str, target: str, say=print) -> int:
     say(f"Checked on the target: {done.checked} games load and their hash chains verify.")
     for game_id, why in done.damaged:
         say(f"  game {game_id} was already damaged in the source ({why}): copied as it was.")
+    for game_id, why in done.unchecked:
+        say(f"  game {game_id} copied but not checked: {why} (set EDITIONS_DIR to check it).")
     return 0

@@ -27,7 +27,6 @@ from engine.actions import (
     TakeCard,
     Use,
 )
-from engine.components import PRIVILEGE_CARDS, card_rank
 
 from . import choices, codes
 from .service import Notice
@@ -98,10 +97,11 @@ def read(w: Words, command: str, text: str, options: list, view: View, people: P
         return _cards(w, command, text, options, view, people)
     pairs, aliases = _named(w, command, options, view, people)
     if not pairs:
-        return _not_now(command, text)
+        return _not_now(command, text, view)
     number = re.fullmatch(r"(?:card|t)?\s*#?\s*(\d+)", text.lower())
-    if command == "privilege" and number and number[1] in PRIVILEGE_CARDS:  # its number: 'card:4', 'Card 4'
-        twin = [v for _, v in pairs if PRIVILEGE_CARDS.get(number[1]) == PRIVILEGE_CARDS[v]]
+    cards = view.edition.privilege_cards
+    if command == "privilege" and number and number[1] in cards:  # its number: 'card:4', 'Card 4'
+        twin = [v for _, v in pairs if cards.get(number[1]) == cards[v]]
         return TakeCard(card=twin[0]) if twin else _unknown(pairs)
     found = choose(text, pairs, aliases)
     if len(found.labels) > 1:
@@ -117,14 +117,16 @@ def _named(w: Words, command: str, options: list, view: View, people: People):
         return choices.privilege_cards(w, options, view, people), []  # numbers: see read
     if command == "use":
         uses = [o for o in options if isinstance(o, Use)]
-        pairs = [(moves.use(w, o, view.privilege.card, people, numbered=False), codes.encode(o)) for o in uses]
-        return pairs, [(moves.use(w, o, view.privilege.card, people), codes.encode(o)) for o in uses]
+        card, ed = (view.privilege.card if uses else None), view.edition
+        pairs = [(moves.use(w, o, card, people, numbered=False, ed=ed), codes.encode(o)) for o in uses]
+        return pairs, [(moves.use(w, o, card, people, ed=ed), codes.encode(o)) for o in uses]
     if command == "build":
         builds = [o for o in options if isinstance(o, Build)]
         return choices.buildings(w, options, view, people), [(names.tile(w, o.what), o.what) for o in builds]
     kind = Discard if command == "discard" else ReturnCard
-    cards = sorted({o.card for o in options if isinstance(o, kind)}, key=card_rank)
-    return [(names.card_with_price(w, c), c) for c in cards], card_aliases(w, cards)
+    ed = view.edition
+    cards = sorted({o.card for o in options if isinstance(o, kind)}, key=ed.card_rank)
+    return [(names.card_with_price(w, c, ed), c) for c in cards], card_aliases(w, cards)
 
 
 def card_aliases(w: Words, cards: Sequence[str]) -> list[tuple[str, str]]:
@@ -146,7 +148,7 @@ def _action(command: str, value):
     return ReturnCard(card=value)
 
 
-def _not_now(command: str, text: str):
+def _not_now(command: str, text: str, view: View):
     """The command's action as typed, for the engine to refuse (not your turn, not this moment, ...)."""
     if command == "privilege":
         return TakeCard(card=text)
@@ -155,7 +157,7 @@ def _not_now(command: str, text: str):
     if command == "build":
         return Build(what=text.lower())
     try:
-        card = names.card_from_name(text)
+        card = names.card_from_name(text, view.edition)
     except ValueError:
         card = "?"
     return Discard(card=card) if command == "discard" else ReturnCard(card=card)
@@ -181,7 +183,7 @@ def _cards(w: Words, command: str, text: str, options: list, view: View, people:
     for label, value in suggested(w, options, view, people):  # a suggestion typed out in full
         if said == words(label):
             return codes.decode(value)
-    cards = sorted(set(choice.offered if kind == "buy" else choice.cards), key=card_rank, reverse=True)
+    cards = sorted(set(choice.offered if kind == "buy" else choice.cards), key=view.edition.card_rank, reverse=True)
     pairs = [(names.card(w, c), c) for c in cards]
     picked = []
     for part in re.split(r"[,;]", text):

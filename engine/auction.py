@@ -8,10 +8,18 @@ from __future__ import annotations
 from . import events as ev
 from .actions import Bid, Call, Pass, Reveal, RevealChoice
 from .common import ids, remove_cards
-from .components import CONSOLATION, JOKER, NOBLES, card_rank, is_valid_for
+from .components import JOKER
 from .outcomes import AuctionWon, NobleFinished
 from .refusals import Illegal
-from .rules import bid_capacity, missing_card, suggest_reveal, valid_cards
+from .rules import (
+    bid_capacity,
+    filler_order,
+    keep_a_certificate,
+    last_round_order,
+    missing_card,
+    suggest_reveal,
+    valid_cards,
+)
 from .state import Auction, GameState, Showdown
 
 
@@ -20,11 +28,11 @@ def start(state: GameState, noble: int, events: list) -> None:
     state.phase = "auction"
     state.noble = noble
     state.auction = Auction(turn=state.lead, offers=[0] * n, passed=[False] * n)
-    events.append(ev.AuctionStarted(noble=NOBLES[noble], opener=state.players[state.lead].id))
+    events.append(ev.AuctionStarted(noble=state.edition.nobles[noble], opener=state.players[state.lead].id))
 
 
 def _noble(state: GameState) -> str:
-    return NOBLES[state.noble]
+    return state.edition.nobles[state.noble]
 
 
 def to_act(state: GameState) -> list[int]:
@@ -68,7 +76,7 @@ def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinis
 def _check_capacity(state: GameState, seat: int, count: int) -> None:
     # The refusal goes only to the bidder: nobody else learns why (R10).
     noble = _noble(state)
-    cap = bid_capacity(state.players[seat].hand, noble)
+    cap = bid_capacity(state.players[seat].hand, noble, state.edition)
     if cap == 0:
         raise Illegal("no_valid_card", noble=noble)
     if count > cap:
@@ -112,7 +120,7 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> Auction
     missing = missing_card(action.cards, hand)
     if missing is not None:
         raise Illegal("not_in_hand", action="reveal", card=missing)
-    invalid = next((c for c in action.cards if not is_valid_for(c, noble)), None)
+    invalid = next((c for c in action.cards if not state.edition.is_valid_for(c, noble)), None)
     if invalid is not None:
         raise Illegal("invalid_card", card=invalid, noble=noble)
     if all(c == JOKER for c in action.cards):
@@ -129,6 +137,7 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> Auction
 def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     sd = state.showdown
     noble = _noble(state)
+    card_rank = state.edition.card_rank
     best = {s: max(card_rank(c) for c in sd.reveals[s]) for s in sd.seats}
     ranked = sorted(sd.seats, key=lambda s: best[s], reverse=True)
     winner = ranked[0]
@@ -140,7 +149,7 @@ def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     state.discard.extend(cards)
     events.append(ev.AuctionWon(noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
     # Consolation money only for the showdown's second and third best (R14).
-    for place, amount in zip(ranked[1:], CONSOLATION, strict=False):
+    for place, amount in zip(ranked[1:], state.edition.consolation, strict=False):
         state.players[place].money += amount
         events.append(ev.Consolation(player=state.players[place].id, amount=amount))
     state.showdown = None
@@ -150,7 +159,7 @@ def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
 
 def legal_auction(state: GameState, seat: int) -> list:
     a = state.auction
-    cap = bid_capacity(state.players[seat].hand, _noble(state))
+    cap = bid_capacity(state.players[seat].hand, _noble(state), state.edition)
     options: list = [Pass()]
     if a.high and cap >= a.high:
         options.append(Call())
@@ -159,7 +168,13 @@ def legal_auction(state: GameState, seat: int) -> list:
 
 
 def legal_reveal(state: GameState, seat: int) -> list:
+    """The lay-down, with a suggestion: the strongest certificate and the cheapest fillers (in the last round,
+    when money no longer counts, the weakest), never leaving a hand of jokers only if it can be helped."""
     sd = state.showdown
-    valid = valid_cards(state.players[seat].hand, _noble(state))
-    return [RevealChoice(count=sd.count, cards=valid, suggested=suggest_reveal(valid, sd.count, len(sd.seats) == 1))]
+    ed = state.edition
+    hand = state.players[seat].hand
+    valid = valid_cards(hand, _noble(state), ed)
+    order = last_round_order(ed) if state.round == state.rounds else filler_order(ed)
+    suggested = keep_a_certificate(suggest_reveal(valid, sd.count, len(sd.seats) == 1, ed, order), hand, ed)
+    return [RevealChoice(count=sd.count, cards=valid, suggested=suggested)]
 

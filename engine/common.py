@@ -13,7 +13,7 @@ from .state import GameState
 def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]
-    new = capped_score(p.score, amount, prestige_limit(p.tiles))
+    new = capped_score(p.score, amount, prestige_limit(p.tiles, state.edition))
     gained = new - p.score
     p.score = new
     events.append(ev.PrestigeGained(player=p.id, amount=gained, requested=amount, reason=reason))

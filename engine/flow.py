@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from . import auction, privileges, purchase, round_end, setup, shortage
 from . import events as ev
-from .components import NOBLES
 from .outcomes import AuctionWon, CardsReturned, NobleFinished, Outcome, PurchaseResolved, RoundScored
 from .state import GameState, clockwise_from
 
@@ -54,7 +53,7 @@ def _after(state: GameState, outcome: Outcome, events: list) -> Outcome | None:
             privileges.start(state, winner)
             return None
         case NobleFinished():
-            if state.noble is not None and state.noble < len(NOBLES) - 1:
+            if state.noble is not None and state.noble < len(state.edition.nobles) - 1:
                 auction.start(state, state.noble + 1, events)
                 return None
             state.noble = None

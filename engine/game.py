@@ -7,11 +7,25 @@ from dataclasses import dataclass, field
 
 from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
-from .actions import ActionModel, BadAction, LegalOption, allows, parse_action
-from .components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
+from .actions import (
+    ActionModel,
+    BadAction,
+    Buy,
+    BuyChoice,
+    Discard,
+    LegalOption,
+    ReturnCard,
+    Reveal,
+    RevealChoice,
+    allows,
+    parse_action,
+)
+from .components import JOKER
+from .edition import Edition
+from .editions import default
 from .events import Event
 from .refusals import Illegal, Refused
-from .state import GameState, clone, seat_of
+from .state import RULES_PLAYED, RULES_VERSION, GameState, clone, seat_of
 
 
 @dataclass(frozen=True)
@@ -25,8 +39,10 @@ class GameSetupError(ValueError):
     pass
 
 
-def new_game(player_ids: list[str], seed: int, start_player: str | None = None) -> tuple[GameState, list[Event]]:
-    """R1-R8: a fresh game, dealt and waiting for the initial purchase."""
+def new_game(player_ids: list[str], seed: int, start_player: str | None = None, edition: Edition | None = None,
+             rules: int = RULES_VERSION) -> tuple[GameState, list[Event]]:
+    """R1-R8: a fresh game with `edition`'s components (None: the shipped default), dealt and waiting for the
+    initial purchase. `rules`: the rules version it is played under (an older one to replay an older game)."""
     n = len(player_ids)
     if not 2 <= n <= 5:
         raise GameSetupError("Augsburg 1520 is played by 2 to 5 players.")
@@ -39,7 +55,9 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None) 
         start = player_ids.index(start_player)
     else:
         raise GameSetupError(f"{start_player} is not one of the players.")
-    state = setup.fresh_state(player_ids, seed, start, state_rng)
+    if rules not in RULES_PLAYED:
+        raise GameSetupError(f"This game follows rules version {rules}; this program plays {sorted(RULES_PLAYED)}.")
+    state = setup.fresh_state(player_ids, seed, start, state_rng, edition or default(), rules)
     events = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
     flow.start_game(state, events)
     return state, events
@@ -86,6 +104,38 @@ def legal_actions(state: GameState, player: str) -> list[LegalOption]:
     return _PHASES[state.phase].legal(state, seat)
 
 
+def only_action(state: GameState, player: str) -> ActionModel | None:
+    """The one thing `player` can do now, when there is exactly one (None: a real choice, or nothing to do).
+
+    A lay-down is one choice when the valid cards allow a single set (as many as asked for, or the jokers
+    needed beside every certificate); a purchase, when no offered card is affordable. A card to discard or
+    to put under the deck is never counted as one: doing it unasked would tell the others that the hand
+    holds one kind of card only.
+    """
+    options = legal_actions(state, player)
+    if len(options) != 1 or isinstance(options[0], (Discard, ReturnCard)):
+        return None
+    only = options[0]
+    if isinstance(only, RevealChoice):
+        if not _one_lay_down(only):
+            return None
+        certificates = [c for c in only.cards if c != JOKER]
+        return Reveal(cards=certificates + [JOKER] * (only.count - len(certificates)))
+    if isinstance(only, BuyChoice):
+        return Buy(cards=[]) if all(price > only.budget for price in only.prices) else None
+    return only
+
+
+def _one_lay_down(choice: RevealChoice) -> bool:
+    """Certificates are unique and only jokers repeat, so the sets differ only in how many jokers they
+    take (k, leaving count - k certificates, at least one) and which certificates: one set in all when
+    a single k is possible and it takes every certificate."""
+    certificates = sum(c != JOKER for c in choice.cards)
+    jokers = len(choice.cards) - certificates
+    ks = [k for k in range(min(jokers, choice.count - 1) + 1) if 1 <= choice.count - k <= certificates]
+    return len(ks) == 1 and choice.count - ks[0] == certificates
+
+
 def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
     return any(allows(option, action) for option in legal_actions(state, player))
 
@@ -108,7 +158,8 @@ def apply(state: GameState, player: str, action: ActionModel | dict) -> Applied 
     robbed = state.phase == "privilege" and state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
-            return Refused("compensate_first", {"money": COMPENSATION_MONEY, "prestige": COMPENSATION_PRESTIGE})
+            ed = state.edition
+            return Refused("compensate_first", {"money": ed.compensation_money, "prestige": ed.compensation_prestige})
         return Refused("wrong_moment", {"action": action.do, "phase": state.phase})
     new = clone(state)
     events: list[Event] = []
@@ -128,9 +179,10 @@ class ReplayError(ValueError):
         self.refused = refused
 
 
-def replay(player_ids: list[str], seed: int, start_player: str | None, log) -> GameState:
-    """Rebuild a game from its creation arguments and its (player, action) log."""
-    state, _ = new_game(player_ids, seed, start_player)
+def replay(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+           rules: int = RULES_VERSION) -> GameState:
+    """Rebuild a game from its creation arguments (its edition and rules version too) and its (player, action) log."""
+    state, _ = new_game(player_ids, seed, start_player, edition, rules)
     for index, (player, action) in enumerate(log):
         result = apply(state, player, action)
         if not result.ok:

@@ -6,13 +6,19 @@ loads a snapshot, to catch a corrupted row before anyone plays on it.
 
 from __future__ import annotations
 
-from .components import ALL_CARDS, CATEGORIES, PRIVILEGE_CARDS, TILE_KINDS, TILE_STACKS, step_tiles
+from functools import cache
+
+from .components import CATEGORIES, TILE_KINDS
+from .edition import Edition
 from .game import to_act
 from .rules import held_steps, prestige_limit
 from .state import GameState
 
-_ALL_CARDS_SORTED = sorted(ALL_CARDS)
-_TILES_SORTED = {kind: sorted(values) for kind, values in TILE_STACKS.items()}
+
+@cache
+def _sorted(ed: Edition) -> tuple[list[str], dict[str, list], list[str]]:
+    """The edition's cards, tiles per stack and privilege cards, sorted (what a state must hold exactly)."""
+    return sorted(ed.all_cards), {k: sorted(v) for k, v in ed.tile_stacks.items()}, sorted(ed.privilege_cards)
 
 
 class IntegrityError(ValueError):
@@ -22,15 +28,19 @@ class IntegrityError(ValueError):
 def problems(state: GameState) -> list[str]:
     """Everything wrong with `state`; empty when it is a position the rules can reach."""
     found: list[str] = []
+    ed = state.edition
+    all_cards, all_tiles, all_privileges = _sorted(ed)
     cards = list(state.deck) + state.discard
     for p in state.players:
         cards += p.hand
         cards += p.offered
-    if sorted(cards) != _ALL_CARDS_SORTED:
-        found.append("the 80 debt cards do not each exist exactly once")
+    if sorted(cards) != all_cards:
+        found.append(f"the {len(all_cards)} debt cards do not each exist exactly once")
 
     n = len(state.players)
-    expected_steps = step_tiles(n)
+    if n not in ed.rounds:
+        return [*found, f"{n} players cannot play"]
+    expected_steps = ed.step_tiles(n)
     for cat in CATEGORIES:
         tiles = list(state.step_supply.get(cat, []))
         for p in state.players:
@@ -41,19 +51,19 @@ def problems(state: GameState) -> list[str]:
     for kind in TILE_KINDS:
         stack = state.tile_stacks.get(kind, [])
         held = [v for p in state.players if (v := getattr(p.tiles, kind)) not in (None, False)]
-        if sorted(stack + held) != _TILES_SORTED[kind]:
+        if sorted(stack + held) != all_tiles[kind]:
             found.append(f"{kind} tiles are not conserved")
         if stack != sorted(stack, reverse=True):
             found.append(f"the {kind} stack is not sorted")
 
     privilege = state.privilege_display + state.privilege_waiting + state.privilege_spent
-    if sorted(privilege) != sorted(PRIVILEGE_CARDS):
+    if sorted(privilege) != all_privileges:
         found.append("privilege cards are not conserved")
 
     for p in state.players:
         if p.money < 0:
             found.append(f"{p.id} has negative money")
-        limit = prestige_limit(p.tiles)
+        limit = prestige_limit(p.tiles, ed)
         if limit is not None and p.score > limit:
             found.append(f"{p.id} scored past a limit they have not unlocked")
 

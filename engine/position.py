@@ -6,20 +6,9 @@ from collections import Counter
 
 from . import events as ev
 from . import flow, rng
-from .components import (
-    ALL_CARDS,
-    CATEGORIES,
-    JOKER,
-    MAX_LEVEL,
-    NOBLES,
-    PRIVILEGE_CARDS,
-    PRIVILEGE_DISPLAY_SIZE,
-    START_JOKERS,
-    TILE_KINDS,
-    TILE_STACKS,
-    rounds_for,
-    step_tiles,
-)
+from .components import CATEGORIES, JOKER, TILE_KINDS
+from .edition import Edition
+from .editions import default
 from .rules import held_steps, prestige_limit
 from .setup import fresh_player
 from .state import GameState, Tiles
@@ -34,7 +23,9 @@ _SETUP_KEYS = {"players", "seed", "start", "round", "noble", "lead", "player_sta
 _PLAYER_KEYS = {"money", "score", "hand", "levels", "tiles"}
 
 
-def build(setup: dict) -> tuple[GameState, list]:
+def build(setup: dict, edition: Edition | None = None) -> tuple[GameState, list]:
+    """The position `setup` describes, with `edition`'s components (None: the shipped default)."""
+    ed = edition or default()
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
         raise SetupError(f"unknown setup keys: {sorted(unknown)}")
@@ -60,11 +51,11 @@ def build(setup: dict) -> tuple[GameState, list]:
         spec = per_player.get(pid, {})
         if set(spec) - _PLAYER_KEYS:
             raise SetupError(f"unknown keys for {pid}: {sorted(set(spec) - _PLAYER_KEYS)}")
-        p = fresh_player(pid, hand=list(spec.get("hand", [JOKER] * START_JOKERS if new_game else [])))
+        p = fresh_player(pid, list(spec.get("hand", [JOKER] * ed.start_jokers if new_game else [])), ed)
         p.money = int(spec.get("money", p.money))
         p.score = int(spec.get("score", 0))
         levels = spec.get("levels", {})
-        if set(levels) - set(CATEGORIES) or any(not 1 <= v <= MAX_LEVEL for v in levels.values()):
+        if set(levels) - set(CATEGORIES) or any(not 1 <= v <= ed.max_level for v in levels.values()):
             raise SetupError(f"bad levels for {pid}: {levels}")
         p.levels.update(levels)
         tiles = spec.get("tiles", {})
@@ -73,7 +64,7 @@ def build(setup: dict) -> tuple[GameState, list]:
         p.tiles = Tiles(**tiles)
         if p.money < 0 or p.score < 0:
             raise SetupError(f"{pid} has negative money or score")
-        limit = prestige_limit(p.tiles)
+        limit = prestige_limit(p.tiles, ed)
         if limit is not None and p.score > limit:
             raise SetupError(f"{pid}'s score {p.score} is above the limit {limit} they have unlocked")
         built.append(p)
@@ -82,44 +73,45 @@ def build(setup: dict) -> tuple[GameState, list]:
     deck_top = list(setup.get("deck", []))
     discard = list(setup.get("discard", []))
     placed = [c for p in built for c in p.hand] + deck_top + discard
-    unknown_cards = set(placed) - set(ALL_CARDS)
+    unknown_cards = set(placed) - set(ed.all_cards)
     if unknown_cards:
         raise SetupError(f"unknown cards: {sorted(unknown_cards)}")
-    rest = Counter(ALL_CARDS)
+    rest = Counter(ed.all_cards)
     rest.subtract(Counter(placed))
     if any(v < 0 for v in rest.values()):
         raise SetupError(f"cards placed more often than they exist: {sorted(c for c, v in rest.items() if v < 0)}")
-    rest_cards = _remaining(ALL_CARDS, rest)
+    rest_cards = _remaining(ed.all_cards, rest)
     state_rng = rng.shuffle(state_rng, rest_cards)
 
     # Step tiles follow from the levels.
     supply = {}
     for cat in CATEGORIES:
-        pool = Counter(step_tiles(n))
+        pool = Counter(ed.step_tiles(n))
         for p in built:
             pool.subtract(held_steps(p.levels[cat]))
         if any(v < 0 for v in pool.values()):
             raise SetupError(f"the {cat} levels need more step tiles than exist for {n} players")
         supply[cat] = sorted(pool.elements())
 
-    stacks = _tile_stacks(setup.get("tile_stacks", {}), built)
-    display, waiting, spent, state_rng = _privilege_cards(setup, state_rng)
+    stacks = _tile_stacks(setup.get("tile_stacks", {}), built, ed)
+    display, waiting, spent, state_rng = _privilege_cards(setup, state_rng, ed)
 
     if new_game:
         round_, noble = 1, 0
     else:
         round_ = int(setup.get("round", 1))
-        if not 1 <= round_ <= rounds_for(n):
+        if not 1 <= round_ <= ed.rounds_for(n):
             raise SetupError(f"round {round_} does not exist with {n} players")
-        noble_name = setup.get("noble", NOBLES[0])
-        if noble_name not in NOBLES:
+        noble_name = setup.get("noble", ed.nobles[0])
+        if noble_name not in ed.nobles:
             raise SetupError(f"unknown noble {noble_name!r}")
-        noble = NOBLES.index(noble_name)
+        noble = ed.nobles.index(noble_name)
     state = GameState(
+        edition=ed,
         seed=seed,
         rng=state_rng,
         players=built,
-        rounds=rounds_for(n),
+        rounds=ed.rounds_for(n),
         round=round_,
         phase="initial_purchase",
         lead=players.index(lead_id),
@@ -150,12 +142,12 @@ def _remaining(order, left: Counter) -> list:
     return out
 
 
-def _tile_stacks(given: dict, built: list) -> dict[str, list]:
+def _tile_stacks(given: dict, built: list, ed: Edition) -> dict[str, list]:
     if set(given) - set(TILE_KINDS):
         raise SetupError(f"unknown tile stacks: {sorted(set(given) - set(TILE_KINDS))}")
     stacks = {}
     for kind in TILE_KINDS:
-        pool = Counter(TILE_STACKS[kind])
+        pool = Counter(ed.tile_stacks[kind])
         held = [getattr(p.tiles, kind) for p in built]
         held = [v for v in held if v not in (None, False)]
         pool.subtract(held)
@@ -163,7 +155,7 @@ def _tile_stacks(given: dict, built: list) -> dict[str, list]:
             raise SetupError(f"more {kind} tiles held than exist (or a value that does not exist)")
         if kind in given:
             stack = list(given[kind])
-            if any(type(v) is not type(TILE_STACKS[kind][0]) for v in stack):
+            if any(type(v) is not (bool if kind in ("minter", "master_builder") else int) for v in stack):
                 raise SetupError(f"bad values in the {kind} stack")
             left = Counter(pool)
             left.subtract(stack)
@@ -172,13 +164,13 @@ def _tile_stacks(given: dict, built: list) -> dict[str, list]:
             if stack != sorted(stack, reverse=True):
                 raise SetupError(f"the {kind} stack must be sorted, most valuable on top")
         else:
-            stack = _remaining(TILE_STACKS[kind], pool)
+            stack = _remaining(ed.tile_stacks[kind], pool)
         stacks[kind] = stack
     return stacks
 
 
-def _privilege_cards(setup: dict, state_rng: int) -> tuple[list, list, list, int]:
-    all_cards = sorted(PRIVILEGE_CARDS, key=int)
+def _privilege_cards(setup: dict, state_rng: int, ed: Edition) -> tuple[list, list, list, int]:
+    all_cards = sorted(ed.privilege_cards, key=int)
     display = setup.get("privilege_display")
     waiting = setup.get("privilege_waiting")
     for name, cards in (("privilege_display", display), ("privilege_waiting", waiting)):
@@ -189,7 +181,7 @@ def _privilege_cards(setup: dict, state_rng: int) -> tuple[list, list, list, int
     if display is None:
         pool = [c for c in all_cards if waiting is None or c not in waiting]
         state_rng = rng.shuffle(state_rng, pool)
-        display = pool[:PRIVILEGE_DISPLAY_SIZE]
+        display = pool[:ed.privilege_display_size]
     if waiting is None:
         waiting = [c for c in all_cards if c not in display]
     spent = [c for c in all_cards if c not in display and c not in waiting]

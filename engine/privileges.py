@@ -5,27 +5,7 @@ from __future__ import annotations
 from . import events as ev
 from .actions import Build, Compensate, Discard, Done, TakeCard, Use
 from .common import draw, gain_money, gain_prestige
-from .components import (
-    BUILDINGS,
-    CATEGORY_ALTERNATIVES,
-    CATEGORY_KINDS,
-    COMPENSATION_MONEY,
-    COMPENSATION_PRESTIGE,
-    DECLINED_PRIVILEGE_PRESTIGE,
-    DRAW2,
-    DRAW_PRIVILEGE_CARDS,
-    GUILDERS,
-    GUILDERS_PRIVILEGE,
-    MAX_LEVEL,
-    PRESTIGE_PRIVILEGE,
-    PRIVILEGE_CARDS,
-    PRIVILEGES_PER_CARD,
-    TILE_CATEGORY,
-    TILE_MIN_LEVEL,
-    TRADE,
-    TRADE_ALTERNATIVE_MIN_LEVEL,
-    TRADE_ALTERNATIVE_MONEY,
-)
+from .components import BUILDINGS, CATEGORY_ALTERNATIVES, CATEGORY_KINDS, DRAW2, GUILDERS, TILE_CATEGORY, TRADE
 from .outcomes import NobleFinished
 from .refusals import Illegal
 from .rules import holds_tile, take_step, tile_cost
@@ -65,13 +45,14 @@ def _need_card(state: GameState) -> None:
 def use(state: GameState, seat: int, action: Use, events: list) -> None:
     _need_card(state)
     t = state.privilege
-    if len(t.used) >= PRIVILEGES_PER_CARD:
+    ed = state.edition
+    if len(t.used) >= ed.privileges_per_card:
         raise Illegal("two_used")
     if action.slot not in (0, 1, 2):
         raise Illegal("bad_slot", slot=action.slot)
     if action.slot in t.used:
         raise Illegal("slot_used", slot=action.slot)
-    kind = PRIVILEGE_CARDS[t.card][action.slot]
+    kind = ed.privilege_cards[t.card][action.slot]
     p = state.players[seat]
     # Told before what it does (a climb, a tile, money), so the log reads in the order it happened;
     # an illegal use raises below and its events are dropped with it.
@@ -86,20 +67,20 @@ def use(state: GameState, seat: int, action: Use, events: list) -> None:
         elif action.as_ not in CATEGORY_ALTERNATIVES[kind]:
             raise Illegal("bad_as", kind=kind, **{"as": action.as_})
         elif action.as_ == "trade300":
-            if p.levels[TRADE] < TRADE_ALTERNATIVE_MIN_LEVEL:
-                raise Illegal("level_too_low", what=action.as_, category=TRADE, level=TRADE_ALTERNATIVE_MIN_LEVEL)
-            gain_money(state, seat, TRADE_ALTERNATIVE_MONEY, "trade", events)
+            if p.levels[TRADE] < ed.trade_alternative_min_level:
+                raise Illegal("level_too_low", what=action.as_, category=TRADE, level=ed.trade_alternative_min_level)
+            gain_money(state, seat, ed.trade_alternative_money, "trade", events)
         else:
             _take_tile(state, seat, action.as_, events)
     else:
         if action.as_ is not None or action.from_ is not None:
             raise Illegal("fixed_privilege", kind=kind)
         if kind == GUILDERS:
-            gain_money(state, seat, GUILDERS_PRIVILEGE, "privilege", events)
-        elif kind in PRESTIGE_PRIVILEGE:
-            gain_prestige(state, seat, PRESTIGE_PRIVILEGE[kind], "privilege", events)
+            gain_money(state, seat, ed.guilders_privilege, "privilege", events)
+        elif kind in ed.prestige_privilege:
+            gain_prestige(state, seat, ed.prestige_privilege[kind], "privilege", events)
         elif kind == DRAW2:
-            drawn = [c for c in (draw(state, events) for _ in range(DRAW_PRIVILEGE_CARDS)) if c is not None]
+            drawn = [c for c in (draw(state, events) for _ in range(ed.draw_privilege_cards)) if c is not None]
             p.hand.extend(drawn)
             events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege"))
             events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
@@ -115,7 +96,7 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     """One step up, from the supply if it has the tile, else from an opponent (R20)."""
     p = state.players[seat]
     level = p.levels[category]
-    if level >= MAX_LEVEL:
+    if level >= state.edition.max_level:
         raise Illegal("top_level", category=category)
     step = level + 1
     supply = state.step_supply[category]
@@ -144,8 +125,9 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
 def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
     p = state.players[seat]
     category = TILE_CATEGORY[tile]
-    if p.levels[category] < TILE_MIN_LEVEL[tile]:
-        raise Illegal("level_too_low", what=tile, category=category, level=TILE_MIN_LEVEL[tile])
+    need = state.edition.tile_min_level[tile]
+    if p.levels[category] < need:
+        raise Illegal("level_too_low", what=tile, category=category, level=need)
     _acquire(state, seat, tile, events)
 
 
@@ -196,21 +178,23 @@ def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
 def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinished:
     _need_card(state)
     t = state.privilege
-    declined = PRIVILEGES_PER_CARD - len(t.used)
+    ed = state.edition
+    declined = ed.privileges_per_card - len(t.used)
     if declined:
         events.append(ev.PrivilegesDeclined(player=state.players[seat].id, count=declined))
-        gain_prestige(state, seat, declined * DECLINED_PRIVILEGE_PRESTIGE, "declined", events)
+        gain_prestige(state, seat, declined * ed.declined_privilege_prestige, "declined", events)
     state.privilege = None
     return NobleFinished()
 
 
 def compensate(state: GameState, seat: int, action: Compensate, events: list) -> None:
+    ed = state.edition
     if action.take == "money":
-        gain_money(state, seat, COMPENSATION_MONEY, "compensation", events)
+        gain_money(state, seat, ed.compensation_money, "compensation", events)
     elif action.take == "prestige":
-        gain_prestige(state, seat, COMPENSATION_PRESTIGE, "compensation", events)
+        gain_prestige(state, seat, ed.compensation_prestige, "compensation", events)
     else:
-        raise Illegal("bad_take", take=action.take, money=COMPENSATION_MONEY, prestige=COMPENSATION_PRESTIGE)
+        raise Illegal("bad_take", take=action.take, money=ed.compensation_money, prestige=ed.compensation_prestige)
     events.append(ev.CompensationChosen(player=state.players[seat].id, take=action.take))
     state.privilege.robbed = None
 
@@ -228,8 +212,9 @@ def legal(state: GameState, seat: int) -> list:
     if t.pending_discard:
         return [Discard(card=c) for c in dict.fromkeys(p.hand)]
     options: list = []
-    if len(t.used) < PRIVILEGES_PER_CARD:
-        for slot, kind in enumerate(PRIVILEGE_CARDS[t.card]):
+    ed = state.edition
+    if len(t.used) < ed.privileges_per_card:
+        for slot, kind in enumerate(ed.privilege_cards[t.card]):
             if slot not in t.used:
                 options.extend(_uses(state, seat, slot, kind))
     if p.tiles.master_builder and not t.built:
@@ -243,8 +228,9 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
     if kind not in CATEGORY_KINDS:
         return [Use(slot=slot)]
     out = []
+    ed = state.edition
     level = p.levels[kind]
-    if level < MAX_LEVEL:
+    if level < ed.max_level:
         if level + 1 in state.step_supply[kind]:
             out.append(Use(slot=slot, as_="step"))
         else:
@@ -252,9 +238,9 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
                        for s in _holders(state, seat, kind, level + 1))
     for alt in CATEGORY_ALTERNATIVES[kind]:
         if alt == "trade300":
-            if level >= TRADE_ALTERNATIVE_MIN_LEVEL:
+            if level >= ed.trade_alternative_min_level:
                 out.append(Use(slot=slot, as_=alt))
-        elif level >= TILE_MIN_LEVEL[alt] and _can_acquire(state, seat, alt):
+        elif level >= ed.tile_min_level[alt] and _can_acquire(state, seat, alt):
             out.append(Use(slot=slot, as_=alt))
     return out
 

@@ -9,7 +9,6 @@ from collections import Counter
 
 from . import events as ev
 from .actions import Buy, BuyChoice
-from .components import CARD_PRICE
 from .outcomes import PurchaseResolved
 from .refusals import Illegal
 from .rules import missing_card
@@ -35,7 +34,7 @@ def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResol
     missing = missing_card(action.cards, p.offered)
     if missing is not None:
         raise Illegal("not_offered", card=missing)
-    cost = sum(CARD_PRICE[c] for c in action.cards)
+    cost = sum(state.edition.card_price[c] for c in action.cards)
     if cost > p.money:
         raise Illegal("cannot_afford", cost=cost, money=p.money, tile=None)
     state.purchase.choices[seat] = list(action.cards)
@@ -49,10 +48,11 @@ def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResol
 def _resolve(state: GameState, events: list) -> PurchaseResolved:
     """All choices are in: pay, take, and discard the rest in dealing order (SCENARIOS convention 7)."""
     pu = state.purchase
+    price = state.edition.card_price
     for seat in pu.order:
         p = state.players[seat]
         bought = pu.choices.get(seat, [])
-        paid = sum(CARD_PRICE[c] for c in bought)
+        paid = sum(price[c] for c in bought)
         p.money -= paid
         p.hand.extend(bought)
         left = Counter(bought)
@@ -69,4 +69,5 @@ def _resolve(state: GameState, events: list) -> PurchaseResolved:
 
 def legal(state: GameState, seat: int) -> list:
     p = state.players[seat]
-    return [BuyChoice(offered=p.offered[:], prices=[CARD_PRICE[c] for c in p.offered], budget=p.money)]
+    price = state.edition.card_price
+    return [BuyChoice(offered=p.offered[:], prices=[price[c] for c in p.offered], budget=p.money)]

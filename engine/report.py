@@ -5,7 +5,6 @@ This is a test instrument: it shows every hand. Players only ever get views.py.
 
 from __future__ import annotations
 
-from .components import CARD_PRICE, NOBLES
 from .game import to_act
 from .state import GameState
 
@@ -22,12 +21,12 @@ def report(state: GameState) -> dict:
     return {
         "round": state.round,
         "phase": phase,
-        "noble": NOBLES[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        "noble": state.edition.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
         "lead": state.players[state.lead].id,
         "to_act": to_act(state),
         "high_bid": high,
         "deck_size": len(state.deck),
-        "deck_top_price": CARD_PRICE[state.deck[0]] if state.deck else None,
+        "deck_top_price": state.edition.card_price[state.deck[0]] if state.deck else None,
         "discard_top": state.discard[-1] if state.discard else None,
         "privilege_display": list(state.privilege_display),
         "players": {

@@ -8,7 +8,6 @@ from __future__ import annotations
 from . import events as ev
 from . import rng
 from .common import draw, gain_prestige, ids
-from .components import OFFICES_CARDS, PRIVILEGE_DISPLAY_SIZE, TRADE_INCOME
 from .outcomes import RoundScored
 from .rules import free_cards, round_prestige
 from .state import GameState, clockwise_from
@@ -21,12 +20,13 @@ def score(state: GameState, events: list) -> RoundScored:
         state.privilege_spent.extend(state.privilege_display)
         state.privilege_display = []
     last = state.round >= state.rounds
+    ed = state.edition
     for seat in clockwise_from(state, state.lead):
         p = state.players[seat]
         # R25: in the last round only prestige counts.
-        money = 0 if last else TRADE_INCOME[p.levels["trade"]]
+        money = 0 if last else ed.trade_income[p.levels["trade"]]
         p.money += money
-        prestige = round_prestige(p.levels["nobility"], p.tiles.coat, p.tiles.letter)
+        prestige = round_prestige(p.levels["nobility"], p.tiles.coat, p.tiles.letter, ed)
         events.append(ev.RoundIncome(player=p.id, money=money, prestige=prestige))
         gain_prestige(state, seat, prestige, "round_end", events)
     return RoundScored(last)
@@ -38,12 +38,14 @@ def deal(state: GameState, events: list) -> list[int]:
     Returns the dealing order, which the purchase keeps for its discard pile.
     """
     order = clockwise_from(state, state.lead)
+    ed = state.edition
     for seat in order:
         p = state.players[seat]
-        free = [c for c in (draw(state, events) for _ in range(free_cards(p.levels["offices"], p.tiles.minter)))
+        free = [c for c in (draw(state, events) for _ in range(free_cards(p.levels["offices"], p.tiles.minter, ed)))
                 if c is not None]
         p.hand.extend(free)
-        offered = [c for c in (draw(state, events) for _ in range(OFFICES_CARDS[p.levels["offices"]])) if c is not None]
+        offered = [c for c in (draw(state, events) for _ in range(ed.offices_cards[p.levels["offices"]]))
+                   if c is not None]
         p.offered = offered
         events.append(ev.CardsDealt(player=p.id, free=len(free), offered=len(offered)))
         if free:
@@ -61,8 +63,9 @@ def turn_privilege_cards(state: GameState) -> None:
     cards = state.privilege_display + state.privilege_waiting + state.privilege_spent
     cards.sort(key=int)
     state.rng = rng.shuffle(state.rng, cards)
-    state.privilege_display = cards[:PRIVILEGE_DISPLAY_SIZE]
-    state.privilege_waiting = cards[PRIVILEGE_DISPLAY_SIZE:]
+    display = state.edition.privilege_display_size
+    state.privilege_display = cards[:display]
+    state.privilege_waiting = cards[display:]
     state.privilege_spent = []
 
 

@@ -10,19 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from .components import (
-    BUILDINGS,
-    CARD_PRICE,
-    CATHEDRAL_LIMIT,
-    CHURCH_LIMIT,
-    JOKER,
-    MAX_LEVEL,
-    MINTER_FREE_CARDS,
-    NOBILITY_PRESTIGE,
-    OFFICES_FREE_CARDS_AT_4,
-    card_rank,
-    is_valid_for,
-)
+from .components import BUILDINGS, JOKER
+from .edition import Edition
+from .edition_file import LEVELS
 
 
 class Buildings(Protocol):
@@ -32,12 +22,12 @@ class Buildings(Protocol):
     cathedral: int | None
 
 
-def prestige_limit(holder: Buildings) -> int | None:
-    """R21: no Church stops at 25; a Church without a Cathedral stops at 45."""
+def prestige_limit(holder: Buildings, ed: Edition) -> int | None:
+    """R21: no Church stops at 25; a Church without a Cathedral stops at 45 (the edition's limits)."""
     if holder.church is None:
-        return CHURCH_LIMIT
+        return ed.church_limit
     if holder.cathedral is None:
-        return CATHEDRAL_LIMIT
+        return ed.cathedral_limit
     return None
 
 
@@ -49,14 +39,14 @@ def capped_score(score: int, amount: int, limit: int | None) -> int:
     return new
 
 
-def round_prestige(nobility: int, coat: int | None, letter: int | None) -> int:
+def round_prestige(nobility: int, coat: int | None, letter: int | None, ed: Edition) -> int:
     """R22: prestige scored at a round end from the Nobility level and the coat of arms / letter tiles."""
-    return NOBILITY_PRESTIGE[nobility] + (coat or 0) + (letter or 0)
+    return ed.nobility_prestige[nobility] + (coat or 0) + (letter or 0)
 
 
-def free_cards(offices: int, minter: bool) -> int:
+def free_cards(offices: int, minter: bool, ed: Edition) -> int:
     """R23: cards dealt straight into the hand at a round end (Offices level 4, the Minter)."""
-    return (OFFICES_FREE_CARDS_AT_4 if offices == MAX_LEVEL else 0) + (MINTER_FREE_CARDS if minter else 0)
+    return (ed.offices_free_cards_at_top if offices == LEVELS else 0) + (ed.minter_free_cards if minter else 0)
 
 
 def held_steps(level: int) -> list[int]:
@@ -67,8 +57,8 @@ def held_steps(level: int) -> list[int]:
 def take_step(supply: list[int], step: int) -> None:
     """Climb to `step` from a category's supply; whoever takes the step 4 puts their step 3 back (R20)."""
     supply.remove(step)
-    if step == MAX_LEVEL:
-        supply.append(MAX_LEVEL - 1)
+    if step == LEVELS:
+        supply.append(LEVELS - 1)
         supply.sort()
 
 
@@ -85,13 +75,13 @@ def tile_cost(tile: str, value: Any) -> int:
 # --- debt cards
 
 
-def valid_cards(hand: Iterable[str], noble: str) -> list[str]:
-    return [c for c in hand if is_valid_for(c, noble)]
+def valid_cards(hand: Iterable[str], noble: str, ed: Edition) -> list[str]:
+    return [c for c in hand if ed.is_valid_for(c, noble)]
 
 
-def bid_capacity(hand: list[str], noble: str) -> int:
+def bid_capacity(hand: list[str], noble: str, ed: Edition) -> int:
     """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
-    valid = valid_cards(hand, noble)
+    valid = valid_cards(hand, noble, ed)
     if all(c == JOKER for c in valid):
         return 0
     return len(valid)
@@ -107,12 +97,13 @@ def missing_card(part: Iterable[str], whole: Iterable[str]) -> str | None:
     return None
 
 
-def filler_order(card: str) -> tuple:
+def filler_order(ed: Edition) -> Callable[[str], tuple]:
     """Cheapest first, the weaker of equal price first, jokers (valid for every noble) last."""
-    return (card == JOKER, CARD_PRICE[card], card_rank(card))
+    price, rank = ed.card_price, ed.card_rank
+    return lambda card: (card == JOKER, price[card], rank(card))
 
 
-def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str], Any] = filler_order) -> list[str]:
+def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str], Any]) -> list[str]:
     """`lead` and the first `count - 1` other cards of `valid` by `order_key`."""
     rest = list(valid)
     rest.remove(lead)
@@ -120,14 +111,36 @@ def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str
     return [lead, *rest[: count - 1]]
 
 
-def suggest_reveal(valid: list[str], count: int, alone: bool,
-                   order_key: Callable[[str], Any] = filler_order) -> list[str]:
-    """A sensible showdown reveal (R12/R13): the strongest certificate plus fillers; alone, the first by order_key.
+def suggest_reveal(valid: list[str], count: int, alone: bool, ed: Edition,
+                   order_key: Callable[[str], Any] | None = None) -> list[str]:
+    """A sensible showdown reveal (R12/R13): the strongest certificate plus fillers; alone, the first by order_key
+    (by default `filler_order`).
 
     The lead is a certificate, since at least one card laid down must be one; [] when there is none.
     """
     certs = [c for c in valid if c != JOKER]
     if not certs:
         return []
-    lead = min(certs, key=order_key) if alone else max(certs, key=card_rank)
+    order_key = order_key or filler_order(ed)
+    lead = min(certs, key=order_key) if alone else max(certs, key=ed.card_rank)
     return reveal_set(valid, count, lead, order_key)
+
+
+def last_round_order(ed: Edition) -> Callable[[str], tuple]:
+    """Fillers in the last round, when money no longer counts: the weakest first, jokers last."""
+    rank = ed.card_rank
+    return lambda card: (card == JOKER, rank(card))
+
+
+def keep_a_certificate(laid: list[str], hand: list[str], ed: Edition) -> list[str]:
+    """`laid`, with a joker laid down instead of its strongest certificate filler (never the lead, the first)
+    when the hand would otherwise keep jokers only, which can never back a bid again (R10)."""
+    left = list(hand)
+    for card in laid:
+        left.remove(card)
+    fillers = [c for c in laid[1:] if c != JOKER]
+    if any(c != JOKER for c in left) or JOKER not in left or not fillers:
+        return laid
+    swapped = list(laid)
+    swapped[laid.index(max(fillers, key=ed.card_rank), 1)] = JOKER
+    return swapped

@@ -7,56 +7,48 @@ from __future__ import annotations
 
 from . import events as ev
 from . import rng
-from .components import (
-    ALL_CARDS,
-    CATEGORIES,
-    INITIAL_DEAL,
-    JOKER,
-    PRIVILEGE_CARDS,
-    PRIVILEGE_DISPLAY_SIZE,
-    START_JOKERS,
-    START_MONEY,
-    TILE_STACKS,
-    rounds_for,
-    step_tiles,
-)
+from .components import CATEGORIES, JOKER
+from .edition import Edition
 from .state import GameState, Player, Tiles, clockwise_from
 
 
-def fresh_player(pid: str, hand: list[str]) -> Player:
-    return Player(id=pid, money=START_MONEY, score=0, hand=hand, levels={c: 1 for c in CATEGORIES}, tiles=Tiles())
+def fresh_player(pid: str, hand: list[str], ed: Edition) -> Player:
+    return Player(id=pid, money=ed.start_money, score=0, hand=hand, levels={c: 1 for c in CATEGORIES}, tiles=Tiles())
 
 
-def fresh_state(player_ids: list[str], seed: int, start: int, state_rng: int) -> GameState:
+def fresh_state(player_ids: list[str], seed: int, start: int, state_rng: int, ed: Edition, rules: int) -> GameState:
     """R2-R7: money, jokers, shuffled deck, supplies and privilege cards; nothing dealt yet."""
     n = len(player_ids)
-    deck = list(ALL_CARDS)
-    for _ in range(START_JOKERS * n):
+    deck = list(ed.all_cards)
+    for _ in range(ed.start_jokers * n):
         deck.remove(JOKER)
     state_rng = rng.shuffle(state_rng, deck)
-    cards = sorted(PRIVILEGE_CARDS, key=int)
+    cards = sorted(ed.privilege_cards, key=int)
     state_rng = rng.shuffle(state_rng, cards)
+    display = ed.privilege_display_size
     return GameState(
+        edition=ed,
+        rules=rules,
         seed=seed,
         rng=state_rng,
-        players=[fresh_player(pid, hand=[JOKER] * START_JOKERS) for pid in player_ids],
-        rounds=rounds_for(n),
+        players=[fresh_player(pid, [JOKER] * ed.start_jokers, ed) for pid in player_ids],
+        rounds=ed.rounds_for(n),
         round=1,
         phase="initial_purchase",
         lead=start,
         deck=deck,
         discard=[],
-        step_supply={c: step_tiles(n) for c in CATEGORIES},
-        tile_stacks={k: list(v) for k, v in TILE_STACKS.items()},
-        privilege_display=cards[:PRIVILEGE_DISPLAY_SIZE],
-        privilege_waiting=cards[PRIVILEGE_DISPLAY_SIZE:],
+        step_supply={c: ed.step_tiles(n) for c in CATEGORIES},
+        tile_stacks={k: list(v) for k, v in ed.tile_stacks.items()},
+        privilege_display=cards[:display],
+        privilege_waiting=cards[display:],
     )
 
 
 def deal_initial(state: GameState, events: list) -> None:
     """R4: seven cards each, one at a time from the start player clockwise."""
     order = clockwise_from(state, state.lead)
-    for _ in range(INITIAL_DEAL):
+    for _ in range(state.edition.initial_deal):
         for seat in order:
             card = state.deck.pop(0) if state.deck else None
             if card is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from . import events as ev
 from . import rng
 from .actions import ReturnCard
-from .components import OFFICES_CARDS
 from .outcomes import CardsReturned
 from .refusals import Illegal
 from .rules import free_cards
@@ -21,7 +20,8 @@ def needed(state: GameState) -> bool:
 
 
 def _short(state: GameState) -> bool:
-    owed = sum(free_cards(p.levels["offices"], p.tiles.minter) + OFFICES_CARDS[p.levels["offices"]]
+    ed = state.edition
+    owed = sum(free_cards(p.levels["offices"], p.tiles.minter, ed) + ed.offices_cards[p.levels["offices"]]
                for p in state.players)
     return len(state.deck) + len(state.discard) < owed
 

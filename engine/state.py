@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from .editions import EditionField, legacy
 
 Phase = Literal[
     "initial_purchase",
@@ -22,6 +24,12 @@ Phase = Literal[
 ]
 
 SCHEMA_VERSION = 1
+# The rules this code plays. A game records the version it began under (`GameState.rules`) and is replayed
+# only by code that still plays it (RULES_PLAYED): a rule fix that changes what a move does raises
+# RULES_VERSION, keeps the old behaviour for games of the older version (`if state.rules < 2:`) or
+# migrates them explicitly, and says which versions it still plays. See the README, "Rules versions".
+RULES_VERSION = 1
+RULES_PLAYED = frozenset({1})
 
 
 class _Model(BaseModel):
@@ -84,6 +92,9 @@ class Shortage(_Model):
 
 class GameState(_Model):
     schema_version: int = SCHEMA_VERSION
+    # The components it is played with, stored as their id and sha256; older games read as the legacy edition.
+    edition: EditionField = Field(default_factory=legacy)
+    rules: int = RULES_VERSION  # the rules version it began under (older games: 1)
     seed: int
     rng: int
     players: list[Player]

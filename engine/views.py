@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from .actions import LegalOption
-from .components import CARD_PRICE, NOBLES
+from .editions import EditionField, legacy
 from .game import legal_actions, to_act
 from .state import GameState, Tiles, seat_of
 
@@ -68,6 +68,9 @@ class PrivateView(_View):
 
 
 class View(_View):
+    # The game's components: prices, privilege cards, incomes… (stored as its id and sha256; views stored before
+    # games recorded their edition, as in older exports: the legacy one).
+    edition: EditionField = Field(default_factory=legacy)
     round: int
     rounds: int
     phase: str
@@ -103,18 +106,20 @@ def player_view(state: GameState, player: str) -> View:
 def _view(state: GameState, seat: int | None) -> View:
     ids = [p.id for p in state.players]
     phase = state.phase
+    ed = state.edition
     return View(
+        edition=ed,
         round=state.round,
         rounds=state.rounds,
         phase=phase,
-        noble=NOBLES[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        noble=ed.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
         lead=ids[state.lead],
         to_act=to_act(state),
         players=[PublicPlayer(id=p.id, score=p.score, levels=dict(p.levels), tiles=p.tiles) for p in state.players],
         auction=_auction(state, ids) if phase == "auction" else None,
         showdown=_showdown(state, ids) if phase == "showdown" else None,
         privilege=_privilege(state, ids) if phase == "privilege" else None,
-        deck_top_price=CARD_PRICE[state.deck[0]] if state.deck else None,
+        deck_top_price=ed.card_price[state.deck[0]] if state.deck else None,
         discard_top=state.discard[-1] if state.discard else None,
         privilege_display=list(state.privilege_display),
         privilege_waiting=sorted(state.privilege_waiting, key=int),
@@ -178,7 +183,7 @@ def _private(state: GameState, seat: int) -> PrivateView:
         money=p.money,
         hand=list(p.hand),
         offered=list(p.offered),
-        offered_prices=[CARD_PRICE[c] for c in p.offered],
+        offered_prices=[state.edition.card_price[c] for c in p.offered],
         chosen=list(chosen) if chosen is not None else None,
         legal_actions=legal_actions(state, p.id),
     )

@@ -7,6 +7,7 @@ package's names are the typed records, statistics and errors the contract speaks
 from .errors import (
     ChannelBusy,
     GameNotFound,
+    GameNotPlayable,
     GameQuarantined,
     StorageError,
     StorageUnavailable,
@@ -16,6 +17,7 @@ from .errors import (
 from .lease import Lease, LeaseHeld
 from .records import (
     LOG,
+    Ahead,
     Deadline,
     DeadlinePlan,
     GameRecord,
@@ -29,7 +31,7 @@ from .records import (
 from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
-           "Deadline", "DeadlinePlan", "GameNotFound", "GameQuarantined", "GameRecord",
+__all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+           "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined", "GameRecord",
            "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "StorageUnavailable", "Store",
            "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.editions import Library
+
 from . import chain
-from .errors import StorageError
-from .repair import examine
+from .errors import GameNotPlayable, StorageError
+from .records import Table
+from .repair import examine, playable
 from .rows import SELECT_GAME
 from .store import Store
 
@@ -44,17 +47,19 @@ class Copied:
     statuses: Counter = field(default_factory=Counter)  # games per status
     checked: int = 0  # games whose snapshot and log were checked on the target
     damaged: list[tuple[int, str]] = field(default_factory=list)  # damaged in the source already: copied as they were
+    unchecked: list[tuple[int, str]] = field(default_factory=list)  # their edition is not here: copied, not checked
 
 
-async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH) -> Copied:
+async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH,
+                        editions: Library | None = None) -> Copied:
     """Copy everything from `source_url` to the empty `target_url` and check it there (CopyRefused: nothing
-    copied)."""
-    source = await Store.open(source_url)
+    copied). `editions`: what the games are checked with (a game of another edition is copied unchecked)."""
+    source = await Store.open(source_url, editions=editions)
     try:
         holder = await source.leases.live_lease()
         if holder is not None:
             raise CopyRefused(f"a bot serves {source.where} (pid {holder.pid} on {holder.host}): stop it first")
-        target = await Store.open(target_url)
+        target = await Store.open(target_url, editions=editions)
         try:
             return await _copy(source, target, batch)
         finally:
@@ -112,7 +117,11 @@ async def _check(source: Store, target: Store, done: Copied) -> None:
     for game_id in ids:
         row = await target.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
         done.statuses[row["status"]] += 1
-        problem = await _problem(target, row)
+        try:
+            problem = await _problem(target, row)
+        except GameNotPlayable as exc:
+            done.unchecked.append((game_id, exc.reason))
+            continue
         if problem is None:
             done.checked += 1
             continue
@@ -128,6 +137,9 @@ async def _problem(store: Store, row) -> str | None:
         return "quarantined"
     if row["snapshot"] is None:
         return None  # a lobby: no state, no log
-    _state, why, damage = examine(row, await store.db.fetchall(chain.SELECT_LOG, (row["id"],)))
+    table = Table.model_validate_json(row["setup"])
+    edition = playable(store.editions, table, row["id"], row["channel_id"])  # GameNotPlayable: no edition here
+    actions = await store.db.fetchall(chain.SELECT_LOG, (row["id"],))
+    _state, why, damage = examine(row, actions, edition, table.game_rules)
     problems = [p for p in (why, damage) if p]
     return "; ".join(problems) if problems else None

@@ -38,6 +38,18 @@ class WrongStatus(StorageError):
         self.status = status
 
 
+class GameNotPlayable(StorageError):
+    """This program cannot play the stored game now: its edition is not here (or has other values now), or it
+    follows a rules version this code does not play. Nothing is changed: it is loaded again once it can be."""
+
+    def __init__(self, game_id: int, channel_id: int, reason: str, edition: str | None = None):
+        super().__init__(f"game {game_id} in channel {channel_id} cannot be played here: {reason}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.reason = reason
+        self.edition = edition  # the id of the edition it needs, when that is what is missing
+
+
 class GameQuarantined(StorageError):
     """The stored game is damaged beyond repair; it is kept for inspection but not loaded."""
 

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from engine import EVENTS, GameState
+from engine.editions import Library
 
 from . import chain, repair
 from .errors import (
@@ -34,8 +35,9 @@ from .writes import announce, log_entries, plan
 
 
 class Games:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, editions: Library):
         self.db = db
+        self.editions = editions  # what games are loaded and replayed with (a game's own edition, or refused)
 
     # --- creating
 
@@ -242,25 +244,26 @@ class Games:
     async def load_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game, verified; None if there is none."""
         row = await self.db.fetchone(f"{SELECT_GAME} WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
-        return await repair.verified(self.db, row) if row else None
+        return await repair.verified(self.db, row, self.editions) if row else None
 
     async def load_game(self, game_id: int) -> GameRecord:
         row = await self.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        return await repair.verified(self.db, row)
+        return await repair.verified(self.db, row, self.editions)
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The channel's most recent game, open or ended (not a quarantined one)."""
         row = await self.db.fetchone(
             f"{SELECT_GAME} WHERE channel_id = ? AND status != 'quarantined' ORDER BY id DESC LIMIT 1", (channel_id,)
         )
-        return await repair.verified(self.db, row) if row else None
+        return await repair.verified(self.db, row, self.editions) if row else None
 
     async def active_games(self) -> tuple[list[GameRecord], list]:
-        """Every open game, verified, and those that had to be quarantined (GameQuarantined)."""
+        """Every open game (what the bot restores at start-up), verified, and those that had to be quarantined
+        or cannot be played here (GameQuarantined, GameNotPlayable: their edition is missing)."""
         rows = await self.db.fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
-        return await repair.verify_all(self.db, rows)
+        return await repair.verify_all(self.db, rows, self.editions)
 
     async def open_channels(self) -> list[tuple[int, int, int]]:
         """(game id, guild id, channel id) of every open game: cheap, nothing is parsed."""

@@ -13,14 +13,28 @@ from typing import Annotated, Any, Literal, Union, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine import Event, GameState
+from engine.edition import EditionRef
+from engine.editions import LEGACY
 from engine.levels import DEFAULT_LEVEL, LEVELS, Level
 
 SeatKind = Literal["human", "computer"]
-Actor = Literal["player", "clock", "stand_in"]  # who made a move: the seat itself, the turn clock, a stand-in
+# Who made a move: the seat itself, the turn clock, a stand-in; or the bot for a person: their only legal
+# option ("only"), or the auction decision they settled ahead ("ahead"). Told publicly as the player's own.
+Actor = Literal["player", "clock", "stand_in", "only", "ahead"]
 
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ahead(_Record):
+    """An auction decision a player settled ahead, for the auction `auction` ("round.noble") only: pass, call
+    the highest bid while it is at most `cards` cards, or raise to `cards`. Private to the player: it is
+    shown on their own panel only, and lapses when it is used or its auction ends."""
+
+    auction: str
+    how: Literal["pass", "call", "raise"]
+    cards: int = 0
 
 
 class Seat(_Record):
@@ -35,6 +49,7 @@ class Seat(_Record):
     streak: int = 0
     stand_in: bool = False
     left: bool = False
+    ahead: Ahead | None = None  # their next auction decision, settled ahead (bot/automatic.py)
 
     @field_validator("level", mode="before")
     @classmethod
@@ -61,6 +76,10 @@ class Table(_Record):
     start_player: str | None = None  # None: the engine drew the start player from the seed
     turn_seconds: int | None = None  # time for each decision; None: no clock
     lang: str = "en"  # the language of the table's public messages (each player's private ones: their own)
+    # The components: in the lobby the host's choice (None: the server's default), fixed when the game starts;
+    # `rules`, the rules version it starts under. Tables stored before games recorded them: LEGACY and 1.
+    edition: EditionRef | None = None
+    rules: int | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -82,6 +101,15 @@ class Table(_Record):
     @property
     def started(self) -> bool:
         return self.seed is not None
+
+    @property
+    def game_edition(self) -> EditionRef:
+        """The edition a started game is played with (games stored before editions: the legacy one)."""
+        return self.edition or LEGACY
+
+    @property
+    def game_rules(self) -> int:
+        return self.rules or 1
 
     def seat(self, player: str) -> Seat | None:
         return next((s for s in self.seats if s.id == player), None)

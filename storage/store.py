@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.editions import Library
+
 from .contract import LeaseStore
 from .deadlines import Deadlines
 from .games import Games
@@ -23,10 +25,12 @@ from .url import DatabaseURL
 class Store:
     """Games and their log, deadlines, settings, records and the lease of one database."""
 
-    def __init__(self, db: Database, url: DatabaseURL, leases: LeaseStore):
+    def __init__(self, db: Database, url: DatabaseURL, leases: LeaseStore, editions: Library | None = None):
         self.db = db
         self.url = url
-        self.games = Games(db)
+        # The editions games may be loaded and replayed with: a game whose edition is not among them is refused.
+        self.editions = editions or Library()
+        self.games = Games(db, self.editions)
         self.log = GameLog(db)
         self.deadlines = Deadlines(db)
         self.settings = Settings(db)
@@ -34,20 +38,22 @@ class Store:
         self.leases = leases  # the backend's: the lease row behind its own lock (sqlite/lease.py, postgres/lease.py)
 
     @classmethod
-    async def open(cls, where: str | Path, *, retry_seconds: float | None = None, **options) -> Store:
+    async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
+                   **options) -> Store:
         """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
         path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
-        waited for when out of reach (SQLite is a file: nothing to wait for). `options` go to the backend."""
+        waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
+        with (default: the shipped ones). `options` go to the backend."""
         url = DatabaseURL.parse(where)
         if url.kind == "postgresql":
             from .postgres import open_postgres  # asyncpg is loaded only for a PostgreSQL database
 
             if retry_seconds is not None:
                 options["retry_seconds"] = retry_seconds
-            return await open_postgres(cls, url, **options)
+            return await open_postgres(cls, url, editions, **options)
         from .sqlite import open_sqlite
 
-        return await open_sqlite(cls, url, **options)
+        return await open_sqlite(cls, url, editions, **options)
 
     @property
     def kind(self) -> str:

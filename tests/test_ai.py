@@ -19,9 +19,12 @@ from engine import View, apply, is_legal, legal_actions, new_game, parse_action,
 from engine.actions import BuyChoice, RevealChoice
 from engine.ai import ComputerPlayer
 from engine.ai.bidding import reveal_cards
+from engine.editions import default
 from engine.events import CompensationChosen, StepClimbed, TileTaken
 from engine.position import build
 from engine.randomplay import concrete
+
+ED = default()  # the shipped edition
 
 AI_PACKAGE = ROOT / "engine" / "ai"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").rglob("*.json"))
@@ -254,9 +257,9 @@ def test_steals_a_step_from_the_leader_who_takes_money_when_prestige_would_be_lo
 
 def test_a_lone_winner_lays_down_the_cheapest_cards_and_a_showdown_the_best():
     valid = ["joker", "maria-17", "maria-2", "maria-9", "joker"]
-    alone = reveal_cards(valid, 2, alone=True)
+    alone = reveal_cards(valid, 2, True, ED)
     assert "maria-17" not in alone and "maria-2" in alone
-    showdown = reveal_cards(valid, 2, alone=False)
+    showdown = reveal_cards(valid, 2, False, ED)
     assert showdown[0] == "maria-17" and "maria-2" in showdown
 
 

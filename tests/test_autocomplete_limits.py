@@ -20,9 +20,12 @@ from bot import choices, codes
 from bot.wording import ENGLISH, People
 from engine import apply, legal_actions, new_game, player_view, to_act
 from engine.actions import Reveal
-from engine.components import ALL_CARDS, JOKER, NOBLES, is_valid_for
+from engine.components import JOKER
+from engine.editions import default
 from engine.randomplay import concrete
 from engine.state import GameState, Showdown
+
+ALL_CARDS, NOBLES, is_valid_for = default().all_cards, default().nobles, default().is_valid_for  # the shipped edition's
 
 PEOPLE = People(name=str)
 CHOOSERS = [choices.bids, choices.privilege_cards, choices.buildings, choices.uses, choices.discards,

@@ -11,8 +11,10 @@ import dataclasses
 import pytest
 from support.bot_support import ADA, BEN, game, open_and_start, service
 
-from engine.components import CARD_NOBLE, NOBLES
+from engine.editions import default
 from engine.state import Showdown
+
+CARD_NOBLE, NOBLES = default().card_noble, default().nobles  # the shipped edition's
 
 
 async def showdown(h, player: int, count: int) -> None:

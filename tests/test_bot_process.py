@@ -74,6 +74,30 @@ def lease_row(tmp_path: Path):
         return db.execute("SELECT pid, seconds FROM lease").fetchone()
 
 
+def write_locked(path: Path) -> bool:
+    with contextlib.closing(sqlite3.connect(path, timeout=0, isolation_level=None)) as db:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            return True
+        db.execute("ROLLBACK")
+        return False
+
+
+async def freeze_between_writes(bot: Bot, path: Path) -> None:
+    """SIGSTOP the bot, outside a write: frozen inside one (a heartbeat, on a busy machine) it would hold
+    SQLite's write lock, and no successor could take over before it is woken."""
+    for _ in range(100):
+        bot.proc.send_signal(signal.SIGSTOP)
+        while Path(f"/proc/{bot.proc.pid}/stat").read_text().split(") ")[1][0] != "T":  # stopped by now
+            await asyncio.sleep(0.01)
+        if not write_locked(path):
+            return
+        bot.proc.send_signal(signal.SIGCONT)
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot was inside a write at each of 100 tries")
+
+
 async def answers(fake: FakeDiscord) -> None:
     status = await fake.slash(ALICE, "augsburg status")
     assert status.answer is not None and status.answer.ephemeral
@@ -132,7 +156,7 @@ async def test_a_bot_stalled_past_its_lease_stops_serving_once_another_took_over
     async with fake_discord() as fake, bots(fake, tmp_path) as start:
         stalled = await start("stalled", LEASE_SECONDS="1.5")
         await fake.wait_for_ready()
-        stalled.proc.send_signal(signal.SIGSTOP)  # frozen: no heartbeat
+        await freeze_between_writes(stalled, tmp_path / "bot.sqlite3")  # frozen: no heartbeat
         try:
             await asyncio.sleep(2)
             successor = await start("successor", LEASE_SECONDS="1.5")

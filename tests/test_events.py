@@ -9,10 +9,12 @@ import typing
 from conftest import ROOT
 
 from engine import apply, legal_actions, new_game, to_act
-from engine.components import ALL_CARDS
+from engine.editions import default
 from engine.events import EVENTS, CardsDrawn, Event, HandCards, PrivilegeUsed
 from engine.position import build
 from engine.randomplay import concrete
+
+ALL_CARDS = default().all_cards  # the shipped edition's
 
 DEBT_CARDS = set(ALL_CARDS)
 # Public events that may name debt cards: revealed offers and cards discarded face up.

@@ -17,8 +17,11 @@ from bot.service import moves as service_moves
 from engine import legal_actions, to_act
 from engine.actions import Buy
 from engine.ai.belief import Belief
+from engine.editions import default
 from engine.randomplay import concrete
 from storage import Seat, Store, Table
+
+ED = default()  # the shipped edition
 
 CHANNEL, OTHER, GUILD = 700, 701, 1
 
@@ -186,7 +189,7 @@ async def test_a_strong_computer_is_told_the_whole_public_history(service, monke
         record = outcome.record
     assert len(seen) == 12
     for view, history in seen:
-        belief = Belief.from_events(history)
+        belief = Belief.from_events(history, ED)
         assert belief.complete and all(e.to in (None, view.you.id) for e in history)
         assert (belief.money[view.you.id], belief.hand[view.you.id]) == (view.you.money, len(view.you.hand))
 

@@ -13,18 +13,23 @@ from engine.ai.belief import Belief
 from engine.ai.levels import visible_to
 from engine.ai.lots import Lots, splits
 from engine.ai.worlds import Unsampled, sample_world
-from engine.components import CARD_PRICE, JOKER
+from engine.components import JOKER
+from engine.editions import default
+
+ED = default()  # the shipped edition
+
+CARD_PRICE = ED.card_price
 
 
 def test_a_purchase_total_leaves_only_the_price_sets_that_make_it():
-    assert splits(3, 1150) == ((350, 400, 400),)
-    assert set(splits(2, 600)) == {(200, 400), (250, 350), (300, 300)}
-    assert splits(2, 350) == ()  # no two cards cost 350 together
-    assert splits(0, 0) == ((),)
+    assert splits(ED.prices, 3, 1150) == ((350, 400, 400),)
+    assert set(splits(ED.prices, 2, 600)) == {(200, 400), (250, 350), (300, 300)}
+    assert splits(ED.prices, 2, 350) == ()  # no two cards cost 350 together
+    assert splits(ED.prices, 0, 0) == ((),)
 
 
 def test_a_card_seen_leaving_the_unknown_part_comes_out_of_a_lot_that_still_adds_up():
-    lots = Lots()
+    lots = Lots(ED)
     lots.bought(2, 800)  # two 400s
     lots.bought(2, 450)  # 200 + 250
     lots.free = 1
@@ -43,7 +48,7 @@ def test_the_priced_and_unpriced_cards_are_the_hand_less_its_known_cards(players
     checked = 0
     for state, events, player in positions(players, 70 + players, phases=("auction", "privilege", "showdown",
                                                                           "round_end_purchase", "shortage")):
-        belief = Belief.from_events(visible_to(events, player))
+        belief = Belief.from_events(visible_to(events, player), ED)
         for p in state.players:
             assert belief.lots[p.id].size + sum(belief.known[p.id].values()) == len(p.hand)
         checked += 1
@@ -59,7 +64,7 @@ def test_after_the_first_purchase_every_world_gives_each_other_player_cards_wort
         view = player_view(state, player)
         paid = {e.player: e.paid for e in events if type(e).__name__ == "PurchaseMade"}
         for _ in range(20):
-            world = sample_world(view, Belief.from_events(visible_to(events, player)), rnd)
+            world = sample_world(view, Belief.from_events(visible_to(events, player), ED), rnd)
             for p in world.players:
                 if p.id != player:
                     bought = Counter(p.hand) - Counter({JOKER: 2})
@@ -76,7 +81,7 @@ def test_worlds_dealt_with_the_purchase_totals_come_closer_to_the_real_hands():
         rnd = random.Random(11)
         for seed in (1, 2, 3):
             for state, events, player in positions(4, 100 + seed, phases=("auction", "round_end_purchase")):
-                belief = Belief.from_events(visible_to(events, player))
+                belief = Belief.from_events(visible_to(events, player), ED)
                 if not use:
                     for lots in belief.lots.values():
                         lots.forget(lots.size)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,13 +25,19 @@ from engine.actions import (
     TakeCard,
     Use,
 )
-from engine.components import ALL_CARDS, PRIVILEGE_CARDS, rounds_for
+from engine.editions import default, read_file
 from engine.randomplay import concrete
 from engine.refusals import PARAMS
 from engine.round_end import winners
 from engine.state import GameState
 
-GAMES_PER_PLAYER_COUNT = 125  # 4 counts x 125 = 500 complete games per run
+ED = default()  # the shipped edition
+ALL_CARDS, PRIVILEGE_CARDS = ED.all_cards, ED.privilege_cards
+# A second edition (all ten privilege cards different, other tiles and prices): the rules hold with its values too.
+TEST_BOX = read_file(Path(__file__).resolve().parent / "editions" / "test-box.toml")
+
+GAMES_PER_PLAYER_COUNT = 125  # 4 counts x 125 = 500 complete games per run (and 160 more of the second edition)
+GAMES = {ED.id: GAMES_PER_PLAYER_COUNT, TEST_BOX.id: 40}
 
 
 UNREADABLE = [{"do": "fly"}, {}, {"do": "bid"}, {"do": "bid", "count": "many"}, {"do": "buy", "cards": [7]},
@@ -72,10 +79,11 @@ def check_refusal(result) -> None:
         assert not (isinstance(value, str) and " " in value), f"{result.code}: {value!r} reads like a sentence"
 
 
-def play_checked(players: int, seed: int) -> None:
+def play_checked(players: int, seed: int, edition=ED) -> None:
     rnd = random.Random(seed)
     ids = [f"p{i + 1}" for i in range(players)]
-    state, _ = new_game(ids, seed=seed)
+    state, _ = new_game(ids, seed=seed, edition=edition)
+    assert state.edition is edition
     log = []
     rounds_seen = {state.round}
     while state.phase != "game_over":
@@ -106,24 +114,26 @@ def play_checked(players: int, seed: int) -> None:
         rounds_seen.add(state.round)
 
     check_invariants(state)
-    assert state.round == rounds_for(players) and rounds_seen == set(range(1, rounds_for(players) + 1))
+    rounds = edition.rounds_for(players)
+    assert state.round == rounds and rounds_seen == set(range(1, rounds + 1))
     top = max(p.score for p in state.players)
     assert all(p.score == top for p in state.players if p.id in state.winners)
     assert state.winners == [state.players[s].id for s in winners(state)[0]]
 
-    replay, _ = new_game(ids, seed=seed)
+    replay, _ = new_game(ids, seed=seed, edition=edition)
     for player, action in log:
         replay = apply(replay, player, action).state
     assert replay == state, "seed plus action log rebuilds the identical game"
 
 
+@pytest.mark.parametrize("edition", [ED, TEST_BOX], ids=lambda e: e.id)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_complete_games_keep_every_invariant(players):
-    @settings(max_examples=GAMES_PER_PLAYER_COUNT, deadline=None, derandomize=False,
+def test_random_complete_games_keep_every_invariant(players, edition):
+    @settings(max_examples=GAMES[edition.id], deadline=None, derandomize=False,
               suppress_health_check=[HealthCheck.too_slow])
     @given(seed=st.integers(min_value=0, max_value=2**63))
     def run(seed):
-        play_checked(players, seed)
+        play_checked(players, seed, edition)
 
     run()
 

@@ -15,7 +15,7 @@ from bot.service.export import export_bytes, export_game
 from bot.terminal.replay import replay
 from engine import apply, new_game
 from engine.state import GameState
-from storage import MIN_GAMES, Store
+from storage import MIN_GAMES, Store, Table
 
 GUILDS = (1, 2)
 
@@ -54,7 +54,9 @@ async def _recomputed(store: Store):
             continue
         table = exported["table"]
         ids = [s["id"] for s in table["seats"]]
-        state, events = new_game(ids, table["seed"], table.get("start_player"))
+        stored = Table.model_validate(table)  # replayed with the game's own edition and rules version
+        edition = store.editions.resolve(stored.game_edition)
+        state, events = new_game(ids, table["seed"], table.get("start_player"), edition, stored.game_rules)
         for a in exported["actions"]:
             result = apply(state, a["player"], a["action"])
             state, events = result.state, events + result.events
@@ -120,7 +122,7 @@ async def test_a_finished_game_exported_plays_back_to_its_final_state(service, t
     record = await play_game(service, 1, 10, ["a", "b"], 2, seed=9)
     data = json.loads(export_bytes(await export_game(service.store.log, record)))
     assert data["complete"] and data["seed"] == record.table.seed and len(data["actions"]) == record.state.moves
-    state, _ = new_game([p["id"] for p in data["players"]], data["seed"], data["start_player"])
+    state, _ = new_game([p["id"] for p in data["players"]], data["seed"], data["start_player"], record.state.edition)
     for a in data["actions"]:
         state = apply(state, a["player"], a["action"]).state
     assert state == record.state == GameState.model_validate(data["state"])

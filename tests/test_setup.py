@@ -9,8 +9,11 @@ import pytest
 from conftest import ROOT
 
 from engine import GameSetupError, Refused, apply, legal_actions, new_game, to_act
-from engine.components import ALL_CARDS, CARD_PRICE, JOKER
+from engine.components import JOKER
+from engine.editions import default
 from engine.refusals import PARAMS, Illegal
+
+ALL_CARDS, CARD_PRICE = default().all_cards, default().card_price  # the shipped edition's
 
 
 @pytest.mark.parametrize("n, rounds", [(2, 4), (3, 5), (4, 6), (5, 7)])

@@ -16,8 +16,11 @@ import dataclasses
 from support.bot_support import ADA, BEN, STRANGER, game, open_and_start, service, use_old
 
 from engine import to_act
-from engine.components import CARD_NOBLE, JOKER, NOBLES
+from engine.components import JOKER
+from engine.editions import default
 from engine.state import Purchase, Showdown
+
+CARD_NOBLE, NOBLES = default().card_noble, default().nobles  # the shipped edition's
 
 
 def put(h, state) -> None:

@@ -19,7 +19,10 @@ from engine.ai.levels import visible_to
 from engine.ai.player import ComputerPlayer
 from engine.ai.strong import StrongPlayer
 from engine.ai.worlds import Unsampled, quick_view, sample_world
+from engine.editions import default
 from engine.integrity import problems
+
+ED = default()  # the shipped edition
 
 INF = math.inf
 
@@ -45,7 +48,7 @@ def test_the_belief_counts_what_the_public_history_tells(players):
     checked = 0
     for state, events, player in positions(players, 40 + players, phases=("auction", "privilege", "showdown",
                                                                           "round_end_purchase", "shortage")):
-        belief = Belief.from_events(visible_to(events, player))
+        belief = Belief.from_events(visible_to(events, player), ED)
         for p in state.players:
             assert belief.money[p.id] == p.money
             assert belief.hand[p.id] == len(p.hand)
@@ -61,7 +64,7 @@ def test_the_belief_counts_what_the_public_history_tells(players):
 def test_the_belief_reads_no_private_event_of_others():
     """Handed every event of the game, the belief is what the public ones and the player's own make."""
     for _state, events, player in positions(4, 7):
-        everything, visible = Belief.from_events(events), Belief.from_events(visible_to(events, player))
+        everything, visible = Belief.from_events(events, ED), Belief.from_events(visible_to(events, player), ED)
         assert vars(everything) == vars(visible)
 
 
@@ -78,7 +81,7 @@ def test_a_sampled_world_is_a_legal_game_that_looks_the_same_to_the_player(playe
     for state, events, player in positions(players, 60 + players):
         view = player_view(state, player)
         try:
-            world = sample_world(view, Belief.from_events(visible_to(events, player)), rnd, normal_choice)
+            world = sample_world(view, Belief.from_events(visible_to(events, player), ED), rnd, normal_choice)
         except Unsampled:
             assert state.phase not in ("auction", "round_end_purchase"), "auctions and purchases can be sampled"
             continue
@@ -94,7 +97,7 @@ def test_sampled_hands_back_the_offers_already_made():
     offers = 0
     for state, events, player in positions(4, 11, phases=("auction",)):
         view = player_view(state, player)
-        belief = Belief.from_events(visible_to(events, player))
+        belief = Belief.from_events(visible_to(events, player), ED)
         for _ in range(5):
             world = sample_world(view, belief, rnd)
             for seat, count in enumerate(world.auction.offers):
@@ -115,7 +118,7 @@ def test_hidden_information_changes_neither_the_worlds_nor_the_decision():
     for state, events, player in positions(4, 21, phases=("auction", "privilege")):
         history = visible_to(events, player)
         view, other = player_view(state, player), player_view(scramble_hidden(state, player, rnd), player)
-        belief = Belief.from_events(history)
+        belief = Belief.from_events(history, ED)
         try:
             worlds = [sample_world(view, belief, random.Random(1)) for _ in range(2)]
         except Unsampled:

@@ -13,11 +13,15 @@ from bot.service import Notice
 from bot.wording import ENGLISH, People, names
 from engine import legal_actions, new_game, player_view
 from engine.actions import Buy, BuyChoice, Discard, Reveal, RevealChoice, TakeCard, Use
-from engine.components import CARD_PRICE, PRIVILEGE_CARDS
+from engine.editions import default
+
+ED = default()  # the shipped edition
+
+CARD_PRICE, PRIVILEGE_CARDS = default().card_price, default().privilege_cards  # the shipped edition's
 
 W = ENGLISH
 PEOPLE = People(name=lambda p: p.capitalize())
-CARDS = [(names.privilege_card(W, c), c) for c in PRIVILEGE_CARDS]
+CARDS = [(names.privilege_card(W, c, ED), c) for c in PRIVILEGE_CARDS]
 
 
 @pytest.mark.parametrize(("text", "card"), [
@@ -29,7 +33,7 @@ def test_a_privilege_card_by_its_name_or_the_start_of_its_words(text, card):
 
 
 def test_cards_that_give_the_same_are_one_choice_and_others_are_told_apart():
-    assert names.privilege_card(W, "9") == names.privilege_card(W, "10")
+    assert names.privilege_card(W, "9", ED) == names.privilege_card(W, "10", ED)
     assert len({n for n, _ in CARDS}) == len(CARDS) - 1
     assert typed.choose("500 7 draw", CARDS).value in ("9", "10")
     assert len(typed.choose("500 7 draw", CARDS).labels) == 1
@@ -69,7 +73,7 @@ def test_nothing_typed_or_nonsense_matches_nothing():
 # --- read: a typed command into its action, or a notice that changes nothing
 
 def use_view(card: str) -> NS:
-    return NS(privilege=NS(card=card, used=[]))
+    return NS(edition=ED, privilege=NS(card=card, used=[]))
 
 
 def test_use_reads_the_kind_and_how_and_asks_when_two_fit():
@@ -92,17 +96,17 @@ def test_two_privileges_alike_on_one_card_are_one_choice():
 
 def test_privilege_card_by_number_or_card_number_and_twins_stand_in_for_each_other():
     options = [TakeCard(card=c) for c in ("2", "4", "9")]
-    read = lambda text: typed.read(W, "privilege", text, options, NS(), PEOPLE)  # noqa: E731
+    read = lambda text: typed.read(W, "privilege", text, options, NS(edition=ED), PEOPLE)  # noqa: E731
     assert read("4") == read("Card 4") == read("card4") == read("trade nob") == TakeCard(card="4")
     assert read("10") == TakeCard(card="9")
     assert read("Card 1").code == "typed_unknown"
-    assert read("card 1").params["choices"] == [names.privilege_card(W, c) for c in ("2", "4", "9")]
+    assert read("card 1").params["choices"] == [names.privilege_card(W, c, ED) for c in ("2", "4", "9")]
 
 
 def test_a_command_for_another_moment_is_left_for_the_engine_to_refuse():
-    assert typed.read(W, "privilege", "4", [], NS(), PEOPLE) == TakeCard(card="4")
-    assert typed.read(W, "discard", "Maria 15", [], NS(), PEOPLE) == Discard(card="maria-15")
-    assert typed.read(W, "buy", "Maria 15", [], NS(), PEOPLE) == Buy(cards=[])
+    assert typed.read(W, "privilege", "4", [], NS(edition=ED), PEOPLE) == TakeCard(card="4")
+    assert typed.read(W, "discard", "Maria 15", [], NS(edition=ED), PEOPLE) == Discard(card="maria-15")
+    assert typed.read(W, "buy", "Maria 15", [], NS(edition=ED), PEOPLE) == Buy(cards=[])
 
 
 def buying(offered: list[str], budget: int = 5000) -> list:
@@ -111,7 +115,7 @@ def buying(offered: list[str], budget: int = 5000) -> list:
 
 def test_buy_by_names_prefixes_or_nothing():
     options = buying(["maria-15", "leo-3", "leo-3", "joker"])
-    read = lambda text: typed.read(W, "buy", text, options, NS(), PEOPLE)  # noqa: E731
+    read = lambda text: typed.read(W, "buy", text, options, NS(edition=ED), PEOPLE)  # noqa: E731
     assert read("maria 15, leo 3") == Buy(cards=["maria-15", "leo-3"])
     assert read("MAR 15; leo 3, leo 3, jok") == Buy(cards=["maria-15", "leo-3", "leo-3", "joker"])
     assert read("nothing") == read("None") == Buy(cards=[])
@@ -131,7 +135,7 @@ def test_a_buy_suggestion_typed_out_in_full_buys_those_cards():
 
 def test_reveal_by_names_and_ambiguous_names_ask():
     options = [RevealChoice(count=2, cards=["leo-3", "leo-13", "joker"], suggested=["leo-13", "joker"])]
-    view = NS(you=NS(hand=["leo-3", "leo-13", "joker"]))
+    view = NS(edition=ED, you=NS(hand=["leo-3", "leo-13", "joker"]))
     assert typed.read(W, "reveal", "JOKER, leo 13", options, view, PEOPLE) == Reveal(cards=["joker", "leo-13"])
     asked = typed.read(W, "reveal", "leo, joker", options, view, PEOPLE)
     assert asked == Notice("typed_ambiguous", {"candidates": ["Leo 13", "Leo 3"]})
@@ -140,7 +144,7 @@ def test_reveal_by_names_and_ambiguous_names_ask():
 # --- buy suggestions
 
 def purchase_labels(offered: list[str], budget: int = 5000) -> list[str]:
-    return [n for n, _ in choices.filtered(choices.purchases(W, buying(offered, budget), NS(), PEOPLE), "")]
+    return [n for n, _ in choices.filtered(choices.purchases(W, buying(offered, budget), NS(edition=ED), PEOPLE), "")]
 
 
 def bought(label: str) -> Counter:

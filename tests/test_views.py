@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 
 from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
-from engine.components import ALL_CARDS
+from engine.editions import default
 from engine.randomplay import concrete
 from engine.state import GameState, clone
+
+ALL_CARDS = default().all_cards  # the shipped edition's
 
 
 def scramble_hidden(state: GameState, keep: str | None, rnd: random.Random) -> GameState:

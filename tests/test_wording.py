@@ -16,9 +16,12 @@ from bot.service import Notice
 from bot.wording import ENGLISH, People, clock, log, moves, names, notices, phases
 from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
 from engine.actions import parse_action
+from engine.editions import default
 from engine.randomplay import concrete
 from engine.refusals import PARAMS
 from storage import TableEvent
+
+ED = default()  # the shipped edition
 
 W = ENGLISH
 PEOPLE = People(name=lambda p: p.upper())
@@ -83,7 +86,7 @@ def test_every_event_and_refusal_of_real_games_is_worded():
             text = notices.notice(W, result.code, result.params, PEOPLE)
             assert text != fallback() and "{" not in text
             continue
-        for line in log.lines(W, result.events, PEOPLE, player):
+        for line in log.lines(W, result.events, PEOPLE, player, ed=ED):
             assert "{" not in line and line[-1] in ".!", line
         kinds |= {e.type for e in result.events}
         view = spectator_view(result.state)
@@ -106,9 +109,9 @@ def test_plurals_and_numbers():
 
 def test_names_are_read_back_from_what_players_type():
     for card in ("maria-15", "philipp-1", "joker"):
-        assert names.card_from_name(names.card(W, card)) == card
+        assert names.card_from_name(names.card(W, card), ED) == card
     with pytest.raises(ValueError):
-        names.card_from_name("Maria 18")
+        names.card_from_name("Maria 18", ED)
 
 
 def test_service_notices_are_worded_too():
@@ -139,7 +142,7 @@ def test_durations_and_the_clock_in_words():
 
 
 def test_a_long_lay_down_label_names_whole_cards_and_how_many_more():
-    many = [names.card_from_name(n) for n in ("Maria 15", "Louise 1", "Leo 12", "Philipp 10", "Maria 10",
+    many = [names.card_from_name(n, ED) for n in ("Maria 15", "Louise 1", "Leo 12", "Philipp 10", "Maria 10",
                                               "Louise 12", "Leo 9", "Maria 7", "Philipp 3", "Louise 5")]
     label = moves.lay_down_label(ENGLISH, many)
     assert len(label) <= 80 and label.startswith("Lay down: Maria 15, Louise 1")
@@ -152,20 +155,24 @@ def test_a_capped_gain_reads_as_one_story_and_says_why():
     from engine.events import PrestigeGained, RoundIncome
 
     who = People(name=lambda p: {"a": "Alice"}[p])
-    income = log.public_line(ENGLISH, RoundIncome(player="a", money=600, prestige=21), who)
-    capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who)
+    income = log.public_line(ENGLISH, RoundIncome(player="a", money=600, prestige=21), who, ED)
+    capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who, ED)
     assert income == "Alice earns 600 guilders and 21 prestige."
-    assert capped.startswith("Alice keeps only 0 of those 21 prestige") and "25 without a Church" in capped
+    assert capped.startswith("Alice would gain 21 prestige but gains none") and "25 without a Church" in capped
+    some = log.public_line(ENGLISH, PrestigeGained(player="a", amount=4, requested=21, reason="round_end"), who, ED)
+    assert some.startswith("Alice would gain 21 prestige but gains only 4:")  # not "keeps only 0 of those"
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "it"])
 def test_help_names_every_command_group_a_newcomer_needs(lang):
-    """/augsburg help lists the picture of the table, the log and the records too, as the reader's client
-    names them."""
+    """/augsburg help lists the picture of the table, the log and the records too, and leaving, replacing,
+    coming back and how one is told (issue 27), as the reader's client names them."""
     from bot.wording import rules, words
 
     text = rules.commands(words(lang))
-    wanted = {"en": ["board", "log", "records stats"], "de": ["brett", "verlauf", "chronik statistik"],
-              "it": ["tabellone", "cronaca", "archivio statistiche"]}[lang]
+    wanted = {"en": ["board", "log", "records stats", "leave", "replace", "back", "notify"],
+              "de": ["brett", "verlauf", "chronik statistik", "verlassen", "ersetzen", "zurück", "benachrichtigung"],
+              "it": ["tabellone", "cronaca", "archivio statistiche", "lascia", "sostituisci", "rientra",
+                     "avvisi"]}[lang]
     for name in wanted:
         assert f"`/augsburg {name}`" in text

@@ -15,18 +15,21 @@ from bot import choices
 from bot.wording import ENGLISH, People, log, moves, names, phases, table, terminal
 from engine import events as ev
 from engine.actions import Bid, Build, BuyChoice, Call, Compensate, Done, Use
+from engine.editions import default
+
+ED = default()  # the shipped edition
 
 W = ENGLISH
 PEOPLE = People(name=lambda p: p.capitalize())
 
 
 def privilege_view(used: int, card: str = "1") -> NS:
-    return NS(privilege=NS(used=list(range(used)), card=card), tile_stacks={"cathedral": [1000], "church": [700]},
-              auction=NS(high=0))
+    return NS(edition=ED, privilege=NS(used=list(range(used)), card=card),
+              tile_stacks={"cathedral": [1000], "church": [700]}, auction=NS(high=0))
 
 
 def line(event) -> str | None:
-    return log.public_line(W, event, PEOPLE)
+    return log.public_line(W, event, PEOPLE, ED)
 
 
 # --- counts
@@ -37,7 +40,7 @@ def line(event) -> str | None:
     (Call(), 1, "Call 1 card"), (Call(), 2, "Call 2 cards"),
 ])
 def test_auction_buttons_count_cards(option, high, text):
-    assert moves.action(W, option, NS(auction=NS(high=high)), PEOPLE) == text
+    assert moves.action(W, option, NS(edition=ED, auction=NS(high=high)), PEOPLE) == text
 
 
 CARD_1 = "Trade · Trade · +500 guilders"  # privilege card 1, named by what it gives
@@ -45,11 +48,11 @@ CARD_1 = "Trade · Trade · +500 guilders"  # privilege card 1, named by what it
 
 def test_the_privilege_prompt_and_finish_button_say_what_is_left():
     use = [Use(slot=0), Done()]
-    assert moves.prompt(W, use, privilege_view(0)).startswith("use up to 2 more privileges of " + CARD_1)
-    assert moves.prompt(W, use, privilege_view(1)).startswith("use up to 1 more privilege of " + CARD_1)
-    none_left = moves.prompt(W, [Done()], privilege_view(2))
+    assert moves.prompt(W, use, privilege_view(0), PEOPLE).startswith("use up to 2 more privileges of " + CARD_1)
+    assert moves.prompt(W, use, privilege_view(1), PEOPLE).startswith("use up to 1 more privilege of " + CARD_1)
+    none_left = moves.prompt(W, [Done()], privilege_view(2), PEOPLE)
     assert none_left.startswith("no more privileges of " + CARD_1) and " 0 " not in none_left
-    assert "Master Builder" in moves.prompt(W, [Build(what="church"), Done()], privilege_view(2))
+    assert "Master Builder" in moves.prompt(W, [Build(what="church"), Done()], privilege_view(2), PEOPLE)
     assert moves.action(W, Done(), privilege_view(1), PEOPLE) == "Finish card (+2 prestige for unused)"
     assert moves.action(W, Done(), privilege_view(2), PEOPLE) == "Finish card"
 
@@ -63,7 +66,7 @@ def test_laying_down_counts_cards():
 
 def test_the_showdown_headline_counts_cards():
     def showdown(count):
-        view = NS(phase="showdown", noble="maria", to_act=["ada"], showdown=NS(count=count))
+        view = NS(edition=ED, phase="showdown", noble="maria", to_act=["ada"], showdown=NS(count=count))
         return phases.status(W, view, PEOPLE)
 
     assert "Showdown for **Maria**: 1 card each" in showdown(1)
@@ -72,7 +75,7 @@ def test_the_showdown_headline_counts_cards():
 
 def test_the_terminal_auction_line_before_and_after_a_bid():
     def auction(high):
-        return phases.your_move(W, NS(phase="auction", noble="leo", auction=NS(high=high)))
+        return phases.your_move(W, NS(edition=ED, phase="auction", noble="leo", auction=NS(high=high)), PEOPLE)
 
     assert auction(0) == "auction for Leo (no bid yet)."
     assert auction(1) == "auction for Leo (highest bid: 1 card)."
@@ -81,7 +84,7 @@ def test_the_terminal_auction_line_before_and_after_a_bid():
 
 def test_the_typed_bid_command_counts_cards():
     def bid_line(*counts):
-        return moves.commands(W, [Bid(count=c) for c in counts], NS(auction=NS(high=0)))[0]
+        return moves.commands(W, [Bid(count=c) for c in counts], NS(edition=ED, auction=NS(high=0)))[0]
 
     assert bid_line(1).endswith("raise to 1 card")
     assert bid_line(3).endswith("raise to 3 cards")
@@ -133,17 +136,17 @@ def test_build_button_shows_guilders():
 
 
 def test_cards_and_privileges_show_guilders():
-    assert names.card_with_price(W, "maria-15").endswith(" guilders)")
-    assert re.fullmatch(r"Maria 15 \(\d[\d,]* guilders\)", names.card_with_price(W, "maria-15"))
-    assert names.privilege(W, "guilders") == "+500 guilders"
-    assert names.use(W, "trade300") == "take 300 guilders"
-    assert moves.action(W, Compensate(take="money"), NS(), PEOPLE) == "Take 100 guilders"
+    assert names.card_with_price(W, "maria-15", ED).endswith(" guilders)")
+    assert re.fullmatch(r"Maria 15 \(\d[\d,]* guilders\)", names.card_with_price(W, "maria-15", ED))
+    assert names.privilege(W, "guilders", ED) == "+500 guilders"
+    assert names.use(W, "trade300", ED) == "take 300 guilders"
+    assert moves.action(W, Compensate(take="money"), NS(edition=ED), PEOPLE) == "Take 100 guilders"
 
 
 def test_purchase_choices_keep_their_price_within_discords_limit():
     offered = ["maria-15", "maria-14", "philipp-1", "louise-3", "leo-9", "maria-2", "leo-12", "joker"]
     choice = BuyChoice(offered=offered, prices=[100] * len(offered), budget=100_000)
-    labels = [label for label, _ in choices.purchases(W, [choice], NS(), PEOPLE)]
+    labels = [label for label, _ in choices.purchases(W, [choice], NS(edition=ED), PEOPLE)]
     assert labels[0] == "Buy nothing"
     for label in labels[1:]:
         assert len(label) <= 100 and re.search(r" — \d{1,3}(,\d{3})* guilders$", label), label
@@ -151,12 +154,15 @@ def test_purchase_choices_keep_their_price_within_discords_limit():
 
 
 def test_the_table_shows_tile_prices_and_hand_prices_in_guilders():
-    view = NS(tile_stacks={"church": [700], "cathedral": [1100], "coat": [4], "letter": []})
-    assert table.next_tiles(W, view) == "Next tiles: Church (700 guilders), Cathedral (1,100 guilders), Coat of Arms +4"
+    view = NS(edition=ED, tile_stacks={"church": [700, 600], "cathedral": [1100], "coat": [4], "letter": [],
+                                       "minter": [1, 1], "master_builder": []})
+    assert table.next_tiles(W, view) == (  # every kind of tile, with its next price and how many are left
+        "Tiles in the supply: Church: 700 guilders, 2 left · Cathedral: 1,100 guilders, 1 left · Coat of Arms: +4 "
+        "prestige a round, 1 left · Letter of Nobility: none left · Minter: 2 left · Master Builder: none left")
     player = NS(tiles=NS(church=None, cathedral=1000, coat=None, letter=3, minter=True, master_builder=False))
     assert table.tiles(W, player) == "Cathedral (1,000 guilders), Letter of Nobility +3, Minter"
     you = NS(money=1150, hand=["maria-15", "joker"], offered=[], offered_prices=[], chosen=None)
-    hand = table.hand(W, NS(you=you))
+    hand = table.hand(W, NS(edition=ED, you=you))
     assert "**Your money:** 1,150 guilders" in hand and "**Your hand (2 cards):**" in hand
     assert re.search(r"Maria: 15 \(\d+ guilders\)", hand)
 
@@ -198,7 +204,7 @@ def test_the_terminal_asks_for_one_choice_plainly():
 def test_the_auction_prompt_names_only_what_the_player_can_do():
     from engine.actions import Bid, Call, Pass
 
-    assert moves.prompt(W, [Pass()], None).startswith("you can only pass")
-    assert moves.prompt(W, [Pass(), Bid(count=1), Bid(count=2)], None) == "pass or raise (a bid counts cards)."
-    assert moves.prompt(W, [Pass(), Call()], None) == "pass or call (a bid counts cards)."
-    assert moves.prompt(W, [Pass(), Call(), Bid(count=3)], None) == "pass, call or raise (a bid counts cards)."
+    assert moves.prompt(W, [Pass()], None, PEOPLE).startswith("you can only pass")
+    assert moves.prompt(W, [Pass(), Bid(count=1), Bid(count=2)], None, PEOPLE) == "pass or raise (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call()], None, PEOPLE) == "pass or call (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call(), Bid(count=3)], None, PEOPLE) == "pass, call or raise (a bid counts cards)."

@@ -5,10 +5,11 @@ from __future__ import annotations
 import discord
 
 from engine import View
+from engine.editions import EditionUnavailable, resolve
 from storage import GameRecord
 
 from ..service import MAX_PLAYERS
-from ..wording import Words, clock, end, names, phases
+from ..wording import Words, clock, end, names, phases, rules
 from ..wording import table as words
 from .people import people
 
@@ -23,6 +24,11 @@ def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)
     embed.add_field(name=clock.clock_heading(w), value=clock.per_decision(w, table.turn_seconds), inline=False)
+    if table.edition is not None:
+        try:
+            embed.set_footer(text=rules.edition_line(w, resolve(table.edition)))
+        except EditionUnavailable:  # its file went away since it was chosen: starting says so
+            embed.set_footer(text=table.edition.id)
     return embed
 
 
@@ -37,7 +43,7 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
                         value=f"{words.levels(w, p)}\n{words.tiles(w, p)}", inline=False)
     display = "\n".join(words.display(w, view)) or words.no_display(w)
     embed.add_field(name=words.display_heading(w), value=display, inline=False)
-    supply = f"{words.deck_and_discard(w, view)}\n{words.next_tiles(w, view)}"
+    supply = f"{words.deck_and_discard(w, view)}\n{words.next_tiles(w, view)}\n{words.steps_left(w, view)}"
     embed.add_field(name=words.supply_heading(w), value=supply, inline=False)
     if record.status == "active":
         timing = [clock.per_decision(w, record.table.turn_seconds)]
@@ -45,6 +51,7 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
         embed.add_field(name=clock.clock_heading(w), value=" · ".join(timing)[:1024], inline=False)
     if latest:
         embed.add_field(name=words.log_heading(w), value="\n".join(latest)[-1024:], inline=False)
+    embed.set_footer(text=rules.edition_line(w, view.edition))
     return embed
 
 

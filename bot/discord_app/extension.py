@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from ..config import Settings
+from ..config import Settings, editions_of
 from ..scheduler import Clock
 from ..service import GameService, Thinkers, Timing
 from .cog import Augsburg
@@ -30,7 +30,7 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
     return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds,
-                                  deal_seed=settings.deal_seed)
+                                  deal_seed=settings.deal_seed, editions=editions_of(settings))
 
 
 async def setup(bot) -> None:
@@ -42,7 +42,8 @@ async def setup(bot) -> None:
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
-                                                 settings.pictures_per_second)))
+                                                 settings.pictures_per_second),
+                               watch_seconds=settings.watch_seconds))
     bot.add_dynamic_items(*ALL_ITEMS)
 
 

@@ -9,7 +9,7 @@ import logging
 
 import discord
 
-from storage import Deadline, GameQuarantined
+from storage import Deadline, GameNotPlayable, GameQuarantined
 
 from ..scheduler import RETRY_SECONDS
 from ..service import GameService
@@ -17,6 +17,7 @@ from .computers import ComputerRunner
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
+WAIT_FOR_EDITION = 3600.0  # a game waiting for its edition's file has its deadlines tried again this much later
 
 
 class Upkeep:
@@ -36,12 +37,15 @@ class Upkeep:
         await asyncio.gather(*self._background, return_exceptions=True)
 
     async def fire(self, deadline: Deadline) -> None:
-        """A deadline is due: the computer decides for a player out of time, a reminder goes out, or a
-        computer whose move a restart interrupted is set going again."""
+        """A deadline is due: the computer decides for a player out of time, a reminder or a ping put off goes
+        out, or a computer whose move a restart interrupted is set going again."""
         try:
             await self._fire(deadline)
         except GameQuarantined as lost:
             await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+        except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
+            log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
+            await self.service.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
 
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
@@ -52,6 +56,12 @@ class Upkeep:
             if await self.service.computer_due(deadline):
                 self.computers.schedule(deadline.channel_id)  # its move replaces the marker
                 await self._later(deadline)
+            return
+        if deadline.kind == "ping":  # a ping put off while its player was watching, who has not decided since
+            record = await self.service.ping_due(deadline)
+            if record is not None:
+                await self._later(deadline)  # until it is sent: a failure sends it again then
+                self._spawn(self._ping_late(deadline, record))
             return
         if deadline.kind == "timeout":
             outcome = await self.service.expire(deadline)
@@ -70,6 +80,9 @@ class Upkeep:
     async def _remind(self, deadline: Deadline, record) -> None:
         await self.presenter.remind(deadline, record)
         await self.service.reminded(_postponed(deadline))
+
+    async def _ping_late(self, deadline: Deadline, record) -> None:
+        await self.presenter.ping_now(record, {deadline.player})  # which drops the row
 
     async def _later(self, deadline: Deadline) -> None:
         await self.service.postpone(deadline, _postponed(deadline).due_at)

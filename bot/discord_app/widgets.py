@@ -75,13 +75,14 @@ class LobbyButton(
 
 class LobbyMenu(
     _Routed, discord.ui.DynamicItem[discord.ui.Select],
-    template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level)",
+    template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level|ed)",
 ):
     """A host's choice in the lobby: the time per decision ("time"; "0": no limit), the language of the
-    table's public messages ("lang"), or a computer seat's level ("level"; "ai2:strong")."""
+    table's public messages ("lang"), a computer seat's level ("level"; "ai2:strong"), or the edition the
+    game is played with ("ed"; its id)."""
 
-    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language", "level": "lobby_level"}
-    ROWS = {"time": 1, "lang": 2, "level": 3}
+    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language", "level": "lobby_level", "ed": "lobby_edition"}
+    ROWS = {"time": 1, "lang": 2, "level": 3, "ed": 4}
 
     def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = ""):
@@ -244,9 +245,10 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
-def lobby_view(w: Words, game_id: int, table) -> discord.ui.View:
-    """The lobby's buttons, the host's clock, the host's choice of the table's language and, once there are
-    computer seats, of each one's level (4 computers x 3 levels: 12 options, within Discord's 25)."""
+def lobby_view(w: Words, game_id: int, table, editions: list = ()) -> discord.ui.View:
+    """The lobby's buttons, the host's clock, the host's choice of the table's language, once there are
+    computer seats of each one's level (4 computers x 3 levels: 12 options, within Discord's 25), and when the
+    server offers more than one, of the edition (`editions`, the default first; 25 at most are offered)."""
     buttons = [LobbyButton(game_id, what, label) for what, label in words.lobby_buttons(w).items()]
     turn = table.turn_seconds
     options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn)
@@ -261,6 +263,11 @@ def lobby_view(w: Words, game_id: int, table) -> discord.ui.View:
               for seat in table.seats if seat.kind == "computer" for level in LEVELS][:MAX_OPTIONS]
     if levels:
         menus.append(LobbyMenu(game_id, "level", levels, words.level_placeholder(w)))
+    chosen = table.edition.id if table.edition is not None else None
+    offered = [discord.SelectOption(label=e.name(w.lang)[:100], value=e.id, default=e.id == chosen)
+               for e in editions][:MAX_OPTIONS]
+    if len(offered) > 1:
+        menus.append(LobbyMenu(game_id, "ed", offered, words.edition_placeholder(w)))
     return view_of(*buttons, *menus)
 
 

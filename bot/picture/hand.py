@@ -4,7 +4,7 @@ noble (value large, price small beside a coin), the cards offered to them and th
 from __future__ import annotations
 
 from engine import View
-from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, CERTIFICATE_NOBLES, JOKER
+from engine.components import JOKER
 
 from ..wording import names
 from ..wording.words import Words
@@ -29,18 +29,19 @@ def hand_picture(view: View, w: Words) -> bytes:
     _coin(d, end + 24, y + 15)
     glyphs.draw(d, (end + 38, y + 2), w._("price in guilders"), SMALL, MUTED)
     y += 38
-    groups = [(names.noble(w, n), [c for c in you.hand if CARD_NOBLE.get(c) == n]) for n in CERTIFICATE_NOBLES]
+    ed = view.edition
+    groups = [(names.noble(w, n), [c for c in you.hand if ed.card_noble.get(c) == n]) for n in ed.certificate_nobles]
     groups.append((w._("Jokers"), [c for c in you.hand if c == JOKER]))
-    shown = [(label, sorted(cards, key=names.hand_order)) for label, cards in groups if cards]
+    shown = [(label, sorted(cards, key=names.hand_order(ed))) for label, cards in groups if cards]
     if not shown:
         glyphs.draw(d, (MARGIN, y), w._("· empty").lstrip("· "), BODY, MUTED)
         y += 34
     for label, cards in shown:
-        y = _row(d, w, label, cards, y) + GAP
+        y = _row(d, w, ed, label, cards, y) + GAP
     if you.offered:
         y += 6
         glyphs.draw(d, (MARGIN, y), w._("Offered to you"), BODY, INK)
-        y = _row(d, w, w.money(sum(you.offered_prices)), you.offered, y + 34, names_on=True) + GAP
+        y = _row(d, w, ed, w.money(sum(you.offered_prices)), you.offered, y + 34, names_on=True) + GAP
     if you.chosen is not None:
         line = _plain(w._("**Your secret choice:** {cards} — waiting for the others.",
                           cards=names.cards(w, you.chosen)))
@@ -54,31 +55,31 @@ def _plain(s: str) -> str:
     return s.replace("**", "")
 
 
-def _row(d, w: Words, label: str, cards: list[str], y: float, names_on: bool = False) -> float:
+def _row(d, w: Words, ed, label: str, cards: list[str], y: float, names_on: bool = False) -> float:
     """A label, then the cards as faces, as many lines as they need; returns the bottom."""
     glyphs.draw(d, (MARGIN, y + CARD_H / 2 - 14), glyphs.fit(label, BODY, LABEL_W - 10), BODY, INK)
     per_line = max(1, int((INNER - LABEL_W + GAP) // (CARD_W + GAP)))
     for i, card in enumerate(cards):
         x = MARGIN + LABEL_W + (i % per_line) * (CARD_W + GAP)
         top = y + (i // per_line) * (CARD_H + GAP)
-        _card(d, w, card, x, top, names_on)
+        _card(d, w, ed, card, x, top, names_on)
     lines = (len(cards) + per_line - 1) // per_line
     return y + lines * (CARD_H + GAP) - GAP
 
 
-def _card(d, w: Words, card: str, x: float, y: float, noble_on: bool) -> None:
+def _card(d, w: Words, ed, card: str, x: float, y: float, noble_on: bool) -> None:
     joker = card == JOKER
     d.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=8, fill=LINE if joker else PANEL, outline=INK,
                         width=2)
-    big = "J" if joker else str(CARD_VALUE[card])
+    big = "J" if joker else str(ed.card_value[card])
     if noble_on:  # offered cards mix nobles: the noble's name (cut to fit) stands above the value
-        noble = w._("Joker") if joker else names.noble(w, CARD_NOBLE[card])
+        noble = w._("Joker") if joker else names.noble(w, ed.card_noble[card])
         small = glyphs.fit(noble, SMALL, CARD_W - 8)
         glyphs.draw(d, (x + (CARD_W - glyphs.width(small, SMALL)) / 2, y + 2), small, SMALL, MUTED)
         glyphs.draw(d, (x + (CARD_W - glyphs.width(big, BODY)) / 2, y + 24), big, BODY, INK)
     else:
         glyphs.draw(d, (x + (CARD_W - glyphs.width(big, TITLE)) / 2, y + 6), big, TITLE, INK)
-    price = w.number(CARD_PRICE[card])
+    price = w.number(ed.card_price[card])
     pw = glyphs.width(price, SMALL)
     left = x + (CARD_W - pw - 18) / 2
     _coin(d, left + 6, y + CARD_H - 17)

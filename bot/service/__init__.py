@@ -5,7 +5,7 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back).
+stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off).
 
 The service is the front-ends' one door into storage: they open it with
 `GameService.open(url)`, read and change games through it, and are handed
@@ -19,17 +19,20 @@ import weakref
 from collections.abc import Callable
 from dataclasses import replace
 
+from engine.editions import Library
 from storage import Deadline, GameRecord, LoggedMove, Store, TableMessages
 from storage.contract import DeadlineStore, RecordStore
 
 from ..scheduler import Clock, SystemClock
-from ..turns import Timing, computers_due, on_clock, plan
+from ..turns import Timing, computers_due, plan, tracked
+from .ahead import AheadMixin
 from .cache import GameCache
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
 from .export import export_game
 from .lease import LeaseKeeper
 from .lobby import LobbyMixin
 from .moves import MovesMixin
+from .pings import PingsMixin
 from .seats import SeatsMixin
 from .thinking import Thinkers
 
@@ -38,7 +41,7 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Th
 NOTIFY_CHOICES = ("channel", "dm", "none")
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
@@ -55,10 +58,12 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     @classmethod
     async def open(cls, database: str, clock: Clock | None = None, timing: Timing | None = None,
                    thinkers: Thinkers | None = None, retry_seconds: float | None = None,
-                   deal_seed: int | None = None) -> GameService:
+                   deal_seed: int | None = None, editions: Library | None = None) -> GameService:
         """The service on the database at `database` (a DATABASE_URL or a SQLite file), opened and migrated;
-        `retry_seconds`: how long PostgreSQL is waited for when out of reach."""
-        return cls(await Store.open(database, retry_seconds=retry_seconds), clock, timing, thinkers, deal_seed)
+        `retry_seconds`: how long PostgreSQL is waited for when out of reach; `editions`: what games are
+        played with (default: the shipped ones)."""
+        store = await Store.open(database, retry_seconds=retry_seconds, editions=editions)
+        return cls(store, clock, timing, thinkers, deal_seed)
 
     async def close(self) -> None:
         self.thinkers.close()
@@ -72,6 +77,11 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     @property
     def kind(self) -> str:
         return self.store.kind
+
+    @property
+    def editions(self) -> Library:
+        """The editions this service offers new tables and loads games with."""
+        return self.store.editions
 
     @property
     def deadlines(self) -> DeadlineStore:
@@ -120,8 +130,8 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
         """The game's deadlines once its table (and state) change."""
         state = new_state or record.state
-        before = on_clock(record.state, record.table)
-        after = on_clock(state, new_table)
+        before = tracked(record.state, record.table)
+        after = tracked(state, new_table)
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
                     computers_due(state, new_table))
 

@@ -5,7 +5,9 @@ rebuilds it exactly, and its final state. Any other game (running, cancelled,
 abandoned) is exported as the public record only: the public log and the table
 as spectators see it (R28). No seed (it determines the deck and so every hand),
 no action (purchases and lay-downs are secret until shown), no hand, no deck.
-The format is described in the README.
+Either carries the game's edition whole (its file's text, id, sha256 and rules version), so
+that it replays with its own components anywhere, whatever editions that machine has.
+The format is described in the README (version 1: files written before games recorded an edition).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from storage.contract import GameLog
 from storage.records import ENTRY
 
 FORMAT = "augsburg-1520-game"
-VERSION = 1
+VERSION = 2  # 2: the game's edition is in the file; 1 (still read): the legacy edition
 
 
 def is_complete(record: GameRecord) -> bool:
@@ -30,6 +32,12 @@ def is_complete(record: GameRecord) -> bool:
 def public_entries(move: LoggedMove) -> list[dict[str, Any]]:
     """A move's log entries that anyone may read: public events and table events, never a private one."""
     return [ENTRY.dump_python(e, mode="json") for e in move.entries if e.type == "table" or e.to is None]
+
+
+def public_actor(actor: str) -> str:
+    """Who made a move, as everyone may know it: a move the bot made for a person (their only option, or one
+    settled ahead) is theirs, as the table told it."""
+    return "player" if actor in ("only", "ahead") else actor
 
 
 def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict] | None = None) -> dict[str, Any]:
@@ -46,15 +54,20 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         "lang": table.lang,
         "players": [{"id": s.id, "name": s.name, "kind": s.kind, "number": s.number,
                      **({"level": s.level} if s.kind == "computer" else {})} for s in table.seats],
-        "log": [{"move": m.move, "player": m.player, "actor": m.actor, "entries": public_entries(m)} for m in moves],
+        "log": [{"move": m.move, "player": m.player, "actor": public_actor(m.actor), "entries": public_entries(m)}
+                for m in moves],
         "table": spectator_view(record.state).model_dump(mode="json") if record.state is not None else None,
     }
+    if record.state is not None:
+        edition = record.state.edition
+        data["edition"] = {"id": edition.id, "sha256": edition.sha256, "rules": record.state.rules,
+                           "toml": edition.source}
     if data["complete"]:
         data |= {
             "seed": table.seed,
             "start_player": table.start_player,
-            "actions": [{"move": a["move"], "player": a["player"], "actor": a["actor"], "action": a["action"]}
-                        for a in actions or []],
+            "actions": [{"move": a["move"], "player": a["player"], "actor": public_actor(a["actor"]),
+                         "action": a["action"]} for a in actions or []],
             "state": record.state.model_dump(mode="json"),
         }
     return data

@@ -1,6 +1,6 @@
 """The bot's hold on its database: taken before anything is said to Discord, renewed every third of the
 takeover time, given up on a clean stop. A restart after a crash on the same machine is immediate too: the
-kernel frees the dead process's lock on the file (storage/host_lock.py).
+kernel frees the dead process's lock on the file (storage/sqlite/host_lock.py).
 
 Only the holder may serve: the bot keeps open games in memory, and a second process would answer from
 its own copy ("someone acted at the same moment" for moves that were in fact applied). If the lease is

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from engine import new_game
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
-from storage import ChannelBusy, GameQuarantined, GameRecord, Seat, Table
+from engine.state import RULES_VERSION
+from storage import ChannelBusy, GameNotPlayable, GameQuarantined, GameRecord, Seat, Table
 
 from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
@@ -27,19 +28,23 @@ class LobbyMixin:
     async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True,
                          lang: str = "en") -> Outcome:
         """A new table with its host seated; `clock`: the server's default time per decision, else none;
-        `lang`: the language of its public messages until the host chooses another."""
+        `lang`: the language of its public messages, and the server's default edition, until the host
+        chooses others."""
         async with self.lock(channel_id):
             try:
                 existing = await self.current(channel_id)
             except GameQuarantined:
                 existing = None
+            except GameNotPlayable as exc:  # still open, waiting for its edition: nothing new may replace it
+                return refuse("not_playable", game=exc.game_id, edition=exc.edition)
             if existing is not None:
                 return refuse("channel_busy", existing)
             turn = self.timing.turn_seconds if clock else None
+            edition = self.store.editions.default.ref
             try:
                 record = await self.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
-                                                           lang=lang))
+                                                           lang=lang, edition=edition))
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))
@@ -151,6 +156,19 @@ class LobbyMixin:
 
         return await self._change_table(channel_id, game_id, change)
 
+    async def set_edition(self, channel_id: int, game_id: int, user: int | str, edition_id: str) -> Outcome:
+        """The host chooses the table's edition among those the server offers."""
+
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_edition")
+            edition = self.store.editions.get(edition_id)
+            if edition is None:
+                return Notice("unknown_choice")
+            return table.model_copy(update={"edition": edition.ref})
+
+        return await self._change_table(channel_id, game_id, change)
+
     async def start(self, channel_id: int, game_id: int, user: int | str, seed: int | None = None) -> Outcome:
         async with self.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
@@ -161,8 +179,13 @@ class LobbyMixin:
                 return refuse("host_only_start", record)
             if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
                 return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
-            table = table.model_copy(update={"seed": deal_seed(self.deal_seed, record.id) if seed is None else seed})
-            state, events = new_game(table.players, seed=table.seed)
+            editions = self.store.editions
+            edition = editions.get(table.edition.id) if table.edition is not None else editions.default
+            if edition is None:  # its file went away since it was chosen: the host chooses again
+                return refuse("edition_gone", record, edition=table.edition.id)
+            seed = deal_seed(self.deal_seed, record.id) if seed is None else seed
+            table = table.model_copy(update={"seed": seed, "edition": edition.ref, "rules": RULES_VERSION})
+            state, events = new_game(table.players, seed=table.seed, edition=edition, rules=RULES_VERSION)
             deadlines = self._plan(record, table, state)
             announce = self._announce_at()
             record = await self.store.games.start_game(record.id, record.version, table, state, log=events,

@@ -14,10 +14,14 @@ from typing import TextIO
 
 from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
-from storage import GameQuarantined, Seat, StorageUnavailable
+from engine.components import JOKER
+from engine.edition import EditionError
+from engine.editions import Library, read_file
+from storage import GameNotPlayable, GameQuarantined, Seat, StorageUnavailable
 
+from ..automatic import automatic
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, log, notices, phases
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -28,25 +32,30 @@ YOU = "you"
 
 
 async def play(service: GameService, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
-               seed: int | None = None, name: str = "Player", picture: str | None = None,
-               levels: list[str] | None = None) -> int:
-    """`levels`: each computer's level (one for all, or one each); a resumed game keeps its own."""
-    return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels)
+               seed: int | None = None, name: str | None = None, picture: str | None = None,
+               levels: list[str] | None = None, edition: str | None = None) -> int:
+    """`levels`: each computer's level (one for all, or one each); `edition`: the id of the edition of the
+    service's library a new game is played with (None: its default). A resumed game keeps its own."""
+    return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels, edition)
 
 
 async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
-                name: str, picture: str | None, levels: list[str] | None) -> int:
+                name: str | None, picture: str | None, levels: list[str] | None, edition: str | None) -> int:
     w = term.w
+    name = name or words.default_name(w)  # in the player's language unless they gave one
     drawn = Picture(picture, w)
     try:
         record = await service.current(CHANNEL)
     except GameQuarantined:
-        term.say(words.damaged(w))
+        term.say(words.damaged(w, term.command('--new')))
         record = None
         if not fresh:
             return 1
+    except GameNotPlayable as exc:  # kept for when its edition is back: nothing may replace it meanwhile
+        term.say(notices.not_playable(w, exc.game_id, exc.edition))
+        return 1
     if record is not None and record.status == "active" and not (resume or fresh):
-        term.say(words.unfinished(w))
+        term.say(words.unfinished(w, term.command('--resume'), term.command('--new')))
         return 1
     if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
         await service.cancel(CHANNEL, YOU, can_manage=True)
@@ -54,27 +63,34 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     if record is None:
         if resume:
             term.say(words.nothing_to_resume(w))
-        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL])
+        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL], edition)
         record = started.record
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people, refused = _people(w, record.table), False
+    people, refused, jokers_told = _people(w, record.table), False, False
     term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
-    drawn.update(record)
+    term.say(rules.edition_line(w, record.state.edition))
+    await drawn.update(record, service)
     while record.status == "active":
-        if YOU in to_act(record.state):
+        made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
+        if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
             view = player_view(record.state, YOU)
             term.say()
-            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT)))
-            term.say(words.your_move(w, phases.your_move(w, view)))
+            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
+            jokers_told = jokers_told or JOKER in view.you.hand
+            term.say(words.your_move(w, phases.your_move(w, view, people)))
             action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
             if action is None:
-                term.say(words.input_ended(w))
+                term.say(words.input_ended(w, term.command('--resume')))
                 return 0
             outcome = await service.act(CHANNEL, record.id, YOU, None, action)
         else:
+            only = made.now.get(YOU)
+            label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
             outcome = await service.play_computer(CHANNEL)
+            if outcome is not None and outcome.ok and outcome.player == YOU:
+                term.say(words.only_choice(w, label))
         if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
             term.say(words.changed_elsewhere(w))
             return 1
@@ -84,13 +100,17 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
             continue
         _show(term, outcome, YOU)
         record = outcome.record
-        drawn.update(record)
+        await drawn.update(record, service)
     _final(term, record, _people(w, record.table, words.NAME_LIMIT))
     return 0
 
 
-async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str]) -> Outcome:
+async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
+                 edition: str | None) -> Outcome:
     record = (await service.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
+    if edition is not None:
+        chosen = await service.set_edition(CHANNEL, record.id, YOU, edition)
+        assert chosen.ok, chosen.notice
     for number in range(opponents):
         added = await service.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
         assert added.ok, added.notice
@@ -114,7 +134,7 @@ class Picture:
     def __init__(self, path: str | None, w: Words):
         self.path, self.w, self.shown = path, w, None
 
-    def update(self, record) -> None:
+    async def update(self, record, service: GameService) -> None:
         if self.path is None or record is None or record.state is None:
             return
         view = spectator_view(record.state)
@@ -122,8 +142,10 @@ class Picture:
         if public == self.shown:
             return
         from ..picture import table_picture  # Pillow is loaded only when a picture is asked for
+        from ..picture.story import story
 
-        data = table_picture(view, _people(self.w, record.table), self.w)
+        told = story(await service.history(record))
+        data = table_picture(view, _people(self.w, record.table), self.w, told)
         part = f"{self.path}.part"
         with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
             out.write(data)
@@ -132,36 +154,60 @@ class Picture:
 
 
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
-    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player):
+    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player,
+                          ed=outcome.record.state.edition):
         term.say(f"  · {line}")
 
 
 def _final(term: Terminal, record, people: People) -> None:
     state = record.state
-    ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
-    term.say(words.standings(term.w, [(people.name(p.id), p.score, p.id in state.winners) for p in ranked]))
+    placed = end.places({p.id: p.score for p in state.players}, state.winners)
+    note = end.tied_below(term.w) if end.shared_places(placed, state.winners) else ""
+    term.say(words.standings(term.w, [(place, people.name(p), score, p in state.winners)
+                                      for place, p, score in placed], note))
     term.say(words.verdict(term.w, YOU in state.winners))
 
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
-              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None,
-              levels: list[str] | None = None) -> int:
-    service = await GameService.open(database)  # a strong computer thinks on a thread, while the terminal waits
+              stdout: TextIO = sys.stdout, name: str | None = None, w: Words = ENGLISH, picture: str | None = None,
+              levels: list[str] | None = None, edition: str | None = None, library: Library | None = None,
+              command: str = "augsburg play") -> int:
+    """`edition`: an edition's id in `library` (the shipped ones and EDITIONS_DIR's), or an edition file;
+    `command`: how the player started the game, for the lines that tell them how to go on."""
+    term = Terminal(stdin, stdout, w, command)
+    library = library or Library()
+    if edition is not None and edition.endswith(".toml"):
+        try:
+            chosen = read_file(edition)
+        except (OSError, EditionError) as exc:
+            term.say(words.bad_edition(w, str(exc)))
+            return 2
+        library = Library([*library.editions(), chosen], library.default_id)
+        edition = chosen.id
+    if edition is not None and library.get(edition) is None:
+        term.say(words.unknown_edition(w, edition, [e.id for e in library.editions()]))
+        return 2
+    # A strong computer thinks on a thread, while the terminal waits.
+    service = await GameService.open(database, editions=library)
     try:
-        term = Terminal(stdin, stdout, w)
         return await play(service, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
-                          picture=picture, levels=levels)
+                          picture=picture, levels=levels, edition=edition)
     finally:
         await service.close()
 
 
 def main(args) -> int:
+    from ..config import Settings, editions_of
+
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
+    command = getattr(args, "program", "augsburg play")
+    library = editions_of(Settings())
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
-                               w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None)))
+                               w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),
+                               edition=getattr(args, "edition", None), library=library, command=command))
     except KeyboardInterrupt:
-        print("\n" + words.stopped(w))
+        print("\n" + words.stopped(w, f"{command} --resume"))
         return 0
     except StorageUnavailable:  # PostgreSQL out of reach for longer than its retries: nothing was applied
         print(notices.notice(w, "not_stored", {}, People(name=str)))

@@ -1,10 +1,12 @@
 """`augsburg replay FILE [--all] [--reveal]`: an exported game (bot/service/export.py), step by step.
 
 A finished game's file holds its seed and actions: the engine plays it again
-move by move and the replay checks that it ends with the state the file
-stored. Only public information is shown, unless `--reveal` asks for every
-hand (a finished game only). Any other file holds the public log alone, which
-is told move by move, then the table as everyone saw it last.
+move by move, with the edition and rules version the file carries (a file of
+version 1, from before games recorded theirs: the legacy edition), and the
+replay checks that it ends with the state the file stored. Only public
+information is shown, unless `--reveal` asks for every hand (a finished game
+only). Any other file holds the public log alone, which is told move by move,
+then the table as everyone saw it last.
 """
 
 from __future__ import annotations
@@ -16,15 +18,19 @@ import sys
 from typing import Any, TextIO
 
 from engine import View, apply, new_game, parse_action, spectator_view
-from engine.state import GameState
+from engine.edition import Edition, EditionError, parse_edition
+from engine.editions import legacy
+from engine.state import RULES_PLAYED, GameState
 from storage import LoggedMove, Seat
 from storage.records import ENTRY
 
 from ..service.export import FORMAT, VERSION
-from ..wording import ENGLISH, People, Words, history, log, names
+from ..wording import ENGLISH, People, Words, history, log, names, rules
 from ..wording import replay as words
 from ..wording import words as language
 from .screen import Terminal
+
+READS = (1, VERSION)  # the file versions this program replays
 
 
 class BadFile(ValueError):
@@ -39,9 +45,30 @@ def read_file(path: str) -> dict[str, Any]:
         raise BadFile(str(exc)) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadFile(f"no \"format\": \"{FORMAT}\"")
-    if data.get("version") != VERSION:
-        raise BadFile(f"version {data.get('version')!r}, this program reads {VERSION}")
+    if data.get("version") not in READS:
+        raise BadFile(f"version {data.get('version')!r}, this program reads {', '.join(map(str, READS))}")
     return data
+
+
+def edition_of(data: dict[str, Any]) -> tuple[Edition, int]:
+    """The edition and rules version the file's game was played with: the file's own, checked against the
+    sha256 it names (version 1 files: the legacy edition, rules 1). BadFile if it cannot be trusted."""
+    if data["version"] == 1:
+        return legacy(), 1
+    given = data.get("edition")
+    if not isinstance(given, dict) or not isinstance(given.get("toml"), str):
+        raise BadFile("the file does not say which edition its game was played with")
+    try:
+        edition = parse_edition(given["toml"], "the file's edition")
+    except EditionError as exc:
+        raise BadFile(str(exc)) from None
+    if (edition.id, edition.sha256) != (given.get("id"), given.get("sha256")):
+        raise BadFile(f"the file's edition is not the one it names ({given.get('id')!r}, "
+                      f"sha256 {str(given.get('sha256'))[:12]}…)")
+    rules = given.get("rules")
+    if rules not in RULES_PLAYED:
+        raise BadFile(f"the game follows rules version {rules!r}; this program plays {sorted(RULES_PLAYED)}")
+    return edition, rules
 
 
 def people_of(w: Words, data: dict[str, Any]) -> People:
@@ -53,6 +80,7 @@ def people_of(w: Words, data: dict[str, Any]) -> People:
 class Replay:
     def __init__(self, data: dict[str, Any], term: Terminal, *, step: bool, reveal: bool):
         self.data, self.term, self.w = data, term, term.w
+        self.edition, self.rules = edition_of(data) if data.get("table") is not None else (legacy(), 1)
         self.step, self.reveal = step, reveal
         self.people = people_of(self.w, data)
 
@@ -66,6 +94,8 @@ class Replay:
     def run(self) -> GameState | None:
         w, data = self.w, self.data
         self.term.say(words.title(w, data["game"], [self.people.name(p["id"]) for p in data["players"]]))
+        if data.get("table") is not None:
+            self.term.say(rules.edition_line(w, self.edition))
         if self.reveal and not data.get("complete"):
             self.term.say(words.no_reveal(w))
         if self.step:
@@ -76,7 +106,7 @@ class Replay:
         """Play the finished game again from its seed; the final state as the engine reaches it."""
         w, data = self.w, self.data
         ids = [p["id"] for p in data["players"]]
-        state, events = new_game(ids, data["seed"], data.get("start_player"))
+        state, events = new_game(ids, data["seed"], data.get("start_player"), self.edition, self.rules)
         self.term.say(words.deal_heading(w))
         self._tell(events, state)
         for entry in data["actions"]:
@@ -96,7 +126,7 @@ class Replay:
         return state
 
     def _tell(self, events, state: GameState) -> None:
-        for line in log.lines(self.w, events, self.people, None):
+        for line in log.lines(self.w, events, self.people, None, ed=self.edition):
             self.term.say(f"  · {line}")
         if self.reveal:
             self.term.say(words.hands(self.w, state, self.people))
@@ -114,7 +144,7 @@ class Replay:
                 self.term.say(words.move_heading(w, move.move, self.people.name(move.player)))
             else:
                 self.term.say(words.deal_heading(w))
-            for line in history.move_lines(w, move, self.people, None):
+            for line in history.move_lines(w, move, self.people, None, ed=self.edition):
                 self.term.say(f"  · {line}")
         if data.get("table") is not None:
             self.term.say(words.public_board(w, View.model_validate(data["table"]), self.people))

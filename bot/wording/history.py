@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.edition import Edition
 from storage import LoggedMove
 
 from . import clock, names
@@ -11,21 +12,36 @@ from .words import People, Words
 PAGE = 1900  # characters per page of the log (Discord allows 2,000)
 
 
-def entry_line(w: Words, e, people: People, reader: str | None) -> str | None:
+def entry_line(w: Words, e, people: People, reader: str | None, ed: Edition) -> str | None:
     if e.type == "table":
         return clock.table_event(w, e, people)
+    if e.type == "choice_made" and e.player == reader:
+        return None  # the reader's own "has chosen": their private line says what they chose
     if e.to is None:
-        return public_line(w, e, people)
-    return private_line(w, e) if e.to == reader else None
+        return public_line(w, e, people, ed)
+    return private_line(w, e, ed) if e.to == reader else None
 
 
-def move_lines(w: Words, move: LoggedMove, people: People, reader: str | None) -> list[str]:
-    """The sentences of one move for `reader` (None: the public only), told as the clock's when it was."""
-    lines = [line for e in move.entries if (line := entry_line(w, e, people, reader))]
-    if move.actor == "clock":
-        head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+def move_lines(w: Words, move: LoggedMove, people: People, reader: str | None, *, ed: Edition) -> list[str]:
+    """The sentences of one move for `reader` (None: the public only), told as the clock's when it was; a
+    move the bot made for the reader (their only option, or settled ahead) says so to them alone; `ed`: the
+    game's edition."""
+    lines = [line for e in move.entries if (line := entry_line(w, e, people, reader, ed))]
+    if (head := _head(w, move, people, reader)) is not None:
         lines.insert(0, head)
     return lines
+
+
+def _head(w: Words, move: LoggedMove, people: People, reader: str | None) -> str | None:
+    if move.actor == "clock":
+        return clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+    if move.player != reader or reader is None:
+        return None  # to everyone else it is the player's own move, however it was made
+    if move.actor == "only":
+        return w._("Your only choice, made for you:")
+    if move.actor == "ahead":
+        return w._("As you decided ahead:")
+    return None
 
 
 def _heading(w: Words, e) -> str | None:
@@ -38,18 +54,18 @@ def _heading(w: Words, e) -> str | None:
     return None
 
 
-def catch_up(w: Words, moves: list[LoggedMove], people: People, reader: str, limit: int = 3900) -> str:
+def catch_up(w: Words, moves: list[LoggedMove], people: People, reader: str, limit: int = 3900, *,
+             ed: Edition) -> str:
     """Since the reader's last decision: one line per auction or round end, newest last, cut from the oldest."""
     groups: list[tuple[str | None, list[str]]] = [(None, [])]
     for move in moves:
-        if move.actor == "clock":
-            head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+        if (head := _head(w, move, people, reader)) is not None:
             groups[-1][1].append(head)
         for e in move.entries:
             heading = _heading(w, e)
             if heading is not None:
                 groups.append((heading, []))
-            if line := entry_line(w, e, people, reader):
+            if line := entry_line(w, e, people, reader, ed):
                 groups[-1][1].append(line)
     text = [f"**{head}:** {' '.join(lines)}" if head else " ".join(lines) for head, lines in groups if lines]
     while len("\n".join(text)) > limit and len(text) > 1:
@@ -61,7 +77,8 @@ def catch_up_title(w: Words) -> str:
     return w._("Since your last move")
 
 
-def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int | None = None) -> list[str]:
+def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int | None = None, *,
+              ed: Edition) -> list[str]:
     """The public log, headed by round, cut into pages of at most PAGE characters."""
     lines: list[str] = []
     current = 1
@@ -71,7 +88,7 @@ def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int
                 current = e.round
         if only_round is not None and current != only_round:
             continue
-        lines.extend(move_lines(w, move, people, None))
+        lines.extend(move_lines(w, move, people, None, ed=ed))
     pages, page = [], ""
     for line in lines or [w._("Nothing has happened yet.")]:
         if page and len(page) + 1 + len(line) > PAGE:

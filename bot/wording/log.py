@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine import Event
+from engine.edition import Edition
 
 from . import names
 from .words import People, Words
 
 
-def public_line(w: Words, e: Event, people: People) -> str | None:
-    """One sentence for a public event, or None for events not worth a line of their own."""
+def public_line(w: Words, e: Event, people: People, ed: Edition) -> str | None:
+    """One sentence for a public event of a game of edition `ed`, or None for events not worth a line of their own."""
     who = people.name(e.player) if hasattr(e, "player") else ""
     match e.type:
         case "game_started":
@@ -44,11 +45,11 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "consolation":
             return w._("{who} receives {money} consolation.", who=who, money=w.money(e.amount))
         case "privilege_card_taken":
-            return w._("{who} takes the privilege card {card}.", who=who, card=names.privilege_card(w, e.card))
+            return w._("{who} takes the privilege card {card}.", who=who, card=names.privilege_card(w, e.card, ed))
         case "privilege_used":
-            kind = names.privilege(w, e.kind)
+            kind = names.privilege(w, e.kind, ed)
             if e.as_:
-                return w._("{who} uses {kind}: {how}.", who=who, kind=kind, how=names.use(w, e.as_))
+                return w._("{who} uses {kind}: {how}.", who=who, kind=kind, how=names.use(w, e.as_, ed))
             return w._("{who} uses {kind}.", who=who, kind=kind)
         case "step_climbed":
             category = names.category(w, e.category)
@@ -58,8 +59,8 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
             return w._("{who} climbs to {category} level {level}.", who=who, category=category, level=e.level)
         case "compensation_chosen":
             if e.take == "money":
-                return w._("{who} takes {money} as compensation.", who=who, money=w.money(100))
-            return w._("{who} takes 1 prestige as compensation.", who=who)
+                return w._("{who} takes {money} as compensation.", who=who, money=w.money(ed.compensation_money))
+            return w._("{who} takes {points} as compensation.", who=who, points=w.prestige(ed.compensation_prestige))
         case "tile_taken":
             return _tile_taken(w, e, who)
         case "card_discarded":
@@ -69,9 +70,17 @@ def public_line(w: Words, e: Event, people: People) -> str | None:
         case "privileges_declined":
             return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
         case "prestige_gained":
+            if e.requested and not e.amount:
+                return w.n_("{who} would gain {n} prestige but gains none: scores stop at {church} without a "
+                            "Church and at {cathedral} without a Cathedral.", "{who} would gain {n} prestige but "
+                            "gains none: scores stop at {church} without a Church and at {cathedral} without a "
+                            "Cathedral.", e.requested, who=who, church=ed.church_limit, cathedral=ed.cathedral_limit)
             if e.requested and e.amount < e.requested:
-                return w._("{who} keeps only {amount} of those {requested} prestige: scores stop at 25 without a "
-                           "Church and at 45 without a Cathedral.", who=who, amount=e.amount, requested=e.requested)
+                return w.n_("{who} would gain {n} prestige but gains only {amount}: scores stop at {church} without "
+                            "a Church and at {cathedral} without a Cathedral.", "{who} would gain {n} prestige but "
+                            "gains only {amount}: scores stop at {church} without a Church and at {cathedral} "
+                            "without a Cathedral.", e.requested, who=who, amount=e.amount, church=ed.church_limit,
+                            cathedral=ed.cathedral_limit)
             return None
         case "round_income":
             if e.money:
@@ -115,13 +124,13 @@ def _cards_dealt(w: Words, e, who: str) -> str:
     return w._("{who} receives no cards.", who=who)
 
 
-def private_line(w: Words, e: Event) -> str | None:
+def private_line(w: Words, e: Event, ed: Edition) -> str | None:
     match e.type:
         case "offered_cards":
-            offered = w.join(names.card_with_price(w, c) for c in names.in_hand_order(e.cards))
+            offered = w.join(names.card_with_price(w, c, ed) for c in names.in_hand_order(e.cards, ed))
             return w._("Cards offered to you: {cards}.", cards=offered)
         case "hand_cards":
-            return w._("Added to your hand: {cards}.", cards=names.cards(w, names.in_hand_order(e.cards)))
+            return w._("Added to your hand: {cards}.", cards=names.cards(w, names.in_hand_order(e.cards, ed)))
         case "choice_recorded":
             if e.decision == "reveal":
                 return w._("Your choice is in: you lay down {cards}.", cards=names.cards(w, e.cards))
@@ -131,14 +140,16 @@ def private_line(w: Words, e: Event) -> str | None:
     return None
 
 
-def lines(w: Words, events, people: People, player: str | None = None) -> list[str]:
+def lines(w: Words, events, people: People, player: str | None = None, *, ed: Edition) -> list[str]:
     """The log lines of `events` that `player` may read: public ones, and their own private ones."""
     out = []
     for e in events:
+        if e.type == "choice_made" and e.player == player:
+            continue  # their own "has chosen": the private line says what they chose
         if e.to is None:
-            line = public_line(w, e, people)
+            line = public_line(w, e, people, ed)
         elif e.to == player:
-            line = private_line(w, e)
+            line = private_line(w, e, ed)
         else:
             continue
         if line:

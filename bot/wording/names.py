@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.components import CARD_NOBLE, CARD_PRICE, CARD_VALUE, JOKER, PRIVILEGE_CARDS, card_rank
+from engine.components import JOKER, MAXIMILIAN, NOBLE_IDS
+from engine.edition import Edition
 
 from .words import Words
 
@@ -32,24 +33,29 @@ def tile(w: Words, tile_id: str) -> str:
     }[tile_id]
 
 
-def privilege(w: Words, kind: str) -> str:
-    """One of the three privileges printed on a privilege card."""
-    return {
-        "trade": w._("Trade"),
-        "nobility": w._("Nobility"),
-        "offices": w._("Offices"),
-        "guilders": w._("+{money}", money=w.money(500)),
-        "prestige6": w._("+6 prestige"),
-        "prestige7": w._("+7 prestige"),
-        "draw2": w._("draw 2, discard 1"),
-    }[kind]
+def privilege(w: Words, kind: str, ed: Edition) -> str:
+    """One of the three privileges printed on a privilege card (with what it gives in edition `ed`)."""
+    match kind:
+        case "trade":
+            return w._("Trade")
+        case "nobility":
+            return w._("Nobility")
+        case "offices":
+            return w._("Offices")
+        case "guilders":
+            return w._("+{money}", money=w.money(ed.guilders_privilege))
+        case "prestige6" | "prestige7":
+            return w._("+{points}", points=w.prestige(ed.prestige_privilege[kind]))
+        case "draw2":
+            return w._("draw {count}, discard 1", count=ed.draw_privilege_cards)
+    raise KeyError(kind)
 
 
-def use(w: Words, as_: str) -> str:
+def use(w: Words, as_: str, ed: Edition) -> str:
     """How a Trade, Nobility or Offices privilege is used."""
     return {
         "step": w._("climb a step"),
-        "trade300": w._("take {money}", money=w.money(300)),
+        "trade300": w._("take {money}", money=w.money(ed.trade_alternative_money)),
         "coat": w._("take the Coat of Arms"),
         "letter": w._("take the Letter of Nobility"),
         "minter": w._("take a Minter"),
@@ -59,10 +65,10 @@ def use(w: Words, as_: str) -> str:
     }[as_]
 
 
-def privilege_card(w: Words, card: str) -> str:
+def privilege_card(w: Words, card: str, ed: Edition) -> str:
     """A privilege card named by what it gives, in the order printed ('Trade · Nobility · Offices'): cards
-    that give the same (9 and 10) share a name, as they are interchangeable."""
-    first, second, third = (privilege(w, k) for k in PRIVILEGE_CARDS[card])
+    that give the same (9 and 10 of estimates-1) share a name, as they are interchangeable."""
+    first, second, third = (privilege(w, k, ed) for k in ed.privilege_cards[card])
     return w._("{first} · {second} · {third}", first=first, second=second, third=third)
 
 
@@ -71,26 +77,48 @@ def privilege_card_number(w: Words, card: str) -> str:
     return w._("Card {card}", card=card)
 
 
+def card_parts(card_id: str) -> tuple[str, int]:
+    """A certificate's noble and value, as its id says them in every edition ('maria-15')."""
+    noble_id, _, value = card_id.rpartition("-")
+    return noble_id, int(value)
+
+
 def card(w: Words, card_id: str) -> str:
     if card_id == JOKER:
         return w._("Joker")
-    return w._("{noble} {value}", noble=noble(w, CARD_NOBLE[card_id]), value=CARD_VALUE[card_id])
+    noble_id, value = card_parts(card_id)
+    return w._("{noble} {value}", noble=noble(w, noble_id), value=value)
 
 
-def card_with_price(w: Words, card_id: str) -> str:
-    """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back)."""
-    return w._("{card} ({price})", card=card(w, card_id), price=w.money(CARD_PRICE[card_id]))
+def card_with_price(w: Words, card_id: str, ed: Edition) -> str:
+    """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back); a joker, the
+    dearest card, with what it is good for, so that nobody buys it for a strong card."""
+    if card_id == JOKER:
+        return w._("Joker ({price}; counts for every noble, never wins a showdown)",
+                   price=w.money(ed.card_price[card_id]))
+    return w._("{card} ({price})", card=card(w, card_id), price=w.money(ed.card_price[card_id]))
 
 
-def hand_order(card_id: str) -> tuple[bool, int, int]:
-    """How a hand is sorted for reading: by noble (Philipp, Louise, Leo, Maria, as `card_rank` breaks ties),
-    then by value, jokers last: 'Philipp 2, Philipp 9, Philipp 15, Maria 3, Joker'."""
-    value, noble_rank = card_rank(card_id)
-    return (card_id == JOKER, noble_rank, value)
+def joker_note(w: Words) -> str:
+    """Beside a hand that holds jokers."""
+    return w._("A joker counts as a card for every noble, but has no value: it never wins a showdown, and a "
+               "lay-down needs at least one certificate.")
 
 
-def in_hand_order(card_ids) -> list[str]:
-    return sorted(card_ids, key=hand_order)
+def hand_order(ed: Edition):
+    """How a hand is sorted for reading (a sort key): by noble (Philipp, Louise, Leo, Maria, as the edition's
+    `card_rank` breaks ties), then by value, jokers last: 'Philipp 2, Philipp 9, Philipp 15, Maria 3, Joker'."""
+    rank = ed.card_rank
+
+    def key(card_id: str) -> tuple[bool, int, int]:
+        value, noble_rank = rank(card_id)
+        return (card_id == JOKER, noble_rank, value)
+
+    return key
+
+
+def in_hand_order(card_ids, ed: Edition) -> list[str]:
+    return sorted(card_ids, key=hand_order(ed))
 
 
 def cards(w: Words, card_ids: list[str]) -> str:
@@ -119,8 +147,9 @@ def permission(w: Words, flag: str) -> str:
     }[flag]
 
 
-def card_from_name(text: str) -> str:
-    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card).
+def card_from_name(text: str, ed: Edition | None = None) -> str:
+    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card of edition `ed`;
+    without one, if it names no noble: the engine refuses a card its game does not have).
 
     Typed names are read in English and by the engine's ids; other languages add their names here.
     """
@@ -129,6 +158,6 @@ def card_from_name(text: str) -> str:
         return JOKER
     if len(words) == 2 and words[1].isdigit():
         card_id = f"{words[0]}-{int(words[1])}"
-        if card_id in CARD_NOBLE:
+        if card_id in ed.card_noble if ed is not None else words[0] in NOBLE_IDS - {MAXIMILIAN}:
             return card_id
     raise ValueError(text)

@@ -61,6 +61,11 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "computer_gone": lambda: w._("That computer player is no longer at the table."),
         "host_only_clock": lambda: w._("Only the host can set the time per decision."),
         "host_only_language": lambda: w._("Only the host can choose the table's language."),
+        "host_only_edition": lambda: w._("Only the host can choose the edition the game is played with."),
+        "edition_gone": lambda: w._(
+            "The edition “{edition}” chosen for this table is no longer on this server: choose another one.",
+            edition=p["edition"]),
+        "not_playable": lambda: not_playable(w, p["game"], p["edition"]),
         "replace_not_allowed": lambda: w._(
             "Only the host or someone who can manage this channel can hand a seat to the computer."
         ),
@@ -68,6 +73,7 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "never_timed_out": lambda: w._("{player}'s time has never run out; a seat goes to the computer only after "
                                        "that.", player=people.name(p["player"])),
         "not_stood_in": lambda: w._("Nobody is playing for you: your seat is yours."),
+        "ahead_lapsed": lambda: w._("That auction is over, or you are out of it: there is nothing to decide ahead."),
     }
 
 
@@ -106,9 +112,9 @@ def _engine(w: Words, p: dict, people: People) -> dict:
         "bad_slot": lambda: w._("A privilege card has three privileges: 1, 2 and 3."),
         "slot_used": lambda: w._("You have already used that privilege."),
         "need_as": lambda: w._("Say how to use this {kind} privilege: a step or one of its alternatives.",
-                               kind=names.privilege(w, p["kind"])),
+                               kind=names.category(w, p["kind"])),  # (only Trade, Nobility, Offices need it)
         "bad_from": lambda: w._("Only a step can be taken from another player."),
-        "bad_as": lambda: w._("This {kind} privilege cannot be used that way.", kind=names.privilege(w, p["kind"])),
+        "bad_as": lambda: w._("This {kind} privilege cannot be used that way.", kind=names.category(w, p["kind"])),
         "fixed_privilege": lambda: w._("This privilege can only be used exactly as printed."),
         "level_too_low": lambda: w._("That needs {category} level {level}.", category=category(), level=p["level"]),
         "top_level": lambda: w._("You are already at the top of {category}.", category=category()),
@@ -184,6 +190,19 @@ def quarantined(w: Words, game_id: int) -> str:
         "aside for the developers; you can open a new table with `/augsburg new`.",
         game=game_id,
     )
+
+
+def not_playable(w: Words, game_id: int, edition: str | None) -> str:
+    """A stored game this bot cannot go on with now (storage's GameNotPlayable): it is kept as it is."""
+    if edition is not None:
+        return w._(
+            "The game in this channel (#{game}) was played with the edition “{edition}”, which this bot does not "
+            "have any more (or no longer with the same values), so it cannot go on with it. The game is kept as "
+            "it is: an operator can put that edition's file back (EDITIONS_DIR) to continue it.",
+            game=game_id, edition=edition)
+    return w._(
+        "The game in this channel (#{game}) follows rules that this version of the bot does not play, so it "
+        "cannot go on with it. The game is kept as it is, for a version that plays them.", game=game_id)
 
 
 def done(w: Words, private_lines: list[str]) -> str:

@@ -38,7 +38,7 @@ def deal_heading(w: Words) -> str:
 
 def hands(w: Words, state: GameState, people: People) -> str:
     """Every player's money and hand (--reveal, a finished game only)."""
-    rows = [(people.name(p.id), w.money(p.money), names.cards(w, names.in_hand_order(p.hand)))
+    rows = [(people.name(p.id), w.money(p.money), names.cards(w, names.in_hand_order(p.hand, state.edition)))
             for p in state.players]
     return "\n".join([w._("Hands:"), *columns(rows)])
 

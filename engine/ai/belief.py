@@ -14,16 +14,17 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .. import events as ev
-from ..components import ALL_CARDS, INITIAL_DEAL, JOKER, START_JOKERS, START_MONEY
+from ..components import JOKER
+from ..edition import Edition
 from .lots import Lots
-
-TOTAL_CARDS = len(ALL_CARDS)
 
 
 class Belief:
-    """Counts per player: money, cards in hand, cards offered; cards known to be in a hand or discarded."""
+    """Counts per player: money, cards in hand, cards offered; cards known to be in a hand or discarded;
+    in a game of edition `ed`."""
 
-    def __init__(self) -> None:
+    def __init__(self, ed: Edition) -> None:
+        self.ed = ed
         self.players: list[str] = []
         self.money: dict[str, int] = {}
         self.hand: dict[str, int] = {}
@@ -35,15 +36,15 @@ class Belief:
         self.complete = False  # the history began with the game's start
 
     @classmethod
-    def from_events(cls, history: Iterable[ev.Event]) -> Belief:
-        belief = cls()
+    def from_events(cls, history: Iterable[ev.Event], ed: Edition) -> Belief:
+        belief = cls(ed)
         for event in history:
             belief.see(event)
         return belief
 
     @property
     def deck(self) -> int:
-        return TOTAL_CARDS - sum(self.hand.values()) - sum(self.offered.values()) - self.discard
+        return len(self.ed.all_cards) - sum(self.hand.values()) - sum(self.offered.values()) - self.discard
 
     def see(self, e: ev.Event) -> None:
         handler = getattr(self, "_" + type(e).__name__, None)
@@ -51,15 +52,16 @@ class Belief:
             handler(e)
 
     def _GameStarted(self, e: ev.GameStarted) -> None:
-        self.__init__()
+        ed = self.ed
+        self.__init__(ed)
         self.complete = True
         self.players = list(e.players)
         for p in self.players:
-            self.money[p] = START_MONEY
-            self.hand[p] = START_JOKERS
-            self.offered[p] = INITIAL_DEAL
-            self.known[p] = Counter({JOKER: START_JOKERS})
-            self.lots[p] = Lots()
+            self.money[p] = ed.start_money
+            self.hand[p] = ed.start_jokers
+            self.offered[p] = ed.initial_deal
+            self.known[p] = Counter({JOKER: ed.start_jokers})
+            self.lots[p] = Lots(ed)
 
     def _PurchaseMade(self, e: ev.PurchaseMade) -> None:
         self.money[e.player] -= e.paid

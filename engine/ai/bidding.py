@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import cache
 
 from ..actions import Bid, Call, LegalOption, Pass
-from ..components import ALL_CARDS, CERTIFICATES, JOKER, MAXIMILIAN, card_rank, is_valid_for
+from ..components import JOKER, MAXIMILIAN
+from ..edition import Edition
 from ..rules import suggest_reveal, valid_cards
 from ..views import View
 from .situation import Horizon
@@ -20,23 +21,23 @@ from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_val
 
 
 @cache
-def _keep_order(w: Weights):
-    """Sort key: least worth keeping first (a table per set of weights: it is asked for constantly)."""
-    return {c: (card_worth(c, w), card_rank(c)) for c in ALL_CARDS}.__getitem__
+def _keep_order(w: Weights, ed: Edition):
+    """Sort key: least worth keeping first (a table per set of weights and edition: it is asked for constantly)."""
+    return {c: (card_worth(c, ed, w), ed.card_rank(c)) for c in ed.all_cards}.__getitem__
 
 
-def spend_order(cards: list[str], w: Weights = WEIGHTS) -> list[str]:
+def spend_order(cards: list[str], ed: Edition, w: Weights = WEIGHTS) -> list[str]:
     """Cards from least to most worth keeping."""
-    return sorted(cards, key=_keep_order(w))
+    return sorted(cards, key=_keep_order(w, ed))
 
 
-def reveal_cards(valid: list[str], count: int, alone: bool, w: Weights = WEIGHTS) -> list[str]:
+def reveal_cards(valid: list[str], count: int, alone: bool, ed: Edition, w: Weights = WEIGHTS) -> list[str]:
     """R12/R13: alone, lay down the cards least worth keeping; in a showdown, the best card plus those fillers."""
-    return suggest_reveal(valid, count, alone, order_key=_keep_order(w))
+    return suggest_reveal(valid, count, alone, ed, order_key=_keep_order(w, ed))
 
 
-def _spent_worth(valid: list[str], count: int, alone: bool, hz: Horizon, w: Weights) -> float:
-    return sum(card_worth(c, w) for c in reveal_cards(valid, count, alone, w)) * card_time_factor(hz, w)
+def _spent_worth(valid: list[str], count: int, alone: bool, hz: Horizon, ed: Edition, w: Weights) -> float:
+    return sum(card_worth(c, ed, w) for c in reveal_cards(valid, count, alone, ed, w)) * card_time_factor(hz, w)
 
 
 def _p_able(k: int, offer: int, noble: str, w: Weights) -> float:
@@ -52,15 +53,16 @@ def _p_able(k: int, offer: int, noble: str, w: Weights) -> float:
     return first * decay ** (k - 1)
 
 
-def _p_beaten(best: str | None, hand: list[str], noble: str, w: Weights) -> float:
+def _p_beaten(best: str | None, hand: list[str], noble: str, ed: Edition, w: Weights) -> float:
     """Chance one opponent holds a valid card beating our best, each unseen card being theirs alike."""
     if best is None:
         return 1.0
     mine = set(hand)
+    card_rank = ed.card_rank
     rank = card_rank(best)
-    higher = sum(1 for c in CERTIFICATES
-                 if c not in mine and is_valid_for(c, noble) and card_rank(c) > rank)
-    share = min(1.0, w.opp_hand / max(1, len(ALL_CARDS) - len(hand)))
+    higher = sum(1 for c in ed.certificates
+                 if c not in mine and ed.is_valid_for(c, noble) and card_rank(c) > rank)
+    share = min(1.0, w.opp_hand / max(1, len(ed.all_cards) - len(hand)))
     return 1.0 - (1.0 - share) ** higher
 
 
@@ -81,8 +83,9 @@ def bid_value(view: View, count: int, win: float, valid: list[str], beaten: floa
         stays = 1.0 if offer >= count else w.opp_stay * _p_able(count, offer, view.noble, w)
         p_alone *= 1.0 - stays
         p_win *= 1.0 - stays * beaten
-    alone = p_alone * (win - _spent_worth(valid, count, True, hz, w))
-    showdown = (p_win - p_alone) * (win - _spent_worth(valid, count, False, hz, w))
+    ed = view.edition
+    alone = p_alone * (win - _spent_worth(valid, count, True, hz, ed, w))
+    showdown = (p_win - p_alone) * (win - _spent_worth(valid, count, False, hz, ed, w))
     lost = (1.0 - p_win) * w.consolation * money_value(hz, w)
     return alone + showdown + lost
 
@@ -95,9 +98,10 @@ def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, ji
     do not all make the same close call.
     """
     hand = view.you.hand
-    valid = valid_cards(hand, view.noble)
+    ed = view.edition
+    valid = valid_cards(hand, view.noble, ed)
     certs = [c for c in valid if c != JOKER]
-    beaten = _p_beaten(max(certs, key=card_rank) if certs else None, hand, view.noble, w)
+    beaten = _p_beaten(max(certs, key=ed.card_rank) if certs else None, hand, view.noble, ed, w)
     best, best_value = Pass(), 0.0
     for option in legal:
         if isinstance(option, Call):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..edition import Edition
 from .bidding import spend_order
 from .situation import Horizon, Me
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, position_value
@@ -15,7 +16,8 @@ def choose_purchase(offered: list[str], prices: list[int], budget: int, me: Me, 
     Church or Cathedral it might leave us unable to pay for.
     """
     factor = card_time_factor(hz, w)
-    order = sorted(range(len(offered)), key=lambda i: card_worth(offered[i], w) - prices[i] * w.money_value,
+    ed = me.ed
+    order = sorted(range(len(offered)), key=lambda i: card_worth(offered[i], ed, w) - prices[i] * w.money_value,
                    reverse=True)
     bought: list[str] = []
     after = me.copy()
@@ -26,12 +28,12 @@ def choose_purchase(offered: list[str], prices: list[int], budget: int, me: Me, 
         poorer = after.copy()
         poorer.money -= prices[i]
         poorer_value = position_value(poorer, hz, tops, w)
-        if card_worth(offered[i], w) * factor + poorer_value - value > 0:
+        if card_worth(offered[i], ed, w) * factor + poorer_value - value > 0:
             bought.append(offered[i])
             after, value = poorer, poorer_value
     return bought
 
 
-def least_useful(hand: list[str], w: Weights = WEIGHTS) -> str:
+def least_useful(hand: list[str], ed: Edition, w: Weights = WEIGHTS) -> str:
     """The card to let go of: the draw-2 discard and the shortage return."""
-    return spend_order(hand, w)[0]
+    return spend_order(hand, ed, w)[0]

@@ -51,21 +51,22 @@ class GreedyPlayer:
         legal = view.you.legal_actions
         first = legal[0]
         hz, me, board = horizon(view), me_from_view(view), board_from_view(view)
+        ed = view.edition
         if isinstance(first, BuyChoice):
             return Buy(cards=cards.choose_purchase(first.offered, first.prices, first.budget, me, hz, board.tops))
         if isinstance(first, RevealChoice):
-            return Reveal(cards=bidding.reveal_cards(first.cards, first.count, len(view.showdown.players) == 1))
+            return Reveal(cards=bidding.reveal_cards(first.cards, first.count, len(view.showdown.players) == 1, ed))
         if view.phase == "auction":
             return self._bid(view, legal, me, board, hz)
         if view.phase == "shortage":
-            return ReturnCard(card=cards.least_useful(view.you.hand))
+            return ReturnCard(card=cards.least_useful(view.you.hand, ed))
         t = view.privilege
         if t.awaiting == "compensation":
             prouder = me.copy()
-            gain_prestige(prouder, 1)
+            gain_prestige(prouder, ed.compensation_prestige)
             return Compensate(take="prestige" if prouder.score > me.score else "money")
         if t.awaiting == "discard":
-            return Discard(card=cards.least_useful(view.you.hand))
+            return Discard(card=cards.least_useful(view.you.hand, ed))
         if t.awaiting == "take_card":
             return TakeCard(card=max(view.privilege_display, key=lambda c: best_step(c, [], False, me, board, hz)[0]))
         _, part = best_step(t.card, t.used, t.built, me, board, hz)
@@ -82,11 +83,12 @@ class GreedyPlayer:
             return Pass()
         gain = max(best_step(c, [], False, me, board, hz)[0] for c in view.privilege_display)
         gain -= position_value(me, hz, board.tops)
-        valid = valid_cards(view.you.hand, view.noble)
+        ed = view.edition
+        valid = valid_cards(view.you.hand, view.noble, ed)
 
         def worth_it(count: int) -> bool:
-            laid = bidding.reveal_cards(valid, count, True)
-            return gain > sum(map(bidding.card_worth, laid)) * bidding.card_time_factor(hz)
+            laid = bidding.reveal_cards(valid, count, True, ed)
+            return gain > sum(bidding.card_worth(c, ed) for c in laid) * bidding.card_time_factor(hz)
 
         raise_ = next((a for a in legal if isinstance(a, Bid)), None)
         if raise_ is not None and worth_it(raise_.count):

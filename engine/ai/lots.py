@@ -18,29 +18,30 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..components import CARD_PRICE
-
-PRICES: tuple[int, ...] = tuple(sorted(set(CARD_PRICE.values())))
+from ..edition import Edition
 
 
 @lru_cache(maxsize=4096)
-def splits(count: int, total: int, low: int = 0) -> tuple[tuple[int, ...], ...]:
-    """Every way to pay `total` with `count` card prices (each at least PRICES[low]), prices ascending."""
+def splits(prices: tuple[int, ...], count: int, total: int, low: int = 0) -> tuple[tuple[int, ...], ...]:
+    """Every way to pay `total` with `count` card prices of `prices` (the edition's, ascending; each at least
+    prices[low]), prices ascending."""
     if count == 0:
         return ((),) if total == 0 else ()
     found = []
-    for i in range(low, len(PRICES)):
-        price = PRICES[i]
+    for i in range(low, len(prices)):
+        price = prices[i]
         if price * count > total:
             break
-        found += [(price, *rest) for rest in splits(count - 1, total - price, i)]
+        found += [(price, *rest) for rest in splits(prices, count - 1, total - price, i)]
     return tuple(found)
 
 
 @dataclass
 class Lots:
-    """The unknown part of one player's hand: priced purchases and a number of unpriced cards."""
+    """The unknown part of one player's hand: priced purchases and a number of unpriced cards, in a game of
+    edition `ed` (its prices)."""
 
+    ed: Edition
     lots: list[tuple[int, int]] = field(default_factory=list)  # (cards, total paid), oldest first
     free: int = 0  # unknown cards whose price nobody saw
 
@@ -54,10 +55,10 @@ class Lots:
 
     def seen(self, card: str) -> None:
         """A card of the unknown part became known (or left the hand openly)."""
-        price = CARD_PRICE[card]
+        price = self.ed.card_price[card]
         for i in range(len(self.lots) - 1, -1, -1):  # the newest lot first: older cards were spent already
             count, total = self.lots[i]
-            if splits(count - 1, total - price):
+            if splits(self.ed.prices, count - 1, total - price):
                 if count == 1:
                     del self.lots[i]
                 else:
@@ -77,7 +78,7 @@ class Lots:
         left = Counter(pool)
         wanted: list[int] = []
         for count, total in self.lots:
-            options = splits(count, total)
+            options = splits(self.ed.prices, count, total)
             weights = [_ways(split, left) for split in options]
             if not options or not any(weights):
                 continue  # no unseen cards can make this lot: leave those cards unpriced

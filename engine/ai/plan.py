@@ -21,19 +21,11 @@ from ..components import (
     BUILDINGS,
     CATEGORY_ALTERNATIVES,
     CATEGORY_KINDS,
-    DECLINED_PRIVILEGE_PRESTIGE,
     DRAW2,
     GUILDERS,
-    GUILDERS_PRIVILEGE,
-    MAX_LEVEL,
-    PRESTIGE_PRIVILEGE,
-    PRIVILEGE_CARDS,
-    PRIVILEGES_PER_CARD,
+    PRESTIGE_KINDS,
     TILE_CATEGORY,
     TILE_KINDS,
-    TILE_MIN_LEVEL,
-    TRADE_ALTERNATIVE_MIN_LEVEL,
-    TRADE_ALTERNATIVE_MONEY,
 )
 from ..rules import holds_tile, take_step, tile_cost
 from .situation import Board, Horizon, Me
@@ -57,7 +49,7 @@ def _order(kind: str, as_: str | None) -> int:
         return 3
     if as_ in BUILDINGS:
         return 4
-    if kind in PRESTIGE_PRIVILEGE:
+    if kind in PRESTIGE_KINDS:
         return 6
     return 7  # draw 2: it changes only the hand
 
@@ -67,20 +59,22 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
 
     `same_colour` is how many other chosen slots share this category and might climb first.
     """
+    ed = board.ed
     if as_ is None or as_ == "step":
-        return as_ is None or me.level(kind) < MAX_LEVEL
+        return as_ is None or me.level(kind) < ed.max_level
     if as_ == "trade300":
-        return me.trade + same_colour >= TRADE_ALTERNATIVE_MIN_LEVEL
+        return me.trade + same_colour >= ed.trade_alternative_min_level
     if holds_tile(me, as_) or board.tops.get(as_) is None:
         return False
-    return me.level(TILE_CATEGORY[as_]) + same_colour >= TILE_MIN_LEVEL[as_]
+    return me.level(TILE_CATEGORY[as_]) + same_colour >= ed.tile_min_level[as_]
 
 
 def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board):
     """Every combination of up to two unused privileges (and an extra build) worth simulating."""
-    kinds = PRIVILEGE_CARDS[card]
+    ed = board.ed
+    kinds = ed.privilege_cards[card]
     free = [s for s in range(len(kinds)) if s not in used]
-    room = PRIVILEGES_PER_CARD - len(used)
+    room = ed.privileges_per_card - len(used)
     for size in range(min(room, len(free)) + 1):
         for slots in combinations(free, size):
             options = []
@@ -100,7 +94,8 @@ def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Boar
 
 def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | None:
     """The position after carrying out `plan` and saying done; None if some part is impossible."""
-    kinds = PRIVILEGE_CARDS[card]
+    ed = board.ed
+    kinds = ed.privilege_cards[card]
     me = me.copy()
     supply: dict[str, list[int]] = {}
     for _, slot, as_ in plan:
@@ -109,30 +104,30 @@ def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | Non
             if not _acquire(me, board, as_):
                 return None
         elif kind == GUILDERS:
-            me.money += GUILDERS_PRIVILEGE
-        elif kind in PRESTIGE_PRIVILEGE:
-            gain_prestige(me, PRESTIGE_PRIVILEGE[kind])
+            me.money += ed.guilders_privilege
+        elif kind in ed.prestige_privilege:
+            gain_prestige(me, ed.prestige_privilege[kind])
         elif kind == DRAW2:
             me.extra_cards += 1  # draw two, discard the worst card of the hand: one card better off
         elif as_ == "step":
             if not _climb(me, board, kind, supply):
                 return None
         elif as_ == "trade300":
-            if me.trade < TRADE_ALTERNATIVE_MIN_LEVEL:
+            if me.trade < ed.trade_alternative_min_level:
                 return None
-            me.money += TRADE_ALTERNATIVE_MONEY
+            me.money += ed.trade_alternative_money
         else:
-            if me.level(TILE_CATEGORY[as_]) < TILE_MIN_LEVEL[as_] or not _acquire(me, board, as_):
+            if me.level(TILE_CATEGORY[as_]) < ed.tile_min_level[as_] or not _acquire(me, board, as_):
                 return None
-    declined = PRIVILEGES_PER_CARD - len(used) - sum(1 for p in plan if p[1] is not None)
+    declined = ed.privileges_per_card - len(used) - sum(1 for p in plan if p[1] is not None)
     if declined:
-        gain_prestige(me, declined * DECLINED_PRIVILEGE_PRESTIGE)
+        gain_prestige(me, declined * ed.declined_privilege_prestige)
     return me
 
 
 def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) -> bool:
     level = me.level(category)
-    if level >= MAX_LEVEL:
+    if level >= board.ed.max_level:
         return False
     step = level + 1
     tiles = supply.setdefault(category, list(board.supply[category]))

@@ -28,7 +28,6 @@ from ..actions import (
     TakeCard,
     Use,
 )
-from ..components import COMPENSATION_MONEY, COMPENSATION_PRESTIGE
 from ..events import Event
 from ..views import View
 from . import bidding, cards, plan
@@ -62,7 +61,7 @@ class ComputerPlayer:
         if view.phase == "privilege":
             return self._privilege(view, legal)
         if view.phase == "shortage":
-            return _legal(legal, ReturnCard(card=cards.least_useful(view.you.hand, self.w)))
+            return _legal(legal, ReturnCard(card=cards.least_useful(view.you.hand, view.edition, self.w)))
         raise ValueError(f"no decision known for phase {view.phase}")
 
     def _rng(self, view: View) -> random.Random:
@@ -88,7 +87,7 @@ class ComputerPlayer:
 
     def _reveal(self, view: View, option: RevealChoice) -> Reveal:
         alone = len(view.showdown.players) == 1
-        return Reveal(cards=bidding.reveal_cards(option.cards, option.count, alone, self.w))
+        return Reveal(cards=bidding.reveal_cards(option.cards, option.count, alone, view.edition, self.w))
 
     # --- privileges
 
@@ -97,7 +96,7 @@ class ComputerPlayer:
         if t.awaiting == "compensation":
             return self._compensation(view)
         if t.awaiting == "discard":
-            return _legal(legal, Discard(card=cards.least_useful(view.you.hand, self.w)))
+            return _legal(legal, Discard(card=cards.least_useful(view.you.hand, view.edition, self.w)))
         hz = horizon(view)
         me, board = me_from_view(view), board_from_view(view)
         if t.awaiting == "take_card":
@@ -121,9 +120,9 @@ class ComputerPlayer:
         hz = horizon(view)
         me, board = me_from_view(view), board_from_view(view)
         richer = me.copy()
-        richer.money += COMPENSATION_MONEY
+        richer.money += view.edition.compensation_money
         prouder = me.copy()
-        gain_prestige(prouder, COMPENSATION_PRESTIGE)
+        gain_prestige(prouder, view.edition.compensation_prestige)
         if position_value(prouder, hz, board.tops, self.w) >= position_value(richer, hz, board.tops, self.w):
             return Compensate(take="prestige")
         return Compensate(take="money")

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..components import CATEGORIES, NOBLES
+from ..components import CATEGORIES
+from ..edition import Edition
 from ..views import View
-
-AUCTIONS_PER_ROUND = len(NOBLES)
 
 
 @dataclass(frozen=True)
@@ -28,36 +27,40 @@ class Horizon:
 
 def horizon(view: View) -> Horizon:
     r, rounds = view.round, view.rounds
+    nobles = view.edition.nobles
+    per_round = len(nobles)  # auctions in a round
     if view.phase in ("auction", "showdown", "privilege"):
-        noble = NOBLES.index(view.noble)
+        noble = nobles.index(view.noble)
         return Horizon(
             scorings=rounds - r + 1,
             incomes=rounds - r,
             purchases=rounds - r,
-            auctions=(AUCTIONS_PER_ROUND - 1 - noble) + AUCTIONS_PER_ROUND * (rounds - r),
+            auctions=(per_round - 1 - noble) + per_round * (rounds - r),
             last_round=r == rounds,
         )
     if view.phase == "initial_purchase":
         return Horizon(scorings=rounds, incomes=rounds - 1, purchases=rounds - 1,
-                       auctions=AUCTIONS_PER_ROUND * rounds, last_round=rounds == 1)
+                       auctions=per_round * rounds, last_round=rounds == 1)
     # Round-end purchase or deck shortage: round r has been scored; rounds r+1.. remain.
     return Horizon(
         scorings=rounds - r,
         incomes=max(0, rounds - r - 1),
         purchases=max(0, rounds - r - 1),
-        auctions=AUCTIONS_PER_ROUND * (rounds - r),
+        auctions=per_round * (rounds - r),
         last_round=r + 1 == rounds,
     )
 
 
 class Me:
-    """The computer player's own position, as a small mutable record for what-if planning."""
+    """The computer player's own position, as a small mutable record for what-if planning; `ed`: the edition
+    of its game, whose values price it."""
 
-    __slots__ = ("score", "money", "trade", "nobility", "offices",
+    __slots__ = ("ed", "score", "money", "trade", "nobility", "offices",
                  "church", "cathedral", "coat", "letter", "minter", "master_builder", "extra_cards")
 
-    def __init__(self, score, money, trade, nobility, offices, church=None, cathedral=None, coat=None,
+    def __init__(self, ed: Edition, score, money, trade, nobility, offices, church=None, cathedral=None, coat=None,
                  letter=None, minter=False, master_builder=False, extra_cards=0):
+        self.ed = ed
         self.score = score
         self.money = money
         self.trade = trade
@@ -88,15 +91,16 @@ def me_from_view(view: View) -> Me:
     you = view.you
     pub = next(p for p in view.players if p.id == you.id)
     t = pub.tiles
-    return Me(score=pub.score, money=you.money, trade=pub.levels["trade"], nobility=pub.levels["nobility"],
-              offices=pub.levels["offices"], church=t.church, cathedral=t.cathedral, coat=t.coat, letter=t.letter,
-              minter=t.minter, master_builder=t.master_builder)
+    return Me(ed=view.edition, score=pub.score, money=you.money, trade=pub.levels["trade"],
+              nobility=pub.levels["nobility"], offices=pub.levels["offices"], church=t.church,
+              cathedral=t.cathedral, coat=t.coat, letter=t.letter, minter=t.minter, master_builder=t.master_builder)
 
 
 @dataclass(frozen=True)
 class Board:
-    """The public parts of the table that privilege planning needs."""
+    """The public parts of the table that privilege planning needs, and the game's edition."""
 
+    ed: Edition
     supply: dict[str, tuple[int, ...]]  # step tiles still in the supply per category
     others: dict[str, dict[str, int]]  # opponent id -> category -> level
     scores: dict[str, int]  # opponent id -> score
@@ -105,7 +109,7 @@ class Board:
     @cached_property
     def key(self) -> tuple:
         """The board as a hashable value (for remembering plans)."""
-        return (tuple(sorted(self.supply.items())), tuple((p, tuple(sorted(lv.items()))) for p, lv in sorted(
+        return (self.ed, tuple(sorted(self.supply.items())), tuple((p, tuple(sorted(lv.items()))) for p, lv in sorted(
             self.others.items())), tuple(sorted(self.scores.items())), tuple(sorted(self.tops.items())))
 
 
@@ -113,6 +117,7 @@ def board_from_view(view: View) -> Board:
     me = view.you.id
     others = {p.id: dict(p.levels) for p in view.players if p.id != me}
     return Board(
+        ed=view.edition,
         supply={c: tuple(view.step_supply[c]) for c in CATEGORIES},
         others=others,
         scores={p.id: p.score for p in view.players if p.id != me},

@@ -66,7 +66,7 @@ class StrongPlayer:
         candidates = _candidates(view, usual)
         if len(candidates) < 2:
             return usual
-        belief = Belief.from_events(history)
+        belief = Belief.from_events(history, view.edition)
         rnd = random.Random(zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()))
         totals = [0.0] * len(candidates)
         me = view.you.id
@@ -105,7 +105,7 @@ def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
     elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
         picked = [a for a in legal if isinstance(a, TakeCard)]
     elif isinstance(usual, Buy):
-        picked = _purchases(legal[0], usual)
+        picked = _purchases(legal[0], usual, view.edition)
     else:
         return [usual]
     if usual not in picked:
@@ -113,16 +113,16 @@ def _candidates(view: View, usual: ActionModel) -> list[ActionModel]:
     return picked
 
 
-def _purchases(option: BuyChoice, usual: Buy) -> list[Buy]:
+def _purchases(option: BuyChoice, usual: Buy, ed) -> list[Buy]:
     """The normal player's purchase, one card fewer, one card more, and nothing at all."""
     price = dict(zip(option.offered, option.prices, strict=True))
-    chosen = spend_order(usual.cards)  # least worth keeping first
+    chosen = spend_order(usual.cards, ed)  # least worth keeping first
     picked = [usual, Buy(cards=[])]
     if chosen:
         picked.append(Buy(cards=chosen[1:]))
     left = Counter(option.offered) - Counter(usual.cards)
     spent = sum(price[c] for c in usual.cards)
-    more = [c for c in spend_order(list(left.elements())) if spent + price[c] <= option.budget]
+    more = [c for c in spend_order(list(left.elements()), ed) if spent + price[c] <= option.budget]
     if more:
         picked.append(Buy(cards=[*usual.cards, more[-1]]))
     return [b for i, b in enumerate(picked) if b not in picked[:i]]
@@ -173,4 +173,6 @@ def worth_of(state: GameState, pid: str, tops: dict) -> float:
     """A player's position in expected final points, as the normal player values its own (hand included)."""
     view = quick_view(state, pid)
     hz = horizon(view)
-    return position_value(me_from_view(view), hz, tops) + sum(map(card_worth, view.you.hand)) * card_time_factor(hz)
+    ed = state.edition
+    hand = sum(card_worth(c, ed) for c in view.you.hand)
+    return position_value(me_from_view(view), hz, tops) + hand * card_time_factor(hz)

@@ -11,15 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..components import (
-    CARD_VALUE,
-    CATHEDRAL_LIMIT,
-    CHURCH_LIMIT,
-    JOKER,
-    MAX_CERTIFICATE_VALUE,
-    OFFICES_CARDS,
-    TRADE_INCOME,
-)
+from ..components import JOKER
+from ..edition import Edition
 from ..rules import capped_score, free_cards, prestige_limit, round_prestige
 from .situation import Horizon, Me
 
@@ -65,11 +58,11 @@ WEIGHTS = Weights()
 
 def gain_prestige(me: Me, amount: int) -> None:
     """Add prestige the way the engine does: points past the current limit are lost."""
-    me.score = capped_score(me.score, amount, prestige_limit(me))
+    me.score = capped_score(me.score, amount, prestige_limit(me, me.ed))
 
 
 def prestige_per_round(me: Me) -> int:
-    return round_prestige(me.nobility, me.coat, me.letter)
+    return round_prestige(me.nobility, me.coat, me.letter, me.ed)
 
 
 def _expected_overflow(score: float, raw: float, limit: int, auctions: int, chance: float) -> float:
@@ -103,21 +96,22 @@ def money_value(hz: Horizon, w: Weights = WEIGHTS) -> float:
 
 def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> float:
     """Expected final score plus what money and card income are worth, in points."""
+    ed = me.ed
     raw = me.score + prestige_per_round(me) * hz.scorings + w.priv_per_auction * hz.auctions
-    income = TRADE_INCOME[me.trade] * hz.incomes
+    income = ed.trade_income[me.trade] * hz.incomes
     final = raw
     if me.cathedral is None or me.church is None:
-        money_ahead = me.money + (TRADE_INCOME[me.trade] if hz.incomes else 0)
+        money_ahead = me.money + (ed.trade_income[me.trade] if hz.incomes else 0)
         lost = 0.0
         if me.church is None:
             chance = _build_chance(me, tops.get("church"), money_ahead, w)
-            lost = _expected_overflow(me.score, raw, CHURCH_LIMIT, hz.auctions, chance)
+            lost = _expected_overflow(me.score, raw, ed.church_limit, hz.auctions, chance)
         if me.cathedral is None:
             chance = _build_chance(me, tops.get("cathedral"), money_ahead, w)
-            lost += _expected_overflow(me.score, raw - lost, CATHEDRAL_LIMIT, hz.auctions, chance)
+            lost += _expected_overflow(me.score, raw - lost, ed.cathedral_limit, hz.auctions, chance)
         final = raw - lost
-    cards = OFFICES_CARDS[me.offices] - OFFICES_CARDS[1]
-    free = free_cards(me.offices, me.minter)
+    cards = ed.offices_cards[me.offices] - ed.offices_cards[1]
+    free = free_cards(me.offices, me.minter, ed)
     card_income = (w.offer_card * cards + w.free_card * free) * hz.purchases
     extra = me.extra_cards * w.card_base * card_time_factor(hz, w)
     return final + money_value(hz, w) * (me.money + income) + card_income + extra
@@ -131,8 +125,8 @@ def card_time_factor(hz: Horizon, w: Weights = WEIGHTS) -> float:
     return min(1.0, (hz.auctions + 1) / w.card_horizon)
 
 
-def card_worth(card: str, w: Weights = WEIGHTS) -> float:
+def card_worth(card: str, ed: Edition, w: Weights = WEIGHTS) -> float:
     """Points a card in hand is worth before the time factor: high certificates win showdowns."""
     if card == JOKER:
         return w.joker
-    return w.card_base + w.card_top * (CARD_VALUE[card] / MAX_CERTIFICATE_VALUE) ** 2
+    return w.card_base + w.card_top * (ed.card_value[card] / ed.max_certificate_value) ** 2

@@ -22,7 +22,8 @@ from types import SimpleNamespace
 
 from .. import views
 from ..actions import BuyChoice
-from ..components import ALL_CARDS, CARD_PRICE, JOKER, NOBLES, PRIVILEGE_CARDS, is_valid_for
+from ..components import JOKER
+from ..edition import Edition
 from ..game import legal_actions
 from ..state import Auction, GameState, Player, PrivilegeTurn, Purchase
 from ..views import View
@@ -51,7 +52,8 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
     others = [p for p in ids if p != me]
     if not belief.complete or set(belief.players) != set(ids):
         raise Unsampled("no history")
-    pool = Counter(ALL_CARDS)
+    ed = view.edition
+    pool = Counter(ed.all_cards)
     pool -= Counter(view.you.hand)
     pool -= Counter(view.you.offered)
     known = {p: Counter(belief.known[p]) for p in others}
@@ -70,7 +72,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
             raise Unsampled("the discard pile's top card is elsewhere")
     unknown = list(pool.elements())
     rnd.shuffle(unknown)
-    deck_top = _deck_top(unknown, view.deck_top_price) if belief.deck > 0 else []
+    deck_top = _deck_top(unknown, view.deck_top_price, ed) if belief.deck > 0 else []
 
     hands = {p: list(known[p].elements()) for p in others}
     if view.phase == "auction":  # R10: an offer of k is backed by k valid cards, one a certificate
@@ -78,7 +80,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
         for p, k in view.auction.offers.items():
             if p == me:
                 continue
-            _ensure(hands[p], unknown, k, noble)
+            _ensure(hands[p], unknown, k, noble, ed)
     for p in others:
         _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
@@ -106,13 +108,13 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
                       tiles=p.tiles.model_copy(), offered=offered_of[p.id]) for p in view.players]
     shown = set(view.privilege_display) | set(view.privilege_waiting)
     state = GameState(
-        seed=0, rng=rnd.getrandbits(63) | 1, players=players, rounds=view.rounds, round=view.round,
-        phase=view.phase, noble=NOBLES.index(view.noble) if view.noble else None, lead=ids.index(view.lead),
+        edition=ed, seed=0, rng=rnd.getrandbits(63) | 1, players=players, rounds=view.rounds, round=view.round,
+        phase=view.phase, noble=ed.nobles.index(view.noble) if view.noble else None, lead=ids.index(view.lead),
         deck=deck, discard=discard,
         step_supply={k: list(v) for k, v in view.step_supply.items()},
         tile_stacks={k: list(v) for k, v in view.tile_stacks.items()},
         privilege_display=list(view.privilege_display), privilege_waiting=list(view.privilege_waiting),
-        privilege_spent=[c for c in PRIVILEGE_CARDS if c not in shown], moves=view.moves,
+        privilege_spent=[c for c in ed.privilege_cards if c not in shown], moves=view.moves,
     )
     if view.phase == "auction":
         a = view.auction
@@ -139,8 +141,10 @@ def _fit(known: Counter, size: int) -> Counter:
     return Counter(list(known.elements())[:size])
 
 
-def _ensure(hand: list[str], unknown: list[str], k: int, noble: str) -> None:
+def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition) -> None:
     """Move cards from `unknown` into `hand` until it holds a certificate valid for `noble` and k valid cards."""
+    is_valid_for = ed.is_valid_for
+
     def is_cert(c: str) -> bool:
         return c != JOKER and is_valid_for(c, noble)
 
@@ -154,13 +158,14 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str) -> None:
 def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
     """Add to `hand` cards whose prices make up what its owner paid for them (lots.py). Cards already
     dealt to back an offer (after the `fixed` known ones) count towards those prices."""
-    forced = Counter(CARD_PRICE[c] for c in hand[fixed:])
+    card_price = lots.ed.card_price
+    forced = Counter(card_price[c] for c in hand[fixed:])
     taken: list[str] = []
-    for price in lots.prices(Counter(CARD_PRICE[c] for c in unknown), rnd):
+    for price in lots.prices(Counter(card_price[c] for c in unknown), rnd):
         if forced[price]:
             forced[price] -= 1
         else:  # (no such card unseen: that one stays unpriced)
-            _take(taken, unknown, lambda c, price=price: CARD_PRICE[c] == price)
+            _take(taken, unknown, lambda c, price=price: card_price[c] == price)
     room = max(0, size - len(hand))
     hand += taken[:room]
     unknown += taken[room:]  # an offer's cards and the prices together overfill the hand (rare): drop prices
@@ -174,9 +179,9 @@ def _take(hand: list[str], unknown: list[str], wanted) -> bool:
     return False
 
 
-def _deck_top(unknown: list[str], price: int | None) -> list[str]:
+def _deck_top(unknown: list[str], price: int | None, ed: Edition) -> list[str]:
     """The deck's top card, taken out of `unknown` first: one whose back shows `price`."""
-    i = next((i for i, c in enumerate(unknown) if CARD_PRICE[c] == price), None)
+    i = next((i for i, c in enumerate(unknown) if ed.card_price[c] == price), None)
     if i is None:
         raise Unsampled("no hidden card has the price the deck shows")
     return [unknown.pop(i)]
@@ -192,9 +197,11 @@ def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleName
     ids = [p.id for p in state.players]
     seat = ids.index(player)
     p, phase = state.players[seat], state.phase
+    ed = state.edition
+    prices = [ed.card_price[c] for c in p.offered]
     return SimpleNamespace(
-        round=state.round, rounds=state.rounds, phase=phase,
-        noble=NOBLES[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        edition=ed, round=state.round, rounds=state.rounds, phase=phase,
+        noble=ed.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
         lead=ids[state.lead],
         players=[SimpleNamespace(id=q.id, score=q.score, levels=q.levels, tiles=q.tiles) for q in state.players],
         auction=views._auction(state, ids) if phase == "auction" else None,
@@ -202,8 +209,7 @@ def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleName
         privilege=views._privilege(state, ids) if phase == "privilege" else None,
         privilege_display=state.privilege_display, privilege_waiting=state.privilege_waiting,
         step_supply=state.step_supply, tile_stacks=state.tile_stacks, moves=state.moves,
-        you=SimpleNamespace(id=player, money=p.money, hand=p.hand, offered=p.offered,
-                            offered_prices=[CARD_PRICE[c] for c in p.offered],
-                            legal_actions=[BuyChoice(offered=p.offered[:], prices=[CARD_PRICE[c] for c in p.offered],
-                                                     budget=p.money)] if alone else legal_actions(state, player)),
+        you=SimpleNamespace(id=player, money=p.money, hand=p.hand, offered=p.offered, offered_prices=prices,
+                            legal_actions=[BuyChoice(offered=p.offered[:], prices=prices[:], budget=p.money)]
+                            if alone else legal_actions(state, player)),
     )

@@ -9,7 +9,7 @@ from .database import PostgresDatabase
 from .lease import AdvisoryLeases
 
 
-async def open_postgres(store_class, url, *, migrate_to: int | None = None, **pool):
+async def open_postgres(store_class, url, editions, *, migrate_to: int | None = None, **pool):
     """`pool`: retry_seconds, min_size, max_size (postgres/database.py)."""
     db = await PostgresDatabase.open(url.dsn, migrate_to=migrate_to, **pool)
-    return store_class(db, url, leases=AdvisoryLeases(db))
+    return store_class(db, url, AdvisoryLeases(db), editions)

@@ -6,6 +6,6 @@ from .database import SQLiteDatabase
 from .lease import HostLeases
 
 
-async def open_sqlite(store_class, url, *, synchronous: str = "FULL", migrate_to: int | None = None):
+async def open_sqlite(store_class, url, editions, *, synchronous: str = "FULL", migrate_to: int | None = None):
     db = await SQLiteDatabase.open(url.path, synchronous=synchronous, migrate_to=migrate_to)
-    return store_class(db, url, leases=HostLeases(db, url.path))
+    return store_class(db, url, HostLeases(db, url.path), editions)

@@ -133,7 +133,7 @@ def _in_every_language(*sources: str) -> list[re.Pattern]:
 # Private headings (in any language) never appear in public; these public lines may name cards.
 PRIVATE_MARKS = _in_every_language("**Your money:** {money}", "Your money: {money}")
 CARDS_SHOWN = _in_every_language("Cards laid down for {noble}: {offers}.", "{who} discards {card}.",
-                                 "Deck top price: {deck} · Discard top: {discard}")
+                                 "Deck: {deck} · Discard pile: {discard} on top")
 
 
 class PublicRecord:
@@ -173,24 +173,23 @@ class PublicRecord:
         assert self._state == record.state, "the replayed game is not the game the bot holds"
         named = people(ENGLISH, record.table)
         for move in await log.moves_since(record.id, self._told):
-            self.cards |= {c for line in move_lines(ENGLISH, move, named, None) for c in card_names(line)}
+            lines = move_lines(ENGLISH, move, named, None, ed=record.state.edition)
+            self.cards |= {c for line in lines for c in card_names(line)}
             self._told = max(self._told, move.move)
         return self
 
     def _note(self, view) -> None:
-        self.cards |= {name_of(c) for c in _cards_in(view.model_dump())}
+        self.cards |= {name_of(c) for c in _cards_in(view.model_dump(), frozenset(view.edition.certificates))}
         for p in self._state.players:
             self.own.setdefault(int(p.id), set()).update(name_of(c) for c in p.hand + p.offered)
 
 
-def _cards_in(value) -> set[str]:
+def _cards_in(value, certificates: frozenset[str]) -> set[str]:
     """Every certificate named anywhere in a dumped view."""
-    from engine.components import CARD_NOBLE
-
     if isinstance(value, str):
-        return {value} if value in CARD_NOBLE else set()
+        return {value} if value in certificates else set()
     items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
-    return set().union(*(_cards_in(v) for v in items)) if items else set()
+    return set().union(*(_cards_in(v, certificates) for v in items)) if items else set()
 
 
 def check_no_leak(h: Harness, seen: PublicRecord) -> None:
@@ -218,7 +217,34 @@ async def next_to_act(h: Harness, seen: PublicRecord, rnd: random.Random) -> int
     if record is None:
         return None
     check_no_leak(h, await seen.update(h))
-    return int(rnd.choice(to_act(record.state)))
+    return rnd.choice(due_people(h))
+
+
+async def buy_for_philipp(h: Harness, user: int, panel_id: int, settle: bool = True):
+    """Buy the offered cards that count for Philipp (the first auction), so that the player has a choice
+    there: with none (two jokers only) they could only pass, which the bot does for them."""
+    menu = next(s for s in h.message(panel_id).selects() if s["custom_id"].endswith(":buy"))
+    picked = [o["value"] for o in menu["options"] if o["label"].startswith(("Philipp", "Filippo", "Philippe"))]
+    assert picked, "the deal offers no Philipp card: choose another seed"
+    return await h.select(user, panel_id, menu["custom_id"], picked, settle=settle)
+
+
+def philipp_offered(h: Harness, user: int) -> str:
+    """The Philipp cards offered to `user`, as `/augsburg buy cards:` takes them (see buy_for_philipp)."""
+    me = next(p for p in game(h).state.players if p.id == str(user))
+    return ", ".join(name_of(c) for c in me.offered if c.startswith("philipp"))
+
+
+def due_people(h: Harness) -> list[int]:
+    """The people who must decide now themselves (not those whose only option, or decision settled ahead,
+    the bot makes for them), in seating order; [] once the game is over."""
+    from bot.turns import people_due
+
+    record = game(h)
+    if record is None or record.state is None:
+        return []
+    due = people_due(record.state, record.table)
+    return [int(p) for p in to_act(record.state) if p in due]
 
 
 async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random,

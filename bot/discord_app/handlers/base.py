@@ -11,7 +11,7 @@ from contextvars import ContextVar
 import discord
 
 from engine import to_act
-from storage import GameQuarantined, GameRecord, StorageUnavailable
+from storage import GameNotPlayable, GameQuarantined, GameRecord, StorageUnavailable
 
 from ...service import GameService, Notice, Outcome
 from ...wording import ENGLISH, People, Words, clock, notices, words
@@ -93,7 +93,7 @@ class HandlerBase:
         try:
             if interaction is not None:
                 self.presenter.remember(interaction)
-            self.presenter.changed(outcome.record, outcome.previous_to_act)
+            self.presenter.changed(outcome.record, outcome.previous_to_act, outcome.player)
             if outcome.record.open:
                 self.computers.schedule(outcome.record.channel_id)
         except Exception:
@@ -113,6 +113,9 @@ class HandlerBase:
             record = await self.service.current(interaction.channel_id)
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
+            return None
+        except GameNotPlayable as exc:
+            await say(interaction, notices.not_playable(self.w, exc.game_id, exc.edition))
             return None
         if game_id is not None and (record is None or record.id != game_id):
             code = "game_gone"  # a button of a game that has ended

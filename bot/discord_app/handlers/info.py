@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 
 from engine import legal_actions, player_view
-from storage import GameQuarantined
+from engine.editions import Library
+from storage import GameNotPlayable, GameQuarantined
 
 from ...wording import history, moves, notices, rules
 from .. import answers
@@ -23,6 +24,9 @@ class InfoHandlers:
             record = await self.service.current(interaction.channel_id)
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
+            return
+        except GameNotPlayable as exc:
+            await say(interaction, notices.not_playable(self.w, exc.game_id, exc.edition))
             return
         record = record or await self.service.last_game(interaction.channel_id)
         if record is None:
@@ -50,21 +54,38 @@ class InfoHandlers:
     @guarded
     async def show_rules(self, interaction: discord.Interaction, topic: str | None) -> None:
         """One topic as a message; all of them as an embed of one field per topic (a message's 2,000
-        characters would cut them short), with how to ask for one."""
+        characters would cut them short), with how to ask for one. Their numbers, and the edition named
+        first, are the channel's game's, else those a new table gets."""
+        ed = await self._rules_edition(interaction.channel_id)
+        named = rules.edition_line(self.w, ed)
         if topic:
-            await say(interaction, f"**{rules.topic_title(self.w, topic)}**\n{rules.topic(self.w, topic)}")
+            text = f"**{rules.topic_title(self.w, topic)}**\n{rules.topic(self.w, topic, ed)}\n*{named}*"
+            await say(interaction, text)
             return
         embed = discord.Embed(title=rules.all_title(self.w), colour=COLOUR, description=rules.pick_one(self.w))
         for t in rules.TOPICS:
-            embed.add_field(name=rules.topic_title(self.w, t), value=rules.topic(self.w, t), inline=False)
+            embed.add_field(name=rules.topic_title(self.w, t), value=rules.topic(self.w, t, ed), inline=False)
+        embed.set_footer(text=named)
         await say(interaction, "", embed=embed)
+
+    async def _rules_edition(self, channel_id: int):
+        editions: Library = self.service.editions
+        try:
+            record = await self.service.current(channel_id)
+        except (GameQuarantined, GameNotPlayable):
+            record = None
+        if record is not None and record.state is not None:
+            return record.state.edition
+        if record is not None and record.table.edition is not None:
+            return editions.get(record.table.edition.id) or editions.default
+        return editions.default
 
     @guarded
     async def show_help(self, interaction: discord.Interaction) -> None:
         general = rules.commands(self.w)
         try:
             record = await self.service.current(interaction.channel_id)
-        except GameQuarantined:
+        except (GameQuarantined, GameNotPlayable):
             record = None
         player = str(interaction.user.id)
         if record is None or record.status != "active" or player not in record.table.players:
@@ -99,7 +120,7 @@ class InfoHandlers:
 
     async def _log_page(self, record, round_: int, page: int | None):
         pages = history.log_pages(self.w, await self.service.history(record), people(self.w, record.table),
-                                  round_ or None)
+                                  round_ or None, ed=record.state.edition)
         page = len(pages) - 1 if page is None else max(0, min(page, len(pages) - 1))
         content = f"{history.log_title(self.w, round_ or None, page + 1, len(pages))}\n{pages[page]}"
         buttons = [LogPage(record.id, round_, max(0, page - 1), history.older(self.w), disabled=page == 0),

@@ -81,6 +81,12 @@ class LobbyHandlers:
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
+    async def lobby_edition(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+        edition = values[0] if values else ""
+        outcome = await self.service.set_edition(interaction.channel_id, game_id, interaction.user.id, edition)
+        await self._lobby_changed(interaction, outcome)
+
+    @guarded(edits=True)
     async def lobby_level(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         player, _, level = (values[0] if values else "").partition(":")
         outcome = await self.service.set_computer_level(interaction.channel_id, game_id, interaction.user.id,

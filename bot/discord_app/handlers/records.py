@@ -12,7 +12,7 @@ import math
 
 import discord
 
-from storage import GameNotFound, GameQuarantined, GameRecord
+from storage import GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
 
 from ...service.export import export_bytes, file_name, is_complete
 from ...wording import records
@@ -114,7 +114,7 @@ class RecordsHandlers:
     async def _past_game(self, interaction: discord.Interaction, game_id: int) -> GameRecord | None:
         try:
             record = await self.service.game(game_id)
-        except (GameNotFound, GameQuarantined):
+        except (GameNotFound, GameQuarantined, GameNotPlayable):
             record = None
         if record is None or record.guild_id != (interaction.guild_id or 0) or record.open or record.state is None:
             await say(interaction, records.unknown_game(self.w))
@@ -131,7 +131,7 @@ class RecordsHandlers:
         else:
             try:
                 record = await self.service.current(interaction.channel_id)
-            except GameQuarantined:
+            except (GameQuarantined, GameNotPlayable):
                 record = None
             record = record or await self.service.last_game(interaction.channel_id)
             if record is None or record.state is None:
