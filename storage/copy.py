@@ -139,7 +139,7 @@ async def _problem(store: Store, row) -> str | None:
         return None  # a lobby: no state, no log
     table = Table.model_validate_json(row["setup"])
     edition = playable(store.editions, table, row["id"], row["channel_id"])  # GameNotPlayable: no edition here
-    actions = await store.db.fetchall(chain.SELECT_LOG, (row["id"],))
+    actions = (await store.db.fetchall(chain.SELECT_LOG, (row["id"],)))[:row["logged"]]
     _state, why, damage = examine(row, actions, edition, table.game_rules)
     problems = [p for p in (why, damage) if p]
     return "; ".join(problems) if problems else None

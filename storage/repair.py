@@ -50,7 +50,9 @@ async def verified(db: Database, row, editions: Library) -> GameRecord:
     state = None
     if row["snapshot"] is not None:  # a lobby has no log
         edition = playable(editions, table, game_id, channel_id)
-        actions = await db.fetchall(chain.SELECT_LOG, (game_id,))
+        # The log as it was when the row was read (its length came with it): moves a writer appended since are
+        # not this snapshot's, and must not look like a log longer than its game.
+        actions = (await db.fetchall(chain.SELECT_LOG, (game_id,)))[:row["logged"]]
         state, why, damage = examine(row, actions, edition, table.game_rules)
         if state is None and damage:
             return await _quarantine(db, game_id, channel_id, f"{why}; {damage}, so it cannot be replayed")

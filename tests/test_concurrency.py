@@ -180,3 +180,21 @@ async def test_a_move_whose_commit_went_unanswered_is_found_landed_or_not(store)
     store.db.transaction = real
     loaded = await store.games.load_channel(1)
     assert loaded.version == moved.version and loaded.state == state and await store.log.notes(record.id) == []
+
+
+async def test_a_game_read_while_a_move_lands_is_its_state_then_not_damage(stores):
+    """Loading reads the game's row, then its log: a move committed in between (by another writer) is not this
+    snapshot's, and must not look like a log longer than its game (a 'log_damaged' note for nothing)."""
+    from storage import repair
+    from storage.rows import SELECT_GAME
+
+    a, b = stores
+    record = await new_stored_game(a, channel=1, seed=6)
+    row = await a.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (record.id,))
+    rnd = random.Random(6)
+    player, action = random_action(record.state, rnd)
+    await b.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                apply(record.state, player, action).state)
+    loaded = await repair.verified(a.db, row, a.editions)
+    assert loaded.state == record.state and loaded.version == record.version
+    assert await a.log.notes(record.id) == []
