@@ -12,16 +12,18 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from storage import LeaseHeld
+from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
+from storage.url import DatabaseURL
 
-from .backups import damaged_database
+from .backups import backups_refused, damaged_database
 from .config import Settings
 from .discord_app.client import AugsburgBot
-from .discord_app.lease import refusal
+from .service.lease import refusal
 
 log = logging.getLogger("bot")
 HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
 DAMAGED = 4  # exit status: the database is damaged (restore a backup)
+UNREACHABLE = 5  # exit status: the database (PostgreSQL) could not be reached at start-up
 
 
 def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
@@ -53,6 +55,10 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    refused = backups_refused(settings)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
     damaged = damaged_database(settings)  # before connecting anywhere: one line, and what to run
     if damaged:
         print(damaged, file=sys.stderr)
@@ -63,8 +69,16 @@ def main() -> int:
     try:
         asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
     except LeaseHeld as held:
-        print(refusal(held, settings.database_path), file=sys.stderr)
+        print(refusal(held, DatabaseURL.parse(settings.database).shown), file=sys.stderr)
         return HELD
+    except DatabaseBusy as exc:  # a process stopped mid-write: as good as serving it, and waiting will not help
+        print(f"Another process is using {DatabaseURL.parse(settings.database).shown}: {exc}. Stop it (fuser names"
+              " it), then start the bot again.", file=sys.stderr)
+        return HELD
+    except StorageUnavailable as exc:
+        print(f"Could not reach the database {DatabaseURL.parse(settings.database).shown}: {exc}. The bot did not"
+              " start.", file=sys.stderr)
+        return UNREACHABLE
     except discord.LoginFailure:
         print("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in the environment or .env.",
               file=sys.stderr)

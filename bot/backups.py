@@ -1,8 +1,10 @@
 """The bot's side of backups: one taken every BACKUP_EVERY_SECONDS in the background, the line
 `python -m bot` prints instead of starting on a damaged database, and what `augsburg restore` says.
 
-The copying and checking is storage's (storage/backup.py, storage/restore.py); this is the timing, the
-logging and the words for the operator.
+The copying and checking is storage's (storage/sqlite/backup.py, restore.py); this is the timing, the
+logging and the words for the operator. All of it is SQLite's: a PostgreSQL server is backed up and
+restored by its operator's own tools (pg_dump, base backups and WAL archiving), so there BACKUP_DIR and
+`augsburg restore` refuse, saying so.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import shlex
 import time
 from pathlib import Path
 
-from storage.backup import back_up, backups, taken_at
-from storage.restore import NoGoodBackup, StillServed, StillSound, damage, restore
+from storage.sqlite.backup import back_up, backups, taken_at
+from storage.sqlite.restore import NoGoodBackup, StillServed, StillSound, damage, restore
+from storage.url import DatabaseURL
 
 from .config import Settings
 
@@ -66,31 +69,55 @@ class Backups:
         return path
 
 
-def start_backups(settings: Settings, database: str) -> Backups | None:
-    """The backup task if BACKUP_DIR is set (started: call from the running loop)."""
-    if not settings.backup_dir:
+PG_BACKUPS = ("back up a PostgreSQL database with its own tools: pg_dump for a copy, or base backups with WAL"
+              " archiving (or your provider's point-in-time recovery); see the README")
+
+
+def backups_refused(settings: Settings) -> str | None:
+    """One line for stderr if BACKUP_DIR is set for a database that is not a SQLite file."""
+    url = DatabaseURL.parse(settings.database)
+    if not settings.backup_dir or url.kind == "sqlite":
         return None
-    task = Backups(database, settings.backup_dir, settings.backup_every_seconds, settings.backup_keep)
+    return (f"BACKUP_DIR is set, but the database is PostgreSQL ({url.shown}): the bot's backups copy SQLite files "
+            f"only, so it did not start. Unset BACKUP_DIR and {PG_BACKUPS}.")
+
+
+def start_backups(settings: Settings, service) -> Backups | None:
+    """The backup task if BACKUP_DIR is set and the database is a SQLite file (started: call from the
+    running loop)."""
+    if not settings.backup_dir or service.kind != "sqlite":
+        return None
+    task = Backups(service.where, settings.backup_dir, settings.backup_every_seconds, settings.backup_keep)
     task.start()
     return task
 
 
 def damaged_database(settings: Settings) -> str | None:
-    """One line for stderr if the database is damaged, naming the command that restores it; None if sound."""
-    problem = damage(settings.database_path)
+    """One line for stderr if the SQLite database is damaged, naming the command that restores it; None if
+    sound (and for PostgreSQL, which checks its own pages)."""
+    url = DatabaseURL.parse(settings.database)
+    if url.kind != "sqlite":
+        return None
+    problem = damage(url.path)
     if problem is None:
         return None
-    command = f"augsburg restore --database {shlex.quote(settings.database_path)}"
+    command = f"augsburg restore --database {shlex.quote(url.path)}"
     if settings.backup_dir:
-        return (f"The database {settings.database_path} is damaged ({problem}); the bot did not start. "
+        return (f"The database {url.path} is damaged ({problem}); the bot did not start. "
                 f"`{command} --from {shlex.quote(settings.backup_dir)}` puts back the newest good backup "
                 "(the damaged file is kept aside).")
-    return (f"The database {settings.database_path} is damaged ({problem}); the bot did not start. "
+    return (f"The database {url.path} is damaged ({problem}); the bot did not start. "
             f"BACKUP_DIR is not set: `{command} --from DIR` puts back the newest good backup in DIR, if you have one.")
 
 
 def restore_command(database: str, folder: str | None, force: bool, say=print) -> int:
     """`augsburg restore`: what it did, line by line; 0 if restored, 1 if it refused (nothing changed)."""
+    url = DatabaseURL.parse(database)
+    if url.kind != "sqlite":
+        say(f"{url.shown} is a PostgreSQL database: `augsburg restore` puts back the bot's SQLite backups only. "
+            f"Nothing was changed; {PG_BACKUPS}.")
+        return 1
+    database = url.path
     if not folder:
         say("Where are the backups? Pass --from DIR or set BACKUP_DIR. Nothing was changed.")
         return 2

@@ -18,6 +18,11 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: str = "./augsburg.sqlite3"
+    # sqlite:///path/to/file.sqlite3 or postgresql://user@host/db; wins over DATABASE_PATH when both are set.
+    database_url: str | None = None
+    # PostgreSQL only: how long a lost server is waited for (tries with backoff) before a player is told that
+    # nothing was applied.
+    database_retry_seconds: float = Field(10.0, ge=0)
     discord_guild_id: int | None = None  # sync commands to this guild at once instead of globally
     log_level: str = "INFO"
     discord_api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a Discord-compatible server
@@ -38,8 +43,11 @@ class Settings(BaseSettings):
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
+    # A player who used their panel this recently (and whose panel follows the game) is watching: their next
+    # decision shows up there, and their ping goes out only if they have not decided this long after it.
+    watch_seconds: float = Field(300.0, ge=0)
     # One process per database: the bot renews a lease in the file every third of this many seconds. A holder
-    # that died on this host is taken over at once (storage/host_lock.py); one elsewhere, or frozen, once
+    # that died on this host is taken over at once (storage/sqlite/host_lock.py); one elsewhere, or frozen, once
     # its heartbeat is this old.
     lease_seconds: float = 30.0
     # For tests and for dealing a reported game again only: every game's deck then follows from this and the
@@ -49,7 +57,7 @@ class Settings(BaseSettings):
     # in seconds, doubled each time up to the cap. A refused token (401) is not retried.
     startup_retry_first: float = 1.0
     startup_retry_max: float = 60.0
-    # Online backups of the database (storage/backup.py): a checked copy every so often, the newest kept.
+    # Online backups of the database (storage/sqlite/backup.py): a checked copy every so often, the newest kept.
     backup_dir: str | None = None  # unset: no backups
     backup_every_seconds: float = Field(3600.0, gt=0)
     backup_keep: int = Field(24, ge=1)
@@ -57,6 +65,12 @@ class Settings(BaseSettings):
     # and the one new tables get unless the host picks another (default: the shipped estimates-1).
     editions_dir: str | None = None
     default_edition: str | None = None
+
+
+    @property
+    def database(self) -> str:
+        """The database the bot serves: DATABASE_URL, else the SQLite file at DATABASE_PATH."""
+        return self.database_url.strip() if self.database_url and self.database_url.strip() else self.database_path
 
 
 def editions_of(settings: Settings) -> Library:

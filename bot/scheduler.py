@@ -13,7 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from storage import Deadline, Store
+from storage import Deadline
+from storage.contract import DeadlineStore
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 60.0  # a deadline whose firing failed (Discord down) is tried again this much later
@@ -39,8 +40,8 @@ class SystemClock:
 
 
 class Scheduler:
-    def __init__(self, store: Store, clock: Clock, fire: Callable[[Deadline], Awaitable[None]]):
-        self.store = store
+    def __init__(self, deadlines: DeadlineStore, clock: Clock, fire: Callable[[Deadline], Awaitable[None]]):
+        self.deadlines = deadlines
         self.clock = clock
         self.fire = fire
         self._wake = asyncio.Event()
@@ -65,13 +66,13 @@ class Scheduler:
     async def run_due(self) -> int:
         """Fire every deadline due now, earliest first; returns how many were fired."""
         async with self._running:
-            due = await self.store.deadlines(due_before=self.clock.now())
+            due = await self.deadlines.deadlines(due_before=self.clock.now())
             for deadline in due:
                 try:
                     await self.fire(deadline)
                 except Exception:
                     log.exception("deadline %s of game %s failed; trying again later", deadline.kind, deadline.game_id)
-                    await self.store.postpone_deadline(deadline, self.clock.now() + RETRY_SECONDS)
+                    await self.deadlines.postpone_deadline(deadline, self.clock.now() + RETRY_SECONDS)
             return len(due)
 
     async def _loop(self) -> None:
@@ -79,7 +80,7 @@ class Scheduler:
             self._wake.clear()
             try:
                 await self.run_due()
-                earliest = await self.store.deadlines(limit=1)
+                earliest = await self.deadlines.deadlines(limit=1)
             except Exception:  # the database is busy or gone for a moment: never let the clock stop
                 log.exception("the deadline scheduler could not read its deadlines")
                 earliest = [Deadline(0, "", "", self.clock.now() + RETRY_SECONDS, {})]

@@ -1,10 +1,12 @@
 """The turn clock: who is on the clock, and the deadlines after any change. Pure: no I/O, no Discord.
 
 A human who must decide has a timeout (`turn_seconds` after their decision came
-up) and a reminder before it. Seats a computer plays have no clock. A deadline
-runs on while its player is still due, so in a simultaneous choice each
-player's clock started when the choice began; a player's own move starts a new
-clock for their next decision.
+up) and a reminder before it. Seats a computer plays have no clock, nor does a
+person whose decision the bot makes now (automatic.py). A deadline runs on
+while its player is still due, so in a simultaneous choice each player's clock
+started when the choice began; a player's own move starts a new clock for their
+next decision. A person whose only option waits for the others keeps their
+clock, so the table shows them as it shows everyone still choosing.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass
 
 from engine import GameState, to_act
 from storage import Deadline, DeadlinePlan, Table
+
+from .automatic import automatic
 
 HOUR = 3600
 TURN_CHOICES: tuple[int | None, ...] = (HOUR, 4 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, None)
@@ -33,27 +37,49 @@ class Timing:
         return turn_seconds / 2 if self.reminder_seconds is None else self.reminder_seconds
 
 
+def _due(state: GameState | None) -> list[str]:
+    return [] if state is None or state.phase == "game_over" else to_act(state)
+
+
 def computers_due(state: GameState | None, table: Table) -> set[str]:
-    """The seats a computer must play now (a computer's, or a human's stood in for)."""
-    if state is None or state.phase == "game_over":
+    """The seats the bot must move now: a computer's, a human's stood in for, or a person's decision the bot
+    takes for them (their only option, or settled ahead)."""
+    due = _due(state)
+    return {p for p in due if table.computer_plays(p)} | set(automatic(state, table).now) if due else set()
+
+
+def bot_decides(state: GameState | None, table: Table) -> set[str]:
+    """Everyone due whose decision the bot makes, now or once the others have chosen: nobody to ask."""
+    due = _due(state)
+    if not due:
         return set()
-    return {p for p in to_act(state) if table.computer_plays(p)}
+    made = automatic(state, table)
+    return {p for p in due if table.computer_plays(p)} | set(made.now) | made.waiting
+
+
+def people_due(state: GameState | None, table: Table) -> set[str]:
+    """The people who must decide now themselves: whom to tell."""
+    return set(_due(state)) - bot_decides(state, table)
+
+
+def tracked(state: GameState | None, table: Table) -> set[str]:
+    """The people due whose deadlines stand (a clock, a ping put off): all but those the bot moves now."""
+    due = _due(state)
+    return {p for p in due if not table.computer_plays(p)} - set(automatic(state, table).now) if due else set()
 
 
 def on_clock(state: GameState | None, table: Table) -> set[str]:
-    """The players who must decide now themselves, when the table has a clock."""
-    if table.turn_seconds is None or state is None or state.phase == "game_over":
-        return set()
-    return {p for p in to_act(state) if not table.computer_plays(p)}
+    """The people due on the clock, when the table has one."""
+    return set() if table.turn_seconds is None else tracked(state, table)
 
 
 def plan(game_id: int, before: set[str], after: set[str], restart: set[str], table: Table, timing: Timing,
          now: float, computers: set[str] = frozenset()) -> DeadlinePlan:
-    """Deadlines after a change: still-due players keep theirs (but those in `restart`), newly due get new
-    ones; `computers` due get a marker (kept the same way)."""
+    """Deadlines after a change (`before`, `after`: who was and is `tracked`): still-due players keep theirs
+    (but those in `restart`), newly due get a clock if the table has one; `computers` due get a marker."""
     keep = (before & after) - restart
     new = []
-    for player in sorted(after - keep):
+    for player in sorted(after - keep) if table.turn_seconds is not None else ():
         due = now + table.turn_seconds
         new.append(Deadline(game_id, player, "timeout", due, {}))
         remind = due - timing.reminder_before(table.turn_seconds)

@@ -11,7 +11,15 @@ from .common import ids, remove_cards
 from .components import JOKER
 from .outcomes import AuctionWon, NobleFinished
 from .refusals import Illegal
-from .rules import bid_capacity, missing_card, suggest_reveal, valid_cards
+from .rules import (
+    bid_capacity,
+    filler_order,
+    keep_a_certificate,
+    last_round_order,
+    missing_card,
+    suggest_reveal,
+    valid_cards,
+)
 from .state import Auction, GameState, Showdown
 
 
@@ -160,9 +168,13 @@ def legal_auction(state: GameState, seat: int) -> list:
 
 
 def legal_reveal(state: GameState, seat: int) -> list:
+    """The lay-down, with a suggestion: the strongest certificate and the cheapest fillers (in the last round,
+    when money no longer counts, the weakest), never leaving a hand of jokers only if it can be helped."""
     sd = state.showdown
     ed = state.edition
-    valid = valid_cards(state.players[seat].hand, _noble(state), ed)
-    suggested = suggest_reveal(valid, sd.count, len(sd.seats) == 1, ed)
+    hand = state.players[seat].hand
+    valid = valid_cards(hand, _noble(state), ed)
+    order = last_round_order(ed) if state.round == state.rounds else filler_order(ed)
+    suggested = keep_a_certificate(suggest_reveal(valid, sd.count, len(sd.seats) == 1, ed, order), hand, ed)
     return [RevealChoice(count=sd.count, cards=valid, suggested=suggested)]
 

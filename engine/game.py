@@ -7,7 +7,20 @@ from dataclasses import dataclass, field
 
 from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
-from .actions import ActionModel, BadAction, LegalOption, allows, parse_action
+from .actions import (
+    ActionModel,
+    BadAction,
+    Buy,
+    BuyChoice,
+    Discard,
+    LegalOption,
+    ReturnCard,
+    Reveal,
+    RevealChoice,
+    allows,
+    parse_action,
+)
+from .components import JOKER
 from .edition import Edition
 from .editions import default
 from .events import Event
@@ -89,6 +102,38 @@ def legal_actions(state: GameState, player: str) -> list[LegalOption]:
     if seat is None or seat not in _seats_to_act(state):
         return []
     return _PHASES[state.phase].legal(state, seat)
+
+
+def only_action(state: GameState, player: str) -> ActionModel | None:
+    """The one thing `player` can do now, when there is exactly one (None: a real choice, or nothing to do).
+
+    A lay-down is one choice when the valid cards allow a single set (as many as asked for, or the jokers
+    needed beside every certificate); a purchase, when no offered card is affordable. A card to discard or
+    to put under the deck is never counted as one: doing it unasked would tell the others that the hand
+    holds one kind of card only.
+    """
+    options = legal_actions(state, player)
+    if len(options) != 1 or isinstance(options[0], (Discard, ReturnCard)):
+        return None
+    only = options[0]
+    if isinstance(only, RevealChoice):
+        if not _one_lay_down(only):
+            return None
+        certificates = [c for c in only.cards if c != JOKER]
+        return Reveal(cards=certificates + [JOKER] * (only.count - len(certificates)))
+    if isinstance(only, BuyChoice):
+        return Buy(cards=[]) if all(price > only.budget for price in only.prices) else None
+    return only
+
+
+def _one_lay_down(choice: RevealChoice) -> bool:
+    """Certificates are unique and only jokers repeat, so the sets differ only in how many jokers they
+    take (k, leaving count - k certificates, at least one) and which certificates: one set in all when
+    a single k is possible and it takes every certificate."""
+    certificates = sum(c != JOKER for c in choice.cards)
+    jokers = len(choice.cards) - certificates
+    ks = [k for k in range(min(jokers, choice.count - 1) + 1) if 1 <= choice.count - k <= certificates]
+    return len(ks) == 1 and choice.count - ks[0] == certificates
 
 
 def is_legal(state: GameState, player: str, action: ActionModel) -> bool:

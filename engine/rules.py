@@ -124,3 +124,23 @@ def suggest_reveal(valid: list[str], count: int, alone: bool, ed: Edition,
     order_key = order_key or filler_order(ed)
     lead = min(certs, key=order_key) if alone else max(certs, key=ed.card_rank)
     return reveal_set(valid, count, lead, order_key)
+
+
+def last_round_order(ed: Edition) -> Callable[[str], tuple]:
+    """Fillers in the last round, when money no longer counts: the weakest first, jokers last."""
+    rank = ed.card_rank
+    return lambda card: (card == JOKER, rank(card))
+
+
+def keep_a_certificate(laid: list[str], hand: list[str], ed: Edition) -> list[str]:
+    """`laid`, with a joker laid down instead of its strongest certificate filler (never the lead, the first)
+    when the hand would otherwise keep jokers only, which can never back a bid again (R10)."""
+    left = list(hand)
+    for card in laid:
+        left.remove(card)
+    fillers = [c for c in laid[1:] if c != JOKER]
+    if any(c != JOKER for c in left) or JOKER not in left or not fillers:
+        return laid
+    swapped = list(laid)
+    swapped[laid.index(max(fillers, key=ed.card_rank), 1)] = JOKER
+    return swapped

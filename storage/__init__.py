@@ -1,31 +1,38 @@
-"""Storage: the only code that talks to the database (SQLite through aiosqlite)."""
+"""Storage: the only code that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg).
+
+`Store.open(url)` gives one object per concern of the storage contract (contract.py). The rest of this
+package's names are the typed records, statistics and errors the contract speaks in.
+"""
 
 from .errors import (
     ChannelBusy,
+    DatabaseBusy,
     GameNotFound,
     GameNotPlayable,
     GameQuarantined,
     StorageError,
+    StorageUnavailable,
     VersionConflict,
     WrongStatus,
 )
 from .lease import Lease, LeaseHeld
 from .records import (
-           LOG,
-           Deadline,
-           DeadlinePlan,
-           GameRecord,
-           LogEntry,
-           LoggedMove,
-                  Seat,
-           Table,
-           TableEvent,
-           TableMessages,
+    LOG,
+    Ahead,
+    Deadline,
+    DeadlinePlan,
+    GameRecord,
+    LogEntry,
+    LoggedMove,
+    Seat,
+    Table,
+    TableEvent,
+    TableMessages,
 )
 from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
-           "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined", "GameRecord",
-           "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "Store", "Table", "TableEvent",
-           "TableMessages", "VersionConflict", "WrongStatus"]
+__all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+           "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
+           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "StorageUnavailable",
+           "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

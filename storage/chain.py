@@ -34,28 +34,16 @@ def first_break(rows) -> int | None:
     return None
 
 
-async def append(db, content: tuple) -> None:
-    """Insert an action row (the CONTENT columns, in order) chained to the game's previous move."""
+async def append(tx, content: tuple) -> None:
+    """Insert an action row (the CONTENT columns, in order) chained to the game's previous move.
+
+    Called after the game's row was updated in the same transaction, which holds that row's lock: two
+    writers of one game never read the same previous hash (and (game_id, move) is the key besides)."""
     game_id, move = content[0], content[1]
     previous = GENESIS
     if move > 1:
-        async with db.execute("SELECT hash FROM actions WHERE game_id = ? AND move = ?", (game_id, move - 1)) as cur:
-            row = await cur.fetchone()
+        row = await tx.fetchone("SELECT hash FROM actions WHERE game_id = ? AND move = ?", (game_id, move - 1))
         previous = row[0] if row is not None and row[0] is not None else GENESIS  # a gap: the check will tell
-    await db.execute(
+    await tx.execute(
         f"INSERT INTO actions ({CONTENT}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*content, link(previous, content))
     )
-
-
-async def chain_existing(db) -> None:
-    """Migration 5's Python step: chain the rows written before the log had hashes, game by game."""
-    async with db.execute("SELECT DISTINCT game_id FROM actions") as cur:
-        games = [row[0] for row in await cur.fetchall()]
-    for game_id in games:
-        async with db.execute(f"SELECT {CONTENT} FROM actions WHERE game_id = ? ORDER BY move", (game_id,)) as cur:
-            rows = await cur.fetchall()
-        previous, hashes = GENESIS, []
-        for row in rows:
-            previous = link(previous, tuple(row))
-            hashes.append((previous, game_id, row[1]))
-        await db.executemany("UPDATE actions SET hash = ? WHERE game_id = ? AND move = ?", hashes)

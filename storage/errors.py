@@ -58,3 +58,22 @@ class GameQuarantined(StorageError):
         self.game_id = game_id
         self.channel_id = channel_id
         self.reason = reason
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be reached (PostgreSQL restarting, the network gone) for longer than the
+    retries wait. Nothing was written by the call that raised it."""
+
+
+class DatabaseBusy(StorageUnavailable):
+    """Another process has held the SQLite file's write lock longer than the busy timeout (stopped or frozen
+    in the middle of a write). Nothing was written."""
+
+
+class UniqueViolation(StorageError):
+    """A unique index refused a row (each backend raises this for its own driver's error)."""
+
+
+class CommitUncertain(StorageUnavailable):
+    """The connection was lost while the database committed: the transaction may or may not have landed.
+    A version-checked game write finds out which by reading the game again (games.py)."""

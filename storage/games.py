@@ -1,34 +1,44 @@
-"""Games per channel: creating them, each kind of write, and loading them verified.
+"""Games per channel: creating them, each kind of write, and loading them verified (GameStore).
 
-Every write that changes a game is guarded by its version: a stale writer gets
-VersionConflict and nothing is written. An action and the snapshot it produced
-are committed in one transaction, and so is the end of the game: a crash can
-never leave a game over but still open.
+Every write that changes a game is guarded by its version: the game's row is updated first, only if it
+is still at the version the writer read (`UPDATE ... WHERE version = ?`). That statement also locks the
+row until the commit, so on PostgreSQL a second writer waits, then finds the version moved and gets
+VersionConflict; nothing of it is written. An action and the snapshot it produced are committed in one
+transaction, and so is the end of the game with its results: a crash can never leave a game over but
+still open.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from typing import Any
 
 from engine import EVENTS, GameState
+from engine.editions import Library
 
-from . import chain
-from .errors import ChannelBusy, GameNotFound, GameNotPlayable, GameQuarantined, VersionConflict, WrongStatus
-from .records import ENTRY, Actor, DeadlinePlan, GameRecord, Table, TableMessages
+from . import chain, repair
+from .errors import (
+    ChannelBusy,
+    CommitUncertain,
+    GameNotFound,
+    StorageUnavailable,
+    UniqueViolation,
+    VersionConflict,
+    WrongStatus,
+)
+from .records import Actor, DeadlinePlan, GameRecord, Table, TableMessages
+from .rows import META, OPEN, SELECT_GAME, record_from, sha
+from .sql import Database
+from .stats import record_results
+from .writes import announce, log_entries, plan
 
-OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 
-_META = "id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"  # no snapshot
+class Games:
+    def __init__(self, db: Database, editions: Library):
+        self.db = db
+        self.editions = editions  # what games are loaded and replayed with (a game's own edition, or refused)
 
-
-def sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-class GamesMixin:
     # --- creating
 
     async def open_lobby(self, guild_id: int, channel_id: int, table: Table) -> GameRecord:
@@ -43,20 +53,31 @@ class GamesMixin:
         now = time.time()
         snapshot = state.model_dump_json() if state is not None else None
 
-        async def work(db):
-            row = await self._fetchone(
-                f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,)
-            )
+        async def work(tx):
+            row = await tx.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
             if row:
                 raise ChannelBusy(channel_id, row["id"])
-            cur = await db.execute(
+            row = await tx.fetchone(
                 "INSERT INTO games (guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256,"
-                " created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                " created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, status, table.model_dump_json(), snapshot, snapshot and sha(snapshot), now, now),
             )
-            return cur.lastrowid
+            return row["id"]
 
-        game_id = await self._transaction(work)
+        try:
+            game_id = await self.db.transaction(work)
+        except UniqueViolation:
+            # Another writer opened a game here between the check and the insert: the unique index of open
+            # games per channel refused this one, which is the same refusal.
+            row = await self.db.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}",
+                                         (channel_id,))
+            raise ChannelBusy(channel_id, row["id"] if row else 0) from None
+        except CommitUncertain:
+            row = await self.db.fetchone("SELECT id FROM games WHERE channel_id = ? AND created_at = ?",
+                                         (channel_id, now))
+            if row is None:
+                raise
+            game_id = row["id"]
         return GameRecord(game_id, guild_id, channel_id, status, 0, table, state, now, now)
 
     # --- each kind of write
@@ -77,10 +98,10 @@ class GamesMixin:
         sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
                 "snapshot_sha256": sha(snapshot), "updated_at": now}
 
-        async def also(db):
-            await self._log(db, game_id, 0, log, now)
-            await self._plan(db, game_id, deadlines)
-            await self._announce(db, game_id, expected_version + 1, announce_at)
+        async def also(tx):
+            await log_entries(tx, game_id, 0, log, now)
+            await plan(tx, game_id, deadlines)
+            await announce(tx, game_id, expected_version + 1, announce_at)
 
         return await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
 
@@ -121,14 +142,14 @@ class GamesMixin:
         if over:
             sets |= {"status": "finished", "finished_at": now}
 
-        async def also(db):
-            await chain.append(db, (game_id, state.moves, expected_version + 1, player, actor, json.dumps(action),
+        async def also(tx):
+            await chain.append(tx, (game_id, state.moves, expected_version + 1, player, actor, json.dumps(action),
                                     EVENTS.dump_json(list(events)).decode(), now))
-            await self._log(db, game_id, state.moves, log, now)
-            await self._plan(db, game_id, DeadlinePlan() if over else deadlines)
-            await self._announce(db, game_id, expected_version + 1, announce_at)
+            await log_entries(tx, game_id, state.moves, log, now)
+            await plan(tx, game_id, DeadlinePlan() if over else deadlines)
+            await announce(tx, game_id, expected_version + 1, announce_at)
             if over:
-                await self._record_results(db, game_id, state, now)
+                await record_results(tx, self.db.dialect, game_id, state, now)
 
         return await self._write(game_id, expected_version, "active", sets, state, also, table=table or keep_table,
                                  messages=keep_messages)
@@ -140,10 +161,10 @@ class GamesMixin:
         now = time.time()
         moves = record.state.moves if record.state is not None else 0
 
-        async def also(db):
-            await self._log(db, game_id, moves, log, now)
-            await self._plan(db, game_id, deadlines)
-            await self._announce(db, game_id, expected_version + 1, announce_at)
+        async def also(tx):
+            await log_entries(tx, game_id, moves, log, now)
+            await plan(tx, game_id, deadlines)
+            await announce(tx, game_id, expected_version + 1, announce_at)
 
         sets = {"setup": table.model_dump_json(), "updated_at": now}
         return await self._write(game_id, expected_version, "active", sets, record.state, also, table=table,
@@ -163,12 +184,12 @@ class GamesMixin:
         ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
         table = table or record.table
 
-        async def also(db):
-            await self._log(db, game_id, record.state.moves if record.state else 0, log, now)
-            await self._plan(db, game_id, DeadlinePlan())
-            await self._announce(db, game_id, expected_version + 1, announce_at)
+        async def also(tx):
+            await log_entries(tx, game_id, record.state.moves if record.state else 0, log, now)
+            await plan(tx, game_id, DeadlinePlan())
+            await announce(tx, game_id, expected_version + 1, announce_at)
             if ended:
-                await self._record_results(db, game_id, record.state, now)
+                await record_results(tx, self.db.dialect, game_id, record.state, now)
 
         sets = {"status": status, "finished_at": now, "updated_at": now, "setup": table.model_dump_json()}
         return await self._write(game_id, expected_version, record.status, sets, record.state, also,
@@ -176,110 +197,84 @@ class GamesMixin:
 
     async def _write(self, game_id, expected_version, status, sets: dict, state, also=None, *,
                      table: Table | None = None, messages: TableMessages | None = None) -> GameRecord:
-        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(db)`.
+        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(tx)`.
 
         The record returned is read back, except the table and messages the caller already has.
         """
 
-        async def work(db):
+        async def work(tx):
             assignments = ", ".join(f"{column} = ?" for column in sets)
-            cur = await db.execute(
-                f"UPDATE games SET version = version + 1, {assignments} WHERE id = ? AND version = ? AND status = ?",
-                (*sets.values(), game_id, expected_version, status),
+            row = await tx.fetchone(
+                f"UPDATE games SET version = version + 1, {assignments} WHERE id = ? AND version = ? AND status = ?"
+                f" RETURNING {META}", (*sets.values(), game_id, expected_version, status),
             )
-            if cur.rowcount != 1:
-                await self._explain_miss(game_id, expected_version, status)
+            if row is None:
+                await _explain_miss(tx, game_id, expected_version, status)
             if also is not None:
-                await also(db)
-            return await self._fetchone(f"SELECT {_META} FROM games WHERE id = ?", (game_id,))
+                await also(tx)
+            return row
 
-        row = await self._transaction(work)
+        try:
+            row = await self.db.transaction(work)
+        except CommitUncertain:
+            # Did it land? Each write stamps the game with its own `updated_at`.
+            row = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
+            if row is None or row["version"] != expected_version + 1 or row["updated_at"] != sets["updated_at"]:
+                raise StorageUnavailable(f"game {game_id}: the write was not stored") from None
         return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
 
-    async def _log(self, db, game_id: int, move: int, entries: list, now: float) -> None:
-        """Table events (or the deal's events) that follow `move` in the game's log."""
-        for entry in entries:
-            await db.execute(
-                "INSERT INTO table_log (game_id, seq, move, at, entry) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1"
-                " FROM table_log WHERE game_id = ?), ?, ?, ?)",
-                (game_id, game_id, move, now, ENTRY.dump_json(entry).decode()),
-            )
+    async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
+        """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict.
 
-    async def _plan(self, db, game_id: int, plan: DeadlinePlan | None) -> None:
-        """Make the game's deadlines what `plan` says (None: leave them as they are)."""
-        if plan is None:
-            return
-        keep = sorted(plan.keep)
-        await db.execute(
-            f"DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce'"  # that one goes once it is done
-            f" AND player NOT IN ({', '.join('?' * len(keep))})",
-            (game_id, *keep),
-        )
-        for d in plan.new:
-            await db.execute(
-                "INSERT INTO deadlines (game_id, player, kind, due_at, payload) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
-                " payload = excluded.payload",
-                (game_id, d.player, d.kind, d.due_at, json.dumps(d.payload)),
-            )
+        `settled`: everything up to this version has been announced, so its announcement is dropped.
+        """
+        version = self.db.dialect.json_int("payload", "version")
 
-    async def _explain_miss(self, game_id: int, expected_version: int, wanted: str):
-        row = await self._fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFound(game_id)
-        if row["status"] != wanted:
-            raise WrongStatus(game_id, row["status"], wanted)
-        raise VersionConflict(game_id, expected_version)
+        async def work(tx):
+            if await tx.execute("UPDATE games SET ui = ? WHERE id = ?", (messages.model_dump_json(), game_id)) != 1:
+                raise GameNotFound(game_id)
+            if settled is not None:
+                await tx.execute("DELETE FROM deadlines WHERE game_id = ? AND kind = 'announce' AND player = ''"
+                                 f" AND {version} <= ?", (game_id, settled))
+
+        await self.db.transaction(work)
 
     # --- loading (verification and repair: repair.py)
 
     async def load_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game, verified; None if there is none."""
-        row = await self._fetchone(f"{SELECT_GAME} WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
-        return await self._verified(row) if row else None
+        row = await self.db.fetchone(f"{SELECT_GAME} WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
+        return await repair.verified(self.db, row, self.editions) if row else None
 
     async def load_game(self, game_id: int) -> GameRecord:
-        row = await self._fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
+        row = await self.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        return await self._verified(row)
+        return await repair.verified(self.db, row, self.editions)
 
-    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined | GameNotPlayable]]:
-        """Every open game (what the bot restores at start-up), and those that had to be quarantined or
-        cannot be played here (their edition is missing)."""
-        rows = await self._fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
-        games, lost = [], []
-        for row in rows:
-            try:
-                games.append(await self._verified(row))
-            except (GameQuarantined, GameNotPlayable) as exc:
-                lost.append(exc)
-        return games, lost
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, open or ended (not a quarantined one)."""
+        row = await self.db.fetchone(
+            f"{SELECT_GAME} WHERE channel_id = ? AND status != 'quarantined' ORDER BY id DESC LIMIT 1", (channel_id,)
+        )
+        return await repair.verified(self.db, row, self.editions) if row else None
 
+    async def active_games(self) -> tuple[list[GameRecord], list]:
+        """Every open game (what the bot restores at start-up), verified, and those that had to be quarantined
+        or cannot be played here (GameQuarantined, GameNotPlayable: their edition is missing)."""
+        rows = await self.db.fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
+        return await repair.verify_all(self.db, rows, self.editions)
 
-# The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
-SELECT_GAME = "SELECT *, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) AS logged FROM games"
-
-
-def record_from(row, table: Table, state: GameState | None, messages: TableMessages | None = None) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        status=row["status"],
-        version=row["version"],
-        table=table,
-        state=state,
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
-        messages=messages if messages is not None else read_messages(row["ui"]),
-    )
+    async def open_channels(self) -> list[tuple[int, int, int]]:
+        """(game id, guild id, channel id) of every open game: cheap, nothing is parsed."""
+        rows = await self.db.fetchall(f"SELECT id, guild_id, channel_id FROM games WHERE status IN {OPEN}")
+        return [(r["id"], r["guild_id"], r["channel_id"]) for r in rows]
 
 
-def read_messages(text: str | None) -> TableMessages:
-    """The bot's bookkeeping; a damaged value only costs message ids, never the game."""
-    try:
-        return TableMessages.model_validate_json(text or "{}")
-    except ValueError:
-        return TableMessages()
+async def _explain_miss(tx, game_id: int, expected_version: int, wanted: str):
+    row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id)
+    if row["status"] != wanted:
+        raise WrongStatus(game_id, row["status"], wanted)
+    raise VersionConflict(game_id, expected_version)

@@ -1,4 +1,4 @@
-"""What a game leaves behind: its action log, operator notes, results, and a JSON export."""
+"""What a game leaves behind (GameLog): its moves with what they caused, operator notes, a JSON export."""
 
 from __future__ import annotations
 
@@ -8,14 +8,18 @@ from typing import Any
 from engine import EVENTS, parse_action
 
 from .errors import GameNotFound
-from .games import SELECT_GAME, read_messages
-from .records import ENTRY, GameRecord, LoggedMove
+from .records import ENTRY, LoggedMove
+from .rows import read_messages
+from .sql import Database
 
 
-class HistoryMixin:
+class GameLog:
+    def __init__(self, db: Database):
+        self.db = db
+
     async def action_log(self, game_id: int) -> list[tuple[str, Any]]:
         """The game's actions in order, parsed for the engine (BadAction / ValueError if a row is damaged)."""
-        rows = await self._fetchall(
+        rows = await self.db.fetchall(
             "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
         out = []
@@ -27,11 +31,11 @@ class HistoryMixin:
 
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:
         """The moves after move `after` with their events, and the table events from `after` on, in order."""
-        actions = await self._fetchall(
+        actions = await self.db.fetchall(
             "SELECT move, player, actor, events, at FROM actions WHERE game_id = ? AND move > ? ORDER BY move",
             (game_id, after),
         )
-        extra = await self._fetchall(
+        extra = await self.db.fetchall(
             "SELECT move, entry, at FROM table_log WHERE game_id = ? AND move >= ? ORDER BY seq", (game_id, after)
         )
         moves = {a["move"]: LoggedMove(a["move"], a["player"], a["actor"], EVENTS.validate_json(a["events"]), a["at"])
@@ -45,29 +49,22 @@ class HistoryMixin:
 
     async def last_decision(self, game_id: int, player: str) -> int:
         """The move at which `player` last decided for themselves (0: not yet)."""
-        row = await self._fetchone(
+        row = await self.db.fetchone(
             "SELECT COALESCE(MAX(move), 0) AS move FROM actions WHERE game_id = ? AND player = ? AND actor = 'player'",
             (game_id, player),
         )
         return row["move"]
 
-    async def last_game(self, channel_id: int) -> GameRecord | None:
-        """The channel's most recent game, open or ended (not a quarantined one)."""
-        row = await self._fetchone(
-            f"{SELECT_GAME} WHERE channel_id = ? AND status != 'quarantined' ORDER BY id DESC LIMIT 1", (channel_id,)
-        )
-        return await self._verified(row) if row else None
-
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
-        rows = await self._fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))
+        rows = await self.db.fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))
         return [(row["kind"], row["detail"]) for row in rows]
 
     async def export_game(self, game_id: int) -> dict:
         """A game's whole history as JSON-ready data, for bug reports and replays (all of it: hidden cards too)."""
-        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        actions = await self._fetchall(
+        actions = await self.db.fetchall(
             "SELECT move, version, player, actor, action, at FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
         return {

@@ -1,17 +1,23 @@
-"""The lease: which process serves this database. One row; its holder renews the heartbeat.
+"""The lease (LeaseStore): which process serves this database. One row; its holder renews the heartbeat.
 
-A bot keeps open games in memory between moves, so two processes on one file would each answer from
-their own copy. The lease lets only one serve: it can be taken when free, when its holder ran on this host
-and the kernel says it is dead (host_lock.py: the lock it held is free), or when its heartbeat is older
-than the holder's takeover time (it froze, or ran on another host). Times are wall-clock (unix).
+A bot keeps open games in memory between moves, so two processes on one database would each answer from
+their own copy. The lease lets only one serve: it can be taken when free, when a lock beside the row says
+its holder is dead, or when its heartbeat is older than the holder's takeover time (it froze, or ran where
+no lock can tell). Times are wall-clock (unix): processes compare them.
+
+The row is written once here; each backend puts its lock in front of it: on SQLite the kernel's lock on a
+file beside the database (sqlite/lease.py: a dead holder on this host), on PostgreSQL an advisory lock
+held by the holder's own connection (postgres/lease.py: a dead holder anywhere).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import StorageError
+from .sql import Database
 
 _COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
 
@@ -34,70 +40,68 @@ class LeaseHeld(StorageError):
 
     def __init__(self, lease: Lease, now: float, alive: bool = False):
         self.lease = lease
-        self.alive = alive  # known alive: it runs on this host and holds the kernel's lock
+        self.alive = alive  # known alive (its lock is held): waiting would not help
         self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
         self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
         super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")
 
 
-class LeaseMixin:
+def never(lease: Lease) -> bool:
+    return False
+
+
+class Leases:
+    """The lease row alone (what each backend's lock stands in front of)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
     async def lease(self) -> Lease | None:
-        row = await self._fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
+        row = await self.db.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
         return Lease(*row) if row else None
 
-    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
-        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, stale, or
-        its holder ran on this host and is dead; otherwise raise LeaseHeld. One transaction, so two takers
-        cannot both win."""
-        now = time.time() if now is None else now
-        # Taken only by this call: no live process on this host holds the database (host_lock.py).
-        locked_now = self.host_lock.acquire()
+    async def live_lease(self, now: float | None = None) -> Lease | None:
+        """The lease if a live process holds it (its heartbeat is fresh); None if nobody serves the database."""
+        lease = await self.lease()
+        return lease if lease is not None and not lease.stale(time.time() if now is None else now) else None
 
-        async def work(db):
-            async with db.execute(f"SELECT {_COLUMNS} FROM lease WHERE id = 1") as cur:
-                row = await cur.fetchone()
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                         gone: Callable[[Lease], bool] = never, alive: Callable[[Lease], bool] = never) -> Lease:
+        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, stale, or
+        its holder is `gone` (the backend's lock says so); otherwise raise LeaseHeld (`alive`: the lock says
+        the holder lives). One transaction, so two takers cannot both win."""
+        now = time.time() if now is None else now
+
+        async def work(tx):
+            row = await tx.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1{self.db.dialect.for_update}")
             current = Lease(*row) if row else None
             ours = current is not None and current.holder == holder
-            dead = current is not None and current.host == host and locked_now
-            if current is not None and not (ours or dead or current.stale(now)):
-                raise LeaseHeld(current, now, alive=current.host == host and not self.host_lock.held)
-            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, seconds)
-            await db.execute(
-                f"INSERT OR REPLACE INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            if current is not None and not (ours or gone(current) or current.stale(now)):
+                raise LeaseHeld(current, now, alive=alive(current))
+            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, float(seconds))
+            await tx.execute(
+                f"INSERT INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " holder = excluded.holder, pid = excluded.pid, host = excluded.host, taken_at = excluded.taken_at,"
+                " heartbeat_at = excluded.heartbeat_at, seconds = excluded.seconds",
                 (lease.holder, lease.pid, lease.host, lease.taken_at, lease.heartbeat_at, lease.seconds),
             )
             return lease
 
-        try:
-            return await self._transaction(work)
-        except BaseException:
-            if locked_now:
-                self.host_lock.release()
-            raise
+        return await self.db.transaction(work)
 
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
         """Refresh the heartbeat; False if `holder` no longer holds the lease (taken over, or released)."""
         now = time.time() if now is None else now
 
-        async def work(db):
-            cur = await db.execute("UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?", (now, holder))
-            return cur.rowcount == 1
+        async def work(tx):
+            return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?", (now, holder)) == 1
 
-        held = await self._transaction(work)
-        if held:
-            # Taken over from a frozen holder on this host: its kernel lock is ours once it has gone.
-            self.host_lock.acquire()
-        else:
-            self.host_lock.release()  # lets a successor on this host see that this process no longer serves
-        return held
+        return await self.db.transaction(work)
 
     async def release_lease(self, holder: str) -> bool:
         """Give the lease up (a clean stop), so the next process starts at once; False if it was not ours."""
 
-        async def work(db):
-            return (await db.execute("DELETE FROM lease WHERE id = 1 AND holder = ?", (holder,))).rowcount == 1
+        async def work(tx):
+            return await tx.execute("DELETE FROM lease WHERE id = 1 AND holder = ?", (holder,)) == 1
 
-        released = await self._transaction(work)
-        if released:
-            self.host_lock.release()
-        return released
+        return await self.db.transaction(work)

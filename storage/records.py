@@ -13,16 +13,28 @@ from typing import Annotated, Any, Literal, Union, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine import Event, GameState
-from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Level
 from engine.edition import EditionRef
 from engine.editions import LEGACY
+from engine.levels import DEFAULT_LEVEL, LEVELS, Level
 
 SeatKind = Literal["human", "computer"]
-Actor = Literal["player", "clock", "stand_in"]  # who made a move: the seat itself, the turn clock, a stand-in
+# Who made a move: the seat itself, the turn clock, a stand-in; or the bot for a person: their only legal
+# option ("only"), or the auction decision they settled ahead ("ahead"). Told publicly as the player's own.
+Actor = Literal["player", "clock", "stand_in", "only", "ahead"]
 
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ahead(_Record):
+    """An auction decision a player settled ahead, for the auction `auction` ("round.noble") only: pass, call
+    the highest bid while it is at most `cards` cards, or raise to `cards`. Private to the player: it is
+    shown on their own panel only, and lapses when it is used or its auction ends."""
+
+    auction: str
+    how: Literal["pass", "call", "raise"]
+    cards: int = 0
 
 
 class Seat(_Record):
@@ -37,6 +49,7 @@ class Seat(_Record):
     streak: int = 0
     stand_in: bool = False
     left: bool = False
+    ahead: Ahead | None = None  # their next auction decision, settled ahead (bot/automatic.py)
 
     @field_validator("level", mode="before")
     @classmethod

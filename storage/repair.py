@@ -30,93 +30,112 @@ from engine.state import RULES_PLAYED
 
 from . import chain
 from .errors import GameNotPlayable, GameQuarantined
-from .games import record_from, sha
 from .records import GameRecord, Table
+from .rows import record_from, sha
+from .sql import Database
 
 log = logging.getLogger(__name__)
 
 
-class RepairMixin:
-    async def _verified(self, row) -> GameRecord:
-        game_id, channel_id = row["id"], row["channel_id"]
-        if row["status"] == "quarantined":
-            raise GameQuarantined(game_id, channel_id, "already quarantined")
+async def verified(db: Database, row, editions: Library) -> GameRecord:
+    """The game of a `SELECT_GAME` row, checked; repaired from its log, or quarantined (GameQuarantined), or
+    refused if its edition is not among `editions` (GameNotPlayable)."""
+    game_id, channel_id = row["id"], row["channel_id"]
+    if row["status"] == "quarantined":
+        raise GameQuarantined(game_id, channel_id, "already quarantined")
+    try:
+        table = Table.model_validate_json(row["setup"])
+    except (TypeError, ValueError):
+        return await _quarantine(db, game_id, channel_id, "the table row is not a valid table")
+    state = None
+    if row["snapshot"] is not None:  # a lobby has no log
+        edition = playable(editions, table, game_id, channel_id)
+        # The log as it was when the row was read (its length came with it): moves a writer appended since are
+        # not this snapshot's, and must not look like a log longer than its game.
+        actions = (await db.fetchall(chain.SELECT_LOG, (game_id,)))[:row["logged"]]
+        state, why, damage = examine(row, actions, edition, table.game_rules)
+        if state is None and damage:
+            return await _quarantine(db, game_id, channel_id, f"{why}; {damage}, so it cannot be replayed")
+        if state is None:
+            state = await _repair(db, game_id, channel_id, table, edition, why, actions)
+        elif damage:
+            await _log_damaged(db, game_id, channel_id, damage)
+    return record_from(row, table, state)
+
+
+async def verify_all(db: Database, rows, editions: Library) -> tuple[list[GameRecord], list]:
+    games, lost = [], []
+    for row in rows:
         try:
-            table = Table.model_validate_json(row["setup"])
-        except (TypeError, ValueError):
-            return await self._quarantine(game_id, channel_id, "the table row is not a valid table")
-        state = None
-        if row["snapshot"] is not None:  # a lobby has no log
-            edition = playable(self.editions, table, game_id, channel_id)
-            actions = await self._fetchall(chain.SELECT_LOG, (game_id,))
-            broken = chain.first_break(actions)
-            state, why = checked_snapshot(row["snapshot"], row["snapshot_sha256"], edition, table.game_rules)
-            damage = f"the action log is damaged at move {broken}" if broken is not None else ""
-            if state is not None and len(actions) != state.moves and not damage:
-                # Written in one transaction with its log, a snapshot that passes its checksum is the
-                # truth: rows lost from the end of the log must not rebuild the game moves short.
-                damage = f"the action log holds {len(actions)} actions but the game is at move {state.moves}"
-            if state is None and damage:
-                return await self._quarantine(game_id, channel_id, f"{why}; {damage}, so it cannot be replayed")
-            if state is None:
-                state = await self._repair(game_id, channel_id, table, edition, why, actions)
-            elif damage:
-                await self._log_damaged(game_id, channel_id, damage)
-        return record_from(row, table, state)
+            games.append(await verified(db, row, editions))
+        except (GameQuarantined, GameNotPlayable) as exc:
+            lost.append(exc)
+    return games, lost
 
-    async def _repair(self, game_id: int, channel_id: int, table: Table, edition: Edition, why: str,
-                      rows) -> GameState:
-        """Rebuild the snapshot from the seed and the (whole) log, with the game's edition and rules version;
-        quarantine the game if that fails too."""
-        log.warning("game %s (channel %s): %s; replaying its log", game_id, channel_id, why)
-        try:
-            actions = [(r["player"], parse_action(json.loads(r["action"]))) for r in rows]
-            state = replay_table(table, actions, edition)
-        except (KeyError, TypeError, ValueError, BadAction, ReplayError, GameSetupError) as exc:
-            return await self._quarantine(game_id, channel_id, f"{why}; replay failed: {exc}")
-        snapshot = state.model_dump_json()
 
-        async def work(db):
-            await db.execute(
-                "UPDATE games SET snapshot = ?, snapshot_sha256 = ? WHERE id = ?", (snapshot, sha(snapshot), game_id)
-            )
-            await self._note(db, game_id, "repaired", f"{why}; rebuilt from {len(actions)} logged actions")
+def examine(row, actions, edition: Edition, rules: int) -> tuple[GameState | None, str, str]:
+    """(the snapshot's state if it is sound, what is wrong with it, what is wrong with the log), changing
+    nothing: `actions` are the game's SELECT_LOG rows."""
+    broken = chain.first_break(actions)
+    state, why = checked_snapshot(row["snapshot"], row["snapshot_sha256"], edition, rules)
+    damage = f"the action log is damaged at move {broken}" if broken is not None else ""
+    if state is not None and len(actions) != state.moves and not damage:
+        # Written in one transaction with its log, a snapshot that passes its checksum is the
+        # truth: rows lost from the end of the log must not rebuild the game moves short.
+        damage = f"the action log holds {len(actions)} actions but the game is at move {state.moves}"
+    return state, why, damage
 
-        await self._transaction(work)
-        return state
 
-    async def _log_damaged(self, game_id: int, channel_id: int, damage: str) -> None:
-        """The snapshot is sound, so play goes on; the operator is told, once per kind of damage."""
-        log.error("game %s (channel %s): %s; it goes on from its sound snapshot but can no longer be rebuilt",
-                  game_id, channel_id, damage)
-        last = await self._fetchone(
-            "SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
-        )
-        if last is not None and (last["kind"], last["detail"]) == ("log_damaged", damage):
-            return
+async def _repair(db: Database, game_id: int, channel_id: int, table: Table, edition: Edition, why: str,
+                  rows) -> GameState:
+    """Rebuild the snapshot from the seed and the (whole) log, with the game's edition and rules version;
+    quarantine the game if that fails too."""
+    log.warning("game %s (channel %s): %s; replaying its log", game_id, channel_id, why)
+    try:
+        actions = [(r["player"], parse_action(json.loads(r["action"]))) for r in rows]
+        state = replay_table(table, actions, edition)
+    except (KeyError, TypeError, ValueError, BadAction, ReplayError, GameSetupError) as exc:
+        return await _quarantine(db, game_id, channel_id, f"{why}; replay failed: {exc}")
+    snapshot = state.model_dump_json()
 
-        async def work(db):
-            await self._note(db, game_id, "log_damaged", damage)
+    async def work(tx):
+        await tx.execute("UPDATE games SET snapshot = ?, snapshot_sha256 = ? WHERE id = ?",
+                         (snapshot, sha(snapshot), game_id))
+        await _note(tx, game_id, "repaired", f"{why}; rebuilt from {len(actions)} logged actions")
 
-        await self._transaction(work)
+    await db.transaction(work)
+    return state
 
-    async def _quarantine(self, game_id: int, channel_id: int, reason: str):
-        log.error("game %s (channel %s) quarantined: %s", game_id, channel_id, reason)
 
-        async def work(db):
-            await db.execute(
-                "UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?", (time.time(), game_id)
-            )
-            await self._note(db, game_id, "quarantined", reason)
+async def _log_damaged(db: Database, game_id: int, channel_id: int, damage: str) -> None:
+    """The snapshot is sound, so play goes on; the operator is told, once per kind of damage."""
+    log.error("game %s (channel %s): %s; it goes on from its sound snapshot but can no longer be rebuilt",
+              game_id, channel_id, damage)
+    last = await db.fetchone("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+                             (game_id,))
+    if last is not None and (last["kind"], last["detail"]) == ("log_damaged", damage):
+        return
 
-        await self._transaction(work)
-        raise GameQuarantined(game_id, channel_id, reason)
+    async def work(tx):
+        await _note(tx, game_id, "log_damaged", damage)
 
-    async def _note(self, db, game_id: int, kind: str, detail: str) -> None:
-        await db.execute(
-            "INSERT INTO game_notes (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
-            (game_id, time.time(), kind, detail),
-        )
+    await db.transaction(work)
+
+
+async def _quarantine(db: Database, game_id: int, channel_id: int, reason: str):
+    log.error("game %s (channel %s) quarantined: %s", game_id, channel_id, reason)
+
+    async def work(tx):
+        await tx.execute("UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?", (time.time(), game_id))
+        await _note(tx, game_id, "quarantined", reason)
+
+    await db.transaction(work)
+    raise GameQuarantined(game_id, channel_id, reason)
+
+
+async def _note(tx, game_id: int, kind: str, detail: str) -> None:
+    await tx.execute("INSERT INTO game_notes (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
+                     (game_id, time.time(), kind, detail))
 
 
 def playable(editions: Library, table: Table, game_id: int, channel_id: int) -> Edition:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from engine import GameState
 
 from .records import Table
+from .rows import ENDED
+from .sql import Database, Dialect
 
 MIN_GAMES = 3  # a win rate counts in the leaderboard's order from this many games on
-ENDED = "('finished', 'cancelled', 'abandoned')"
 
 
 @dataclass(frozen=True)
@@ -66,50 +67,60 @@ class GameSummary:
 
 
 # Ranked by wins, then by win rate (from MIN_GAMES games on; fewer rank below any rate), then fewer games.
-BOARD_ORDER = (f"wins DESC, CASE WHEN games >= {MIN_GAMES} THEN CAST(wins AS REAL) / games ELSE -1 END DESC,"
-               " games ASC, player ASC")
+BOARD_ORDER = (f"wins DESC, CASE WHEN games >= {MIN_GAMES} THEN CAST(wins AS DOUBLE PRECISION) / games"
+               " ELSE -1 END DESC, games ASC, player ASC")
 
 
-class StatsMixin:
-    async def _record_results(self, db, game_id: int, state: GameState, now: float) -> None:
-        row = await self._fetchone("SELECT guild_id, setup FROM games WHERE id = ?", (game_id,))
-        guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
-        for seat, p in enumerate(state.players):
-            winner = p.id in state.winners
-            # Winners share first place; everyone else is placed after all who scored more, and the winners.
-            place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
-            sat = table.seat(p.id)
-            computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
-            await db.execute(
-                "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
-                " finished_at, computer, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name),
-            )
-            await db.execute(
-                "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score)"
-                " VALUES (?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
-                " name = excluded.name, computer = excluded.computer, games = games + 1,"
-                " wins = wins + excluded.wins, score_sum = score_sum + excluded.score_sum,"
-                " best_score = MAX(best_score, excluded.best_score)",
-                (guild, p.id, computer, name, int(winner), p.score, p.score),
-            )
-        # The auctions won, from the events this game stored with its moves (the last one included).
-        await db.execute(
-            "INSERT INTO noble_wins (game_id, player, guild_id, noble, wins)"
-            " SELECT ?, json_extract(e.value, '$.player'), ?, json_extract(e.value, '$.noble'), COUNT(*)"
-            " FROM actions a, json_each(a.events) e WHERE a.game_id = ? AND json_extract(e.value, '$.type') ="
-            " 'auction_won' GROUP BY json_extract(e.value, '$.player'), json_extract(e.value, '$.noble')",
-            (game_id, guild, game_id),
+async def record_results(tx, dialect: Dialect, game_id: int, state: GameState, now: float) -> None:
+    """A game finished at its end: its results, auctions won and each player's totals, in its transaction.
+    The totals are added to in place (`ON CONFLICT ... DO UPDATE`), so two games ending at once both count."""
+    row = await tx.fetchone("SELECT guild_id, setup FROM games WHERE id = ?", (game_id,))
+    guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
+    for seat, p in enumerate(state.players):
+        winner = p.id in state.winners
+        # Winners share first place; everyone else is placed after all who scored more, and the winners.
+        place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
+        sat = table.seat(p.id)
+        computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
+        await tx.execute(
+            "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
+            " finished_at, computer, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name),
         )
+        await tx.execute(
+            "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score)"
+            " VALUES (?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
+            " name = excluded.name, computer = excluded.computer, games = player_totals.games + 1,"
+            " wins = player_totals.wins + excluded.wins, score_sum = player_totals.score_sum + excluded.score_sum,"
+            " best_score = CASE WHEN excluded.best_score > player_totals.best_score THEN excluded.best_score"
+            " ELSE player_totals.best_score END",
+            (guild, p.id, computer, name, int(winner), p.score, p.score),
+        )
+    # The auctions won, from the events this game stored with its moves (the last one included).
+    who, noble, kind = (dialect.json_field("e.value", key) for key in ("player", "noble", "type"))
+    await tx.execute(
+        "INSERT INTO noble_wins (game_id, player, guild_id, noble, wins)"
+        f" SELECT CAST(? AS BIGINT), {who}, CAST(? AS BIGINT), {noble}, COUNT(*)"
+        f" FROM actions a, {dialect.json_elements('a.events', 'e')} WHERE a.game_id = ? AND {kind} = 'auction_won'"
+        f" GROUP BY {who}, {noble}",
+        (game_id, guild, game_id),
+    )
+
+
+class Records:
+    """Statistics, the leaderboard and the history of ended games (RecordStore)."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def player_stats(self, player: str, guild_id: int | None = None) -> PlayerStats:
         """A player's finished games: on one server, or (None) everywhere."""
         where, params = ("player = ? AND guild_id = ?", (player, guild_id)) if guild_id is not None else (
             "player = ?", (player,))
-        row = await self._fetchone(
+        row = await self.db.fetchone(
             "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(SUM(score), 0) AS score_sum,"
             f" COALESCE(MAX(score), 0) AS best_score FROM player_results WHERE {where}", params)
-        noble = await self._fetchone(
+        noble = await self.db.fetchone(
             f"SELECT noble, SUM(wins) AS won FROM noble_wins WHERE {where} GROUP BY noble"
             " ORDER BY won DESC, noble ASC LIMIT 1", params)
         return PlayerStats(row["games"], row["wins"], row["score_sum"], row["best_score"],
@@ -117,17 +128,17 @@ class StatsMixin:
 
     async def player_name(self, player: str, guild_id: int | None = None) -> str:
         """The name a player had at their latest finished game ('' if none)."""
-        row = await self._fetchone(
+        row = await self.db.fetchone(
             "SELECT name FROM player_results WHERE player = ?" + (" AND guild_id = ?" if guild_id is not None else "")
             + " ORDER BY finished_at DESC LIMIT 1", (player,) if guild_id is None else (player, guild_id))
         return row["name"] if row else ""
 
     async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10) -> tuple[list[BoardRow], int]:
         """A page of the server's people (computers never rank), and how many people there are in all."""
-        rows = await self._fetchall(
+        rows = await self.db.fetchall(
             "SELECT player, name, games, wins, best_score FROM player_totals WHERE guild_id = ? AND computer = 0"
             f" ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?", (guild_id, limit, offset))
-        total = await self._fetchone(
+        total = await self.db.fetchone(
             "SELECT COUNT(*) AS n FROM player_totals WHERE guild_id = ? AND computer = 0", (guild_id,))
         board = [BoardRow(offset + i + 1, r["player"], r["name"], r["games"], r["wins"], r["best_score"])
                  for i, r in enumerate(rows)]
@@ -135,7 +146,7 @@ class StatsMixin:
 
     async def computer_totals(self, guild_id: int) -> tuple[int, int]:
         """(seats played, wins) of all computer seats on the server."""
-        row = await self._fetchone(
+        row = await self.db.fetchone(
             "SELECT COALESCE(SUM(games), 0) AS games, COALESCE(SUM(wins), 0) AS wins FROM player_totals"
             " WHERE guild_id = ? AND computer = 1", (guild_id,))
         return row["games"], row["wins"]
@@ -146,14 +157,14 @@ class StatsMixin:
         where, params = ("channel_id = ?", [channel_id]) if channel_id is not None else ("guild_id = ?", [guild_id])
         if before is not None:
             where, params = where + " AND id < ?", params + [before]
-        rows = await self._fetchall(
+        rows = await self.db.fetchall(
             "SELECT id, guild_id, channel_id, status, setup, updated_at, finished_at FROM games"
             f" WHERE {where} AND status IN {ENDED} ORDER BY id DESC LIMIT ?", (*params, limit))
         if not rows:
             return []
         ids = [r["id"] for r in rows]
         results: dict[int, list] = {}
-        for r in await self._fetchall(
+        for r in await self.db.fetchall(
                 "SELECT game_id, player, score, place, winner FROM player_results"
                 f" WHERE game_id IN ({', '.join('?' * len(ids))}) ORDER BY game_id, place, seat", ids):
             results.setdefault(r["game_id"], []).append((r["player"], r["score"], r["place"], bool(r["winner"])))
@@ -162,7 +173,7 @@ class StatsMixin:
                 for r in rows]
 
     async def game_summary(self, game_id: int) -> GameSummary | None:
-        rows = await self._fetchall("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        rows = await self.db.fetchall("SELECT guild_id FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
         found = await self.recent_games(rows[0]["guild_id"], before=game_id + 1, limit=1)

@@ -1,25 +1,82 @@
-"""The checkpoint: every game per channel in one SQLite file, through aiosqlite.
+"""The storage of one bot: a database (SQLite or PostgreSQL, picked by its URL) and the objects of the
+storage contract (contract.py) on it, one per concern, each handed on by itself to whoever needs it.
 
-`Store` is assembled from one mixin per concern, so each file stays small:
-database.py (connection, transactions), games.py (writes and loads),
-repair.py (verification, replay, quarantine), history.py (log, export),
-stats.py (results and statistics), timers.py (deadlines, server settings), lease.py (which
-process serves the file), meta.py (small facts such as the synced commands).
+    store = await Store.open("sqlite:///augsburg.sqlite3")      # or a path, or postgresql://...
+    await store.games.commit_action(...)
+    scheduler = Scheduler(store.deadlines, ...)
 """
 
 from __future__ import annotations
 
-from .database import Database
-from .games import GamesMixin
-from .history import HistoryMixin
-from .lease import LeaseMixin
-from .messages import MessagesMixin
-from .meta import MetaMixin
-from .repair import RepairMixin
-from .stats import StatsMixin
-from .timers import TimersMixin
+from pathlib import Path
+
+from engine.editions import Library
+
+from .contract import LeaseStore
+from .deadlines import Deadlines
+from .games import Games
+from .history import GameLog
+from .settings import Settings
+from .sql import Database
+from .stats import Records
+from .url import DatabaseURL
 
 
-class Store(GamesMixin, MessagesMixin, RepairMixin, HistoryMixin, StatsMixin, TimersMixin, LeaseMixin, MetaMixin,
-            Database):
-    """One connection to one database file. Safe to share between coroutines."""
+class Store:
+    """Games and their log, deadlines, settings, records and the lease of one database."""
+
+    def __init__(self, db: Database, url: DatabaseURL, leases: LeaseStore, editions: Library | None = None):
+        self.db = db
+        self.url = url
+        # The editions games may be loaded and replayed with: a game whose edition is not among them is refused.
+        self.editions = editions or Library()
+        self.games = Games(db, self.editions)
+        self.log = GameLog(db)
+        self.deadlines = Deadlines(db)
+        self.settings = Settings(db)
+        self.records = Records(db)
+        self.leases = leases  # the backend's: the lease row behind its own lock (sqlite/lease.py, postgres/lease.py)
+
+    @classmethod
+    async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
+                   **options) -> Store:
+        """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
+        path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
+        waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
+        with (default: the shipped ones). `options` go to the backend."""
+        url = DatabaseURL.parse(where)
+        if url.kind == "postgresql":
+            from .postgres import open_postgres  # asyncpg is loaded only for a PostgreSQL database
+
+            if retry_seconds is not None:
+                options["retry_seconds"] = retry_seconds
+            return await open_postgres(cls, url, editions, **options)
+        from .sqlite import open_sqlite
+
+        return await open_sqlite(cls, url, editions, **options)
+
+    @property
+    def kind(self) -> str:
+        return self.url.kind
+
+    @property
+    def where(self) -> str:
+        """The database as an operator names it, without a password."""
+        return self.url.shown
+
+    @property
+    def path(self) -> str | None:
+        """The SQLite file (None on PostgreSQL)."""
+        return self.url.path
+
+    async def close(self) -> None:
+        close_leases = getattr(self.leases, "close", None)
+        if close_leases is not None:
+            await close_leases()
+        await self.db.close()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()

@@ -8,6 +8,9 @@ its memory at start and end, REST calls per decision (those Discord counts again
 and those on interaction tokens, which it does not), the busiest channel's message operations in any
 5 s, and 429s. Then it measures start-up: the first click answered after READY with 10,000 and
 100,000 stored games (`--startup`), and the memory the bot then holds.
+
+`--postgres URL` (a server's admin URL): the bot runs on PostgreSQL (DATABASE_URL), in databases of the
+benchmark's own that it drops afterwards; default SQLite.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -48,15 +52,57 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-def moves_in(path: Path) -> int:
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-        return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+POSTGRES: str | None = None  # --postgres: the server's admin URL
+MADE: list[str] = []  # the PostgreSQL databases made, dropped at the end
+
+
+async def database(folder: Path) -> str:
+    """Where the bot of a run keeps its games: a SQLite file in its folder, or a fresh PostgreSQL database."""
+    if POSTGRES is None:
+        return str(folder / "bench.sqlite3")
+    import asyncpg
+
+    name = f"augsburg_bench_bot_{os.getpid()}_{len(MADE)}"
+    con = await asyncpg.connect(POSTGRES)
+    try:
+        await con.execute(f"DROP DATABASE IF EXISTS {name}")
+        await con.execute(f"CREATE DATABASE {name}")
+    finally:
+        await con.close()
+    MADE.append(name)
+    return urlunsplit(urlsplit(POSTGRES)._replace(path=f"/{name}"))
+
+
+async def drop_databases() -> None:
+    if MADE:
+        import asyncpg
+
+        con = await asyncpg.connect(POSTGRES)
+        try:
+            for name in MADE:
+                await con.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await con.close()
+
+
+async def moves_in(where: str) -> int:
+    if "://" not in where:
+        with contextlib.closing(sqlite3.connect(f"file:{where}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    import asyncpg
+
+    con = await asyncpg.connect(where)
+    try:
+        return await con.fetchval("SELECT COUNT(*) FROM actions")
+    finally:
+        await con.close()
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, folder: Path, **settings: str):
+async def bot_process(fake: FakeDiscord, folder: Path, where: str, **settings: str):
+    at = {"DATABASE_URL": where} if "://" in where else {"DATABASE_PATH": where, "DATABASE_URL": ""}
     env = {**os.environ, **fake.env("bench-token"), "DISCORD_GUILD_ID": str(GUILD), "PYTHONPATH": str(BOT_ROOT),
-           "DATABASE_PATH": str(folder / "bench.sqlite3"), "MONITOR_PATH": str(folder / "monitor.json"),
+           **at, "MONITOR_PATH": str(folder / "monitor.json"),
            "TURN_TIMEOUT_SECONDS": "0", "LOG_LEVEL": "WARNING", **settings}
     with (folder / "bot.log").open("ab") as log:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, cwd=folder, stdout=log,
@@ -123,7 +169,8 @@ async def load(args, folder: Path) -> dict:
     users = [FakeUser(USER + i, f"P{i}") for i in range(args.users)]
     fake = FakeDiscord(guild_id=GUILD, users=users, channels=args.games, rate_limits=True, record_requests=False,
                        keep_outputs=2000, token="bench-token")
-    async with fake, bot_process(fake, folder) as proc:
+    where = await database(folder)
+    async with fake, bot_process(fake, folder, where) as proc:
         await fake.wait_for_ready(timeout=60)
         rnd, latencies, filled = random.Random(1), [], []
         games: list[tuple[int, list[int]]] = []
@@ -135,7 +182,7 @@ async def load(args, folder: Path) -> dict:
             tables = await asyncio.gather(*(b[0] for b in batch))
             games += [(t, b[1]) for t, b in zip(tables, batch)]
         await asyncio.sleep(5)  # let the openings' drawings and computers settle
-        before, moves_before, rss_start = fake.stats(), moves_in(folder / "bench.sqlite3"), rss_kb(proc.pid)
+        before, moves_before, rss_start = fake.stats(), await moves_in(where), rss_kb(proc.pid)
         rss_samples, decisions, attempts, in_flight = [rss_start], 0, 0, set()
         started = time.monotonic()
         while (elapsed := time.monotonic() - started) < args.seconds:
@@ -152,7 +199,7 @@ async def load(args, folder: Path) -> dict:
         results = await asyncio.gather(*in_flight, return_exceptions=True)
         decisions = sum(1 for t in results if t is True)
         await asyncio.sleep(3)
-        after, moves = fake.stats(), moves_in(folder / "bench.sqlite3") - moves_before
+        after, moves = fake.stats(), await moves_in(where) - moves_before
         monitor_file = folder / "monitor.json"  # a bot from before the monitor existed writes none
         if args.keep_monitor and monitor_file.exists():
             Path(args.keep_monitor).write_text(monitor_file.read_text())
@@ -181,17 +228,17 @@ def per(after: dict, before: dict, key: str, moves: int) -> float:
     return round((after[key] - before[key]) / max(1, moves), 3)
 
 
-async def fill(path: Path, count: int, channel: int) -> None:
+async def fill(where: str, count: int, channel: int) -> None:
     """`count` stored games in channels of their own: a tenth still open, the rest ended; and one open
     in `channel`, where the first click goes."""
-    store = await Store.open(path, synchronous="OFF")
+    store = await Store.open(where, **({} if "://" in where else {"synchronous": "OFF"}))
     try:
         state, _ = new_game(["1", "2"], seed=1)
         table = Table(host="1", seats=(Seat(id="1", name="A"), Seat(id="2", name="B")), seed=1)
         for i in range(count):
-            record = await store.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
+            record = await store.games.create_game(GUILD, channel if i == count - 1 else 10**9 + i, table, state)
             if i != count - 1 and i % 10:
-                await store.finish_game(record.id, record.version, "cancelled")
+                await store.games.finish_game(record.id, record.version, "cancelled")
     finally:
         await store.close()
 
@@ -200,8 +247,9 @@ async def startup(count: int, folder: Path) -> dict:
     user = FakeUser(USER, "P0")
     fake = FakeDiscord(guild_id=GUILD, users=[user], rate_limits=True, record_requests=False, token="bench-token")
     async with fake:
-        await fill(folder / "bench.sqlite3", count, fake.channel_id)
-        async with bot_process(fake, folder) as proc:
+        where = await database(folder)
+        await fill(where, count, fake.channel_id)
+        async with bot_process(fake, folder, where) as proc:
             await fake.wait_for_ready(timeout=120)
             ready = time.monotonic()
             result = await fake.slash(user.id, "augsburg status", settle=False)
@@ -219,14 +267,19 @@ async def main() -> None:
     parser.add_argument("--startup", default="10000,100000", help="stored games for the start-up runs")
     parser.add_argument("--keep-monitor", help="copy the bot's monitor file here (MONITOR_CENSUS=1 adds a census)")
     parser.add_argument("--bot-root", help="measure the bot of another checkout (e.g. the one before a change)")
+    parser.add_argument("--postgres", metavar="URL", help="run the bot on PostgreSQL: a server's admin URL")
     args = parser.parse_args()
+    global BOT_ROOT, POSTGRES
     if args.bot_root:
-        global BOT_ROOT
         BOT_ROOT = Path(args.bot_root).resolve()
-    with tempfile.TemporaryDirectory() as tmp:
-        print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
-        for count in [int(c) for c in args.startup.split(",") if c]:
-            print(json.dumps({"startup": await startup(count, _fresh(tmp, f"start{count}"))}))
+    POSTGRES = args.postgres
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
+            for count in [int(c) for c in args.startup.split(",") if c]:
+                print(json.dumps({"startup": await startup(count, _fresh(tmp, f"start{count}"))}))
+    finally:
+        await drop_databases()
 
 
 def _fresh(tmp: str, name: str) -> Path:

@@ -11,10 +11,12 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.picture import table_picture  # noqa: E402
+from bot.picture.story import Story, story  # noqa: E402
 from bot.wording import words  # noqa: E402
 from engine import GameState, apply, new_game, player_view, spectator_view, to_act  # noqa: E402
 from engine.ai.player import ComputerPlayer  # noqa: E402
@@ -26,16 +28,24 @@ STAGES = ("start", "mid", "end")
 def position(players: int, stage: str, seed: int = 3) -> GameState:
     """A seeded game played by computer players: at the first decision (start), at the first auction of
     the middle round with a bid made (mid), or over (end)."""
+    return played(players, stage, seed)[0]
+
+
+def played(players: int, stage: str, seed: int = 3) -> tuple[GameState, Story]:
+    """`position`, with the story its public log tells (who won each noble this round, where scores came from)."""
     ids = [f"p{i + 1}" for i in range(players)]
-    state, _ = new_game(ids, seed=seed)
+    state, events = new_game(ids, seed=seed)
+    moves = [SimpleNamespace(entries=events)]
     bots = {pid: ComputerPlayer(seed=seed * 10 + i) for i, pid in enumerate(ids)}
     middle = state.rounds // 2 + 1
     while stage != "start" and state.phase != "game_over":
         if stage == "mid" and state.round == middle and state.phase == "auction" and state.auction.high:
             break
         player = to_act(state)[0]
-        state = apply(state, player, bots[player].decide(player_view(state, player))).state
-    return state
+        result = apply(state, player, bots[player].decide(player_view(state, player)))
+        state = result.state
+        moves.append(SimpleNamespace(entries=[e for e in result.events if e.to is None]))
+    return state, story(moves)
 
 
 def names_of(state: GameState):

@@ -61,8 +61,8 @@ async def fill(path: Path, games: int, people: int) -> None:
         if rnd.random() < 0.3:  # a computer in the last seat
             seats[-1] = Seat(id=f"ai{len(seats)}", kind="computer", number=len(seats))
         table = Table(host=seats[0].id, seats=tuple(seats), seed=g)
-        record = await store.create_game(GUILD, 1_000_000 + g, table, renamed(state, [s.id for s in seats]))
-        await store.finish_game(record.id, record.version, "finished")
+        record = await store.games.create_game(GUILD, 1_000_000 + g, table, renamed(state, [s.id for s in seats]))
+        await store.games.finish_game(record.id, record.version, "finished")
     print(f"stored {games} finished games in {time.perf_counter() - started:.1f} s")
     await store.close()
 
@@ -73,16 +73,16 @@ def p(values: list[float], q: float) -> float:
 
 async def measure(path: Path, runs: int) -> dict[str, float]:
     store = await Store.open(path)
-    rows = await store._fetchone("SELECT COUNT(*) AS n FROM player_results")
-    plan = await store._fetchall("EXPLAIN QUERY PLAN SELECT player FROM player_totals WHERE guild_id = ? AND"
+    rows = await store.db.fetchone("SELECT COUNT(*) AS n FROM player_results")
+    plan = await store.db.fetchall("EXPLAIN QUERY PLAN SELECT player FROM player_totals WHERE guild_id = ? AND"
                                  " computer = 0 ORDER BY wins DESC LIMIT 10", (GUILD,))
     print(f"{rows['n']} result rows; leaderboard plan: {' / '.join(r['detail'] for r in plan)}")
     query = []
     for i in range(runs):
         t = time.perf_counter()
-        await store.leaderboard(GUILD, (i % 5) * 10, 10)
-        await store.leaderboard(GUILD, 0, 0)
-        await store.computer_totals(GUILD)
+        await store.records.leaderboard(GUILD, (i % 5) * 10, 10)
+        await store.records.leaderboard(GUILD, 0, 0)
+        await store.records.computer_totals(GUILD)
         query.append((time.perf_counter() - t) * 1000)
     await store.close()
     h = await Harness.create(make_bot(path), users=[FakeUser(USER, "Ada")], ignore=(long_lived,))

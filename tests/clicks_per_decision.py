@@ -1,11 +1,18 @@
-"""How many interactions a decision costs through buttons (issue 13): `python tests/clicks_per_decision.py`.
+"""How many interactions a decision costs, and how many pings a person gets (issues 13 and 27):
+`python tests/clicks_per_decision.py`.
 
 Plays seeded games through the bot and the project's fake Discord the way people do: whoever must
 decide uses the private panel on their screen if it offers that decision (live panels follow the
 game), and otherwise opens their panel from the table first. What they decide is what the computer
-player would decide in their seat, found among the panel's buttons and menus. Prints, per game, the
-interactions per decision and the private panels each player was sent. `--pause MINUTES` waits that
-long before each decision (an asynchronous game: a panel's token has expired by then).
+player would decide in their seat, found among the panel's buttons and menus. Each decision takes its
+person `--think` seconds (the bot's clock and Discord's move on; deadlines due meanwhile fire); with
+`--pause` a person is away between turns: they come back that many minutes after another person's move
+made it their turn (a panel's token has expired by then, and they are not watching), while a decision
+that follows their own move, with only computers between, they make on the spot.
+
+Prints, per game, the interactions per decision, the private panels each person was sent, the "your
+move" pings each person got, how many of those came right after their own move with only computers
+(or nobody) acting since, and how many decisions with one legal option they were asked to make.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ TESTS = Path(__file__).resolve().parent
 sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot  # noqa: E402
+from support.clock import ManualClock  # noqa: E402
 from support.fake_discord import FakeUser, Harness  # noqa: E402
 
 from bot import codes  # noqa: E402
@@ -31,6 +39,13 @@ from bot.service import decision_key  # noqa: E402
 from bot.service.moves import computer_choice  # noqa: E402
 from engine import legal_actions, player_view, to_act  # noqa: E402
 from engine.actions import Buy, Reveal, RevealChoice  # noqa: E402
+
+try:  # what the bot decides for a person by itself (issue 27); before it, only computer seats
+    from bot.turns import bot_decides
+    from engine import only_action
+except ImportError:  # measuring an older version
+    bot_decides = None
+    only_action = None
 
 DAN, EVE = 1004, 1005
 NAMES = {ADA: "Ada", BEN: "Ben", CLEO: "Cleo", DAN: "Dan", EVE: "Eve"}
@@ -42,10 +57,30 @@ class Counts:
     interactions: int = 0
     opened: Counter = field(default_factory=Counter)  # panels opened from the table, per player
     panels: Counter = field(default_factory=Counter)  # private messages with a panel sent, per player
+    pings: Counter = field(default_factory=Counter)  # "your move" pings (public messages notifying them)
+    after_own: Counter = field(default_factory=Counter)  # ... right after their own move, no other person since
+    one_option: Counter = field(default_factory=Counter)  # decisions with one legal option they were asked
 
     @property
     def per_decision(self) -> float:
         return self.interactions / max(1, self.decisions)
+
+
+def _one_option(record, player: str) -> bool:
+    if only_action is not None:
+        return only_action(record.state, player) is not None
+    options = legal_actions(record.state, player)  # an older version: the same cases, counted here
+    if len(options) == 1 and isinstance(options[0], RevealChoice):
+        choice = options[0]
+        return len(choice.cards) == choice.count and any(c != "joker" for c in choice.cards)
+    return len(options) == 1 and not hasattr(options[0], "kind")
+
+
+def _people_due(record) -> list[str]:
+    """The people who must decide now themselves."""
+    if bot_decides is not None:
+        return [p for p in to_act(record.state) if p not in bot_decides(record.state, record.table)]
+    return [p for p in to_act(record.state) if not record.table.computer_plays(p)]
 
 
 def _control(output, key: str, action, record, player: str) -> tuple[str, list[str] | None] | None:
@@ -74,6 +109,8 @@ async def decide(h: Harness, user: int, table: int, shown: dict[int, int], count
     """One decision of `user`, as a player makes it; what they clicked or chose, as they read it."""
     record, player = game(h), str(user)
     key = decision_key(record.state)
+    if _one_option(record, player):
+        counts.one_option[user] += 1
     action = computer_choice(record, player)
     if isinstance(action, Reveal) and any(isinstance(o, RevealChoice) and sorted(o.suggested) == sorted(
             action.cards) for o in legal_actions(record.state, player)):
@@ -102,16 +139,44 @@ async def decide(h: Harness, user: int, table: int, shown: dict[int, int], count
     return said
 
 
+class Pings:
+    """Counts the "your move" pings each person gets (public messages without an embed that notify them:
+    not the table, not the standings), and which came right after their own move with no other person
+    acting since."""
+
+    def __init__(self, h: Harness, people: tuple[int, ...], counts: Counts):
+        self.h, self.people, self.counts = h, people, counts
+        self.seen: set[int] = set()
+        self.alone: dict[int, bool] = {}  # per person: whether nobody else has decided since their move
+
+    def decided(self, user: int) -> None:
+        for person in self.people:
+            self.alone[person] = person == user
+
+    def tally(self) -> None:
+        for msg_id in sorted(set(self.h.channel_messages) - self.seen):
+            self.seen.add(msg_id)
+            msg = self.h.message(msg_id)
+            if msg.embeds:
+                continue
+            for user in msg.notified(self.people):
+                self.counts.pings[user] += 1
+                self.counts.after_own[user] += self.alone.get(user, False)
+
+
 async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0,
-               watch=None) -> Counts:
+               watch=None, think: float = 0.0) -> Counts:
     """A game played to its end; `watch(h, user, chosen)` is awaited after each decision (and with user 0
-    once the game has started)."""
+    once the game has started). Each decision takes its person `think` seconds; one that another person's
+    move gave them, `pause` seconds (they were away)."""
     users = [FakeUser(u, NAMES[u]) for u in players]
     database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
-    h = await Harness.create(make_bot(database), users=users, ignore=(long_lived,))
+    clock = ManualClock()
+    h = await Harness.create(make_bot(database, clock=clock), users=users, ignore=(long_lived,))
     try:
         await h.settle()  # the commands are synced
         counts = Counts()
+        pings = Pings(h, players, counts)
         table = (await h.slash(players[0], "augsburg new")).answer.message_id
         for user in players[1:]:
             await h.click(user, table, label="Join")
@@ -122,16 +187,31 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
         if watch is not None:
             await watch(h, 0, "")
         shown: dict[int, int] = {}
+        last = 0  # who decided last
+        scheduler = h.bot.get_cog("Augsburg").scheduler
         while (record := game(h)) is not None and record.open:
-            due = [p for p in to_act(record.state) if not record.table.computer_plays(p)]
+            pings.tally()
+            due = sorted(_people_due(record), key=lambda p: int(p) != last)  # who is on the spot goes first
             if not due:
                 await h.settle()
                 continue
-            if pause:
-                h.advance(pause)
+            # Away between turns (`pause`), a person comes back when another person's move made it their turn;
+            # a decision that follows their own (only computers between) they make on the spot.
+            wait = pause if pause and last != int(due[0]) else think
+            if wait:
+                h.advance(wait)
+                clock.advance(wait)
+                h._begin()
+                await scheduler.run_due()  # deferred pings, reminders: whatever fell due meanwhile
+                await h.settle()
+                pings.tally()
+                if (record := game(h)) is None or not record.open or due[0] not in _people_due(record):
+                    continue
             chosen = await decide(h, int(due[0]), table, shown, counts)
+            pings.decided(last := int(due[0]))
             if watch is not None:
                 await watch(h, int(due[0]), chosen)
+        pings.tally()
         for output in h.outputs:
             if output.ephemeral and output.kind in ("response", "followup") and output.custom_ids():
                 counts.panels[output.user_id] += 1
@@ -142,29 +222,38 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
 
 
 def report(label: str, counts: Counts) -> str:
-    panels = ", ".join(f"{NAMES[u]} {n}" for u, n in sorted(counts.panels.items()))
+    def each(counter: Counter) -> str:
+        return ", ".join(f"{NAMES[u]} {counter[u]}" for u in sorted(set(counter) | set(counts.panels)))
+
     return (f"{label}: decisions={counts.decisions} interactions={counts.interactions} "
             f"per_decision={counts.per_decision:.2f} panels_opened_from_table={sum(counts.opened.values())} "
-            f"new_private_panels=({panels})")
+            f"new_private_panels=({each(counts.panels)})\n"
+            f"    pings=({each(counts.pings)}) right_after_own_move=({each(counts.after_own)}) "
+            f"one_option_asked=({each(counts.one_option)})")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
-    parser.add_argument("--pause", type=float, default=0.0, help="minutes before each decision")
+    parser.add_argument("--think", type=float, default=30.0, help="seconds each decision takes its person")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="minutes a person is away before a turn another person's move gave them")
+    parser.add_argument("--only", choices=("2", "5", "3+2"), help="one of the set-ups only")
     args = parser.parse_args()
-    setups = [("2 players", (ADA, BEN), 0), ("5 players", (ADA, BEN, CLEO, DAN, EVE), 0),
-              ("3 people + 2 computers", (ADA, BEN, CLEO), 2)]
+    setups = [("2", "2 players", (ADA, BEN), 0), ("5", "5 players", (ADA, BEN, CLEO, DAN, EVE), 0),
+              ("3+2", "3 people + 2 computers", (ADA, BEN, CLEO), 2)]
     total = Counts()
     with tempfile.TemporaryDirectory() as folder:
-        for name, players, computers in setups:
+        for short, name, players, computers in setups:
+            if args.only not in (None, short):
+                continue
             for seed in args.seeds:
-                counts = await play(Path(folder), players, computers, seed, args.pause * 60)
+                counts = await play(Path(folder), players, computers, seed, args.pause * 60, think=args.think)
                 print(report(f"{name}, seed {seed}", counts))
                 total.decisions += counts.decisions
                 total.interactions += counts.interactions
     print(f"all games: decisions={total.decisions} interactions={total.interactions} "
-          f"per_decision={total.per_decision:.2f}")
+          f"per_decision={total.per_decision:.2f} (think={args.think:g} s, pause={args.pause:g} min)")
 
 
 if __name__ == "__main__":

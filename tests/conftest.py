@@ -1,19 +1,41 @@
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
+# Each test says which database it uses: an operator's DATABASE_URL must not reach the bots the tests start.
+os.environ.pop("DATABASE_URL", None)
 
 
 import pytest  # noqa: E402
 
-pytest_plugins = ["support.bot_support"]  # the `harness` fixture for the bot tests
+pytest_plugins = ["support.bot_support", "support.postgres"]  # the bot harness; a PostgreSQL server
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request, tmp_path):
+    """Where a fresh database is, on each backend in turn: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    return request.getfixturevalue("postgres_url")
 
 
 @pytest.fixture
-async def store(tmp_path):
-    """A fresh database of games, closed after the test."""
+async def store(database):
+    """A fresh database of games on each backend (the storage contract's tests run on both), closed after."""
+    from storage import Store
+
+    s = await Store.open(database)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
+    """A fresh SQLite database, for the tests that open its file themselves."""
     from storage import Store
 
     s = await Store.open(tmp_path / "games.sqlite3")

@@ -27,7 +27,7 @@ GAMES = 20
 async def main(path: str, seed: int) -> None:
     rnd = random.Random(seed)
     store = await Store.open(path)
-    games, _ = await store.active_games()
+    games, _ = await store.games.active_games()
     games = [g for g in games if g.status == "active"]
     print("ready", flush=True)
     while True:
@@ -38,7 +38,7 @@ async def main(path: str, seed: int) -> None:
         record = games[i]
         player, action = random_action(record.state, rnd)
         result = apply(record.state, player, action)
-        record = await store.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
+        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
         print(record.id, record.version, flush=True)
         if record.state.phase == "game_over":  # the last commit finished it
             games.pop(i)

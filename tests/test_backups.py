@@ -21,8 +21,8 @@ from bot.backups import Backups, damaged_database
 from bot.cli import main as augsburg
 from bot.config import Settings
 from storage import Store
-from storage.backup import BackupFailed, back_up, backups, integrity, taken_at
-from storage.restore import damage
+from storage.sqlite.backup import BackupFailed, back_up, backups, integrity, taken_at
+from storage.sqlite.restore import damage
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -57,9 +57,9 @@ async def test_a_backup_is_a_checked_copy_taken_while_the_bot_writes(tmp_path):
         assert not Path(f"{path}-wal").exists() and not list(path.parent.glob("*.partial"))
         copy = await Store.open(path)
         try:
-            restored = await copy.load_channel(7)  # a consistent snapshot: some move between the two
+            restored = await copy.games.load_channel(7)  # a consistent snapshot: some move between the two
             assert record.state.moves <= restored.state.moves <= later.state.moves
-            assert await copy.notes(restored.id) == []  # snapshot and log agree, the chain is whole
+            assert await copy.log.notes(restored.id) == []  # snapshot and log agree, the chain is whole
         finally:
             await copy.close()
     finally:
@@ -164,8 +164,8 @@ async def test_a_damaged_database_stops_the_start_with_one_line_and_restore_puts
     assert damage(live) is None and damaged_database(Settings(_env_file=None)) is None
     store = await Store.open(live)
     try:
-        loaded = await store.load_channel(7)
-        assert loaded.state == record.state and await store.notes(loaded.id) == []  # as it was at the backup
+        loaded = await store.games.load_channel(7)
+        assert loaded.state == record.state and await store.log.notes(loaded.id) == []  # as it was at the backup
     finally:
         await store.close()
 
@@ -223,11 +223,11 @@ async def test_restore_refuses_while_a_bot_still_serves_the_database(tmp_path, c
     live, folder = tmp_path / "augsburg.sqlite3", tmp_path / "backups"
     store, _ = await stored_game(live, moves=3)
     back_up(live, folder, 24, now=T0)
-    await store.take_lease("bot-1", 4242, "host-a", seconds=30)  # a bot is running on it
+    await store.leases.take_lease("bot-1", 4242, "host-a", seconds=30)  # a bot is running on it
     before = live.read_bytes()
     assert augsburg(["restore", "--database", str(live), "--from", str(folder), "--force"]) == 1
     said = capsys.readouterr().out
     assert "pid 4242 on host-a" in said and "stop it first" in said and live.read_bytes() == before
-    await store.release_lease("bot-1")
+    await store.leases.release_lease("bot-1")
     await store.close()
     assert augsburg(["restore", "--database", str(live), "--from", str(folder), "--force"]) == 0

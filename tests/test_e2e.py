@@ -17,10 +17,12 @@ ALICE, BOB = 710_000_000_000_000_101, 710_000_000_000_000_102
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake, tmp_path, **settings: str):
-    """`python -m bot` against the fake; its log is printed if the test fails."""
+async def running_bot(fake, tmp_path, database: str | None = None, **settings: str):
+    """`python -m bot` against the fake (on `database`, a DATABASE_URL; default a SQLite file); its log is
+    printed if the test fails."""
     log = tmp_path / "bot.log"
     env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "e2e.sqlite3"),
+           **({"DATABASE_URL": database} if database else {}),
            "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "PYTHONPATH": str(ROOT),
            "PYTHONUNBUFFERED": "1", **settings}
     with log.open("wb") as out:
@@ -36,10 +38,10 @@ async def running_bot(fake, tmp_path, **settings: str):
         await stop_process(proc, 10)
 
 
-async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_path):
+async def test_the_bot_connects_registers_and_answers_new_join_and_start(tmp_path, database):
     users = [FakeUser(ALICE, "Alice"), FakeUser(BOB, "Bob")]
     async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=users, token="e2e-token") as fake:
-        async with running_bot(fake, tmp_path):
+        async with running_bot(fake, tmp_path, database):
             identify = await fake.wait_for_ready(timeout=30)
             assert identify["token"] == "e2e-token"
             assert fake.gateway.connections[0].get("compress") in ("zlib-stream", "zstd-stream")

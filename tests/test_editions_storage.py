@@ -61,7 +61,7 @@ async def test_a_game_keeps_its_edition_after_the_operator_adds_another(tmp_path
         # The same seed dealt with other components: the two games differ from the deal on.
         assert new.state.tile_stacks["master_builder"] != old.state.tile_stacks["master_builder"]
         finished = await play_game(service, 1, 12, ["e", "f"], seed=4)
-        rows = await service.store.action_log(finished.id)
+        rows = await service.store.log.action_log(finished.id)
         table = finished.table
         assert replay_table(table, rows, playable(service.store.editions, table, finished.id, 12)) == finished.state
     finally:
@@ -87,12 +87,12 @@ async def test_a_changed_edition_file_keeps_its_games_waiting_until_it_is_back(t
         assert record.state.edition.sha256[:12] in err.value.reason and "EDITIONS_DIR" in err.value.reason
         damage_snapshot(path, record.id)  # not even a damaged snapshot is "repaired" with the other values
         with pytest.raises(GameNotPlayable):
-            await service.store.load_game(record.id)
+            await service.store.games.load_game(record.id)
         refused = await service.open_table(1, 10, Seat(id="a", name="A"))
         assert not refused.ok and refused.notice.code == "not_playable"
         assert refused.notice.params == {"game": record.id, "edition": "test-box"}
-        assert (await service.store.export_game(record.id))["status"] == "active"  # not quarantined
-        assert await service.store.notes(record.id) == []
+        assert (await service.store.log.export_game(record.id))["status"] == "active"  # not quarantined
+        assert await service.store.log.notes(record.id) == []
     finally:
         await service.store.close()
 
@@ -108,7 +108,7 @@ async def test_a_changed_edition_file_keeps_its_games_waiting_until_it_is_back(t
     service = await opened(path, Library.load(folder))
     try:
         back = await service.current(10)
-        assert back.state == record.state and [k for k, _ in await service.store.notes(record.id)] == ["repaired"]
+        assert back.state == record.state and [k for k, _ in await service.store.log.notes(record.id)] == ["repaired"]
         assert (await play_game(service, 1, 11, ["c", "d"], seed=6)).state.edition is default()
     finally:
         await service.store.close()
@@ -135,9 +135,9 @@ async def test_an_export_carries_its_edition_and_replays_with_it_anywhere(tmp_pa
     service = await opened(tmp_path / "games.sqlite3", Library.load(editions_dir(tmp_path), default_id="test-box"))
     try:
         record = await play_game(service, 1, 10, ["a", "b"], computers=1, seed=8)
-        data = json.loads(export_bytes(await export_game(service.store, record)))
+        data = json.loads(export_bytes(await export_game(service.store.log, record)))
         running = await play_game(service, 1, 11, ["c", "d"], seed=9, moves=15)
-        public = json.loads(export_bytes(await export_game(service.store, running)))
+        public = json.loads(export_bytes(await export_game(service.store.log, running)))
     finally:
         await service.store.close()
     box = read_edition(TEST_BOX)

@@ -54,19 +54,19 @@ def _replayed(path: Path) -> GameState:
 
 async def test_the_finished_game_loads_repairs_counts_and_replays(service, tmp_path):
     store = service.store
-    record = await store.load_game(FINISHED)
+    record = await store.games.load_game(FINISHED)
     assert record.status == "finished" and record.state.phase == "game_over"
-    assert len(record.table.seats) == 2 and await store.notes(FINISHED) == []
+    assert len(record.table.seats) == 2 and await store.log.notes(FINISHED) == []
     _damage_snapshot(store, FINISHED)  # rebuilt from its seed and log by today's rules: the same game
-    assert (await store.load_game(FINISHED)).state == record.state
-    assert [k for k, _ in await store.notes(FINISHED)] == ["repaired"]
+    assert (await store.games.load_game(FINISHED)).state == record.state
+    assert [k for k, _ in await store.log.notes(FINISHED)] == ["repaired"]
     for p in record.state.players:  # the statistics it wrote are those of the game its log replays to
-        stats = await store.player_stats(p.id, record.guild_id)
+        stats = await store.records.player_stats(p.id, record.guild_id)
         assert (stats.games, stats.wins, stats.best_score) == (1, int(p.id in record.state.winners), p.score)
     old_file = GOLDEN / "export-finished-2p.json"  # exported by the old code
     assert _replayed(old_file) == record.state == GameState.model_validate(json.loads(old_file.read_text())["state"])
     new_file = tmp_path / "again.json"  # exported again by today's code
-    new_file.write_bytes(export_bytes(await export_game(store, record)))
+    new_file.write_bytes(export_bytes(await export_game(store.log, record)))
     assert _replayed(new_file) == record.state
 
 
@@ -76,7 +76,7 @@ async def test_the_running_game_goes_on_to_its_end(service, tmp_path):
     assert record.id == RUNNING and record.status == "active" and len(record.state.players) == 5
     before = record.state
     _damage_snapshot(store, RUNNING)
-    assert (await store.load_game(RUNNING)).state == before
+    assert (await store.games.load_game(RUNNING)).state == before
     public = GOLDEN / "export-running-5p.json"  # a running game's public record
     assert read_file(str(public))["complete"] is False and _replayed(public) is None
     rnd = random.Random(30)
@@ -94,17 +94,17 @@ async def test_the_running_game_goes_on_to_its_end(service, tmp_path):
     assert record.status == "finished" and record.state.phase == "game_over" and record.state.winners
     assert record.state.moves > before.moves
     for p in record.table.humans():  # (computers' ids are the same at every table)
-        assert (await store.player_stats(p, record.guild_id)).games == 1
+        assert (await store.records.player_stats(p, record.guild_id)).games == 1
     path = tmp_path / "finished-5p.json"
-    path.write_bytes(export_bytes(await export_game(store, record)))
+    path.write_bytes(export_bytes(await export_game(store.log, record)))
     assert _replayed(path) == record.state
 
 
 async def test_the_quarantined_game_stays_quarantined(service):
     store = service.store
     with pytest.raises(GameQuarantined):
-        await store.load_game(QUARANTINED)
-    assert (await store.export_game(QUARANTINED))["status"] == "quarantined"
-    assert [k for k, _ in await store.notes(QUARANTINED)] == ["quarantined"]
+        await store.games.load_game(QUARANTINED)
+    assert (await store.log.export_game(QUARANTINED))["status"] == "quarantined"
+    assert [k for k, _ in await store.log.notes(QUARANTINED)] == ["quarantined"]
     assert await service.current(12) is None  # the channel is free for a new table
     assert (await service.open_table(1, 12, Seat(id="301", name="P301"))).ok

@@ -85,7 +85,7 @@ def test_prestige_is_counted_with_each_languages_plural():
 
 
 def test_the_terminal_standings_are_in_the_players_language():
-    shown = terminal.standings(words("de"), [("Ada", 61, True), ("Computer 1", 1, False)])
+    shown = terminal.standings(words("de"), [(1, "Ada", 61, True), (2, "Computer 1", 1, False)])
     assert "=== Endstand ===" in shown and "1 Prestigepunkt" in shown and "61 Prestigepunkte" in shown
 
 

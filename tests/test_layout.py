@@ -100,3 +100,29 @@ def test_modules_stay_small():
     for name, path in modules().items():
         lines = len(path.read_text(encoding="utf-8").splitlines())
         assert lines <= MAX_LINES, f"{name} has {lines} lines; split it by concern (or say why in its docstring)"
+
+
+FRONT_ENDS = ("bot/discord_app", "bot/terminal", "bot/wording")
+
+
+def test_front_ends_reach_storage_only_through_the_service():
+    """Discord, the terminal and the wording import from storage only the typed records, statistics and
+    errors the storage contract speaks in: never the store, a backend, or SQL (issue 26)."""
+    import storage
+
+    typed = set(storage.__all__) - {"Store"}
+    for prefix in FRONT_ENDS:
+        for path in (ROOT / prefix).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    assert not any(a.name.split(".")[0] == "storage" for a in node.names), path
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("storage"):
+                    assert node.module in ("storage", "storage.records"), f"{path} imports {node.module}"
+                    if node.module == "storage":
+                        assert {a.name for a in node.names} <= typed, f"{path} imports {[a.name for a in node.names]}"
+
+
+def test_storage_never_imports_the_computer_players():
+    for name, path in modules().items():
+        if name.startswith("storage"):
+            assert not any(t.startswith("engine.ai") for t in imports(name, path, modules())), name

@@ -70,7 +70,7 @@ def test_a_seat_without_a_level_or_with_an_unknown_one_plays_normal():
 async def test_levels_are_stored_and_old_or_broken_rows_load(tmp_path, store, service):
     record = await lobby(service, "easy", "strong")
     assert [s.level for s in record.table.seats] == ["normal", "easy", "strong"]
-    reread = await store.load_channel(CHANNEL)
+    reread = await store.games.load_channel(CHANNEL)
     assert [s.level for s in reread.table.seats[1:]] == ["easy", "strong"]
     with sqlite3.connect(tmp_path / "bot.sqlite3") as db:  # a row from before levels, and a damaged level
         setup = db.execute("SELECT setup FROM games WHERE id = ?", (record.id,)).fetchone()[0]
@@ -78,7 +78,8 @@ async def test_levels_are_stored_and_old_or_broken_rows_load(tmp_path, store, se
                    (setup.replace('"level":"easy",', "").replace('"strong"', '"grandmaster"'), record.id))
     reread = await Store.open(tmp_path / "bot.sqlite3")
     try:
-        assert [s.level for s in (await reread.load_channel(CHANNEL)).table.seats] == ["normal", "normal", "normal"]
+        seats = (await reread.games.load_channel(CHANNEL)).table.seats
+        assert [s.level for s in seats] == ["normal", "normal", "normal"]
     finally:
         await reread.close()
 
@@ -260,7 +261,7 @@ async def test_terminal_game_seats_computers_at_their_levels(tmp_path):
     assert "Your opponents: Computer 1 (Easy), Computer 2 (Strong)." in out.getvalue()
     store = await Store.open(tmp_path / "t.sqlite3")
     try:
-        record = await store.load_channel(0)
+        record = await store.games.load_channel(0)
         assert [(s.kind, s.level) for s in record.table.seats][1:] == [("computer", "easy"), ("computer", "strong")]
     finally:
         await store.close()

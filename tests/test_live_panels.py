@@ -7,19 +7,19 @@ from __future__ import annotations
 import dataclasses
 
 from clicks_per_decision import play
-from support.bot_support import ADA, BEN, ada_at_privilege, game, open_and_start, service
+from support.bot_support import ADA, BEN, ada_at_privilege, buy_for_philipp, game, open_and_start, service
 
 from bot.service import decision_key
 from engine import to_act
 from engine.actions import Use
 
 
-async def both_buy_nothing(h, table: int) -> dict[int, int]:
-    """Ada and Ben each open their panel and buy nothing; their panels' message ids."""
+async def both_buy(h, table: int) -> dict[int, int]:
+    """Ada and Ben each open their panel and buy their Philipp cards; their panels' message ids."""
     panels = {}
     for user in (ADA, BEN):
         panels[user] = (await h.click(user, table, label="My hand & actions")).answer.message_id
-        await h.click(user, panels[user], label="Buy nothing")
+        await buy_for_philipp(h, user, panels[user])
     return panels
 
 
@@ -38,7 +38,7 @@ def offers_now(h, message_id: int) -> bool:
 async def test_a_panel_shows_its_players_next_decision_when_it_comes_up(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
-    panels = await both_buy_nothing(h, table)
+    panels = await both_buy(h, table)
     opener, other = auction_seats(h)
     assert offers_now(h, panels[opener]), "the opener's panel offered the auction as soon as it began"
     sent = len(h.ephemeral_messages(other))
@@ -54,7 +54,7 @@ async def test_a_panel_shows_its_players_next_decision_when_it_comes_up(harness)
 async def test_a_panel_whose_token_has_expired_is_left_and_a_new_one_opens(harness):
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
-    panels = await both_buy_nothing(h, table)
+    panels = await both_buy(h, table)
     opener, other = auction_seats(h)
     before = h.message(panels[other]).content
     h.advance(16 * 60)  # Discord no longer accepts the tokens that drew the panels

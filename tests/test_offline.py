@@ -33,7 +33,7 @@ def play(tmp_path, *args: str, stdin: str) -> subprocess.CompletedProcess:
 async def stored_games(path):
     store = await Store.open(path)
     try:
-        return await store.export_game(1), await store.load_channel(0)
+        return await store.log.export_game(1), await store.games.load_channel(0)
     finally:
         await store.close()
 

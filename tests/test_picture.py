@@ -11,11 +11,12 @@ import asyncio
 import io
 import os
 import random
+import unicodedata
 from pathlib import Path
 
 import pytest
-from bench_picture import NAMES, names_of, position
-from PIL import Image, ImageChops, ImageDraw, ImageStat
+from bench_picture import NAMES, names_of, played, position
+from PIL import Image, ImageChops, ImageStat
 
 from bot.picture import glyphs, hand_picture, table_alt_text, table_picture
 from bot.picture.layout import WIDTH, tokens
@@ -36,8 +37,13 @@ def states():
     return {case: position(*case) for case in CASES}
 
 
-def picture(state, lang="en") -> bytes:
-    return table_picture(spectator_view(state), names_of(state), words(lang))
+@pytest.fixture(scope="module")
+def stories():
+    return {case: played(*case)[1] for case in CASES}
+
+
+def picture(state, lang="en", told=None) -> bytes:
+    return table_picture(spectator_view(state), names_of(state), words(lang), told)
 
 
 def opened(data: bytes) -> Image.Image:
@@ -45,8 +51,8 @@ def opened(data: bytes) -> Image.Image:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p-{c[1]}")
-def test_golden_pictures(states, case):
-    data = picture(states[case])
+def test_golden_pictures(states, stories, case):
+    data = picture(states[case], told=stories[case])  # who won what this round; at the end, the breakdown
     path = GOLDEN / f"table_{case[0]}p_{case[1]}.png"
     if os.environ.get("UPDATE_GOLDEN") or not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,27 +133,48 @@ def test_alt_text_says_what_the_picture_shows(states):
     assert all(name in alt for name in NAMES)
 
 
-def test_letters_the_font_lacks_are_composed():
-    f = glyphs.font(24)
+def test_the_shipped_font_draws_every_letter_the_game_writes_and_comes_with_its_licence():
+    from babel.messages.pofile import read_po
 
-    def mask(ch):
-        im = Image.new("L", (60, 60))
-        ImageDraw.Draw(im).text((5, 5), ch, font=f, fill=255)
-        return im.tobytes()
+    from bot.wording.words import CATALOGUES
 
-    missing = mask("\uffff")
-    assert all(mask(ch) != missing for ch in glyphs.COVERED)  # what we let the font draw, it can
-    for word in ("Ämter", "Münzmeister", "Città", "È", "Straße", "—"):
-        im = Image.new("L", (300, 60))
-        glyphs.draw(ImageDraw.Draw(im), (5, 15), word, 24, 255)
-        plain = Image.new("L", (300, 60))
-        ImageDraw.Draw(plain).text((5, 15), word, font=f, fill=255)
-        assert im.tobytes() != plain.tobytes()  # not the font's empty box
-    # the accent sits above the letter: the composed "à" has ink higher up than "a"
-    a, accented = Image.new("L", (60, 60)), Image.new("L", (60, 60))
-    glyphs.draw(ImageDraw.Draw(a), (5, 15), "a", 24, 255)
-    glyphs.draw(ImageDraw.Draw(accented), (5, 15), "à", 24, 255)
-    assert accented.getbbox()[1] < a.getbbox()[1]
+    letters = set(" ".join(NAMES)) | set("—–…·")
+    for lang in ("de", "it"):
+        with open(CATALOGUES / lang / "LC_MESSAGES" / "augsburg.po", "rb") as po:
+            for message in read_po(po, locale=lang):
+                texts = message.string if isinstance(message.string, tuple) else (message.string,)
+                letters |= set("".join(t for t in texts if t))
+    letters = {c for c in letters if unicodedata.category(c)[0] in "LNP"}  # not the emoji of messages
+    assert not [c for c in letters if not glyphs.has(c)], "every letter is the font's own: nothing composed"
+    assert glyphs.FONT.name == "DejaVuSans.ttf" and glyphs.FONT.exists()
+    licence = (glyphs.FONT.parent / "LICENSE-DejaVu.txt").read_text()
+    assert "Bitstream Vera Fonts Copyright" in licence and "DejaVu changes are in public domain" in licence
+    pyproject = (Path(__file__).parents[1] / "pyproject.toml").read_text()
+    assert '"picture/fonts/*"' in pyproject, "the font is installed with the package"
+
+
+def test_text_is_readable_on_a_phone():
+    from bot.picture.layout import PHONE, SMALL
+
+    scale = PHONE / WIDTH  # a phone shows the picture 360 px wide
+    assert SMALL * scale >= 13, "the smallest text, on a phone"
+    top, bottom = glyphs.ink("H", SMALL)[1::2]
+    assert (bottom - top) * scale >= 9.5, "its capitals, on a phone"
+
+
+def test_the_end_ranks_the_players_and_the_track_tells_high_scores_apart(states):
+    from bot.picture import players
+
+    state = states[(5, "end")].model_copy(deep=True)
+    view = spectator_view(state)
+    order = players.order(view)
+    scores = [view.players[seat].score for _, seat in order]
+    assert view.players[order[0][1]].id in view.winners and scores[1:] == sorted(scores[1:], reverse=True)
+    assert [place for place, _ in order] == sorted(place for place, _ in order)
+    for s, p in zip((59, 89, 20, 10, 5), state.players):
+        p.score = s
+    assert players.track_end(spectator_view(state)) == 90  # 59 and 89 no longer both sit at the end (45)
+    assert players.track_end(spectator_view(states[(5, "mid")])) == 45  # as on the board, while scores are low
 
 
 def test_tokens_tell_players_apart():

@@ -37,7 +37,7 @@ async def _some_games(service: GameService) -> dict[int, list]:
     assert (await service.cancel(13, "a", can_manage=False)).ok
     running = await play_game(service, 1, 14, ["c"], 1, 8, moves=20)
     assert (await service.leave_game(14, running.id, "c")).ok
-    assert (await service.store.load_game(running.id)).status == "abandoned"
+    assert (await service.store.games.load_game(running.id)).status == "abandoned"
     return plans
 
 
@@ -47,7 +47,7 @@ async def _recomputed(store: Store):
                                         "computer": False})
     for game_id in range(1, 100):
         try:
-            exported = await store.export_game(game_id)
+            exported = await store.log.export_game(game_id)
         except Exception:
             break
         if exported["status"] != "finished":
@@ -87,40 +87,40 @@ async def test_statistics_equal_a_recomputation_from_the_logs(service):
     expected = await _recomputed(store)
     assert expected[None, "a"]["games"] == 5 and expected[1, "c"]["games"] == 3  # the ended ones do not count
     for (guild, player), t in expected.items():
-        stats = await store.player_stats(player, guild)
+        stats = await store.records.player_stats(player, guild)
         assert (stats.games, stats.wins, stats.score_sum, stats.best_score) == (
             t["games"], t["wins"], t["score_sum"], t["best"]), (guild, player)
         assert (stats.favourite, stats.favourite_wins) == _favourite(t["nobles"]), (guild, player)
         assert stats.average == pytest.approx(t["score_sum"] / t["games"])
     for guild in GUILDS:
         people = {p: t for (g, p), t in expected.items() if g == guild and not t["computer"]}
-        board, total = await store.leaderboard(guild, 0, 100)
+        board, total = await store.records.leaderboard(guild, 0, 100)
         assert total == len(people) and [r.player for r in board] == sorted(people, key=lambda p: (
             -people[p]["wins"], -(people[p]["wins"] / people[p]["games"] if people[p]["games"] >= MIN_GAMES else -1),
             people[p]["games"], p))
         assert [r.place for r in board] == list(range(1, len(board) + 1))
         assert all((r.games, r.wins) == (people[r.player]["games"], people[r.player]["wins"]) for r in board)
         computers = [t for (g, _), t in expected.items() if g == guild and t["computer"]]
-        assert await store.computer_totals(guild) == (sum(t["games"] for t in computers),
+        assert await store.records.computer_totals(guild) == (sum(t["games"] for t in computers),
                                                       sum(t["wins"] for t in computers))
-    assert (await store.player_stats("nobody")).games == 0
+    assert (await store.records.player_stats("nobody")).games == 0
 
 
 async def test_history_lists_every_ended_game_newest_first(service):
     await _some_games(service)
-    games = await service.store.recent_games(1, limit=20)
+    games = await service.store.records.recent_games(1, limit=20)
     assert [g.id for g in games] == sorted((g.id for g in games), reverse=True)
     assert [g.status for g in games][:2] == ["abandoned", "cancelled"]
     assert all(g.results for g in games if g.status == "finished")
     assert not any(g.results for g in games if g.status != "finished")
-    page = await service.store.recent_games(1, limit=2, before=games[1].id)
+    page = await service.store.records.recent_games(1, limit=2, before=games[1].id)
     assert [g.id for g in page] == [g.id for g in games[2:4]]
-    assert [g.id for g in await service.store.recent_games(1, channel_id=10)] == [3, 1]
+    assert [g.id for g in await service.store.records.recent_games(1, channel_id=10)] == [3, 1]
 
 
 async def test_a_finished_game_exported_plays_back_to_its_final_state(service, tmp_path):
     record = await play_game(service, 1, 10, ["a", "b"], 2, seed=9)
-    data = json.loads(export_bytes(await export_game(service.store, record)))
+    data = json.loads(export_bytes(await export_game(service.store.log, record)))
     assert data["complete"] and data["seed"] == record.table.seed and len(data["actions"]) == record.state.moves
     state, _ = new_game([p["id"] for p in data["players"]], data["seed"], data["start_player"], record.state.edition)
     for a in data["actions"]:
@@ -146,7 +146,7 @@ async def test_a_finished_game_exported_plays_back_to_its_final_state(service, t
 async def test_stepping_through_a_running_games_public_record(service, tmp_path):
     record = await play_game(service, 1, 10, ["a", "b"], 0, seed=3, moves=12)
     path = tmp_path / "running.json"
-    path.write_bytes(export_bytes(await export_game(service.store, record)))
+    path.write_bytes(export_bytes(await export_game(service.store.log, record)))
     out = io.StringIO()
     assert replay(str(path), step=True, reveal=True, stdin=io.StringIO("\n\n\nq\n"), stdout=out) == 0
     text = out.getvalue()
@@ -169,7 +169,7 @@ async def test_the_console_script_replays_a_file(service, tmp_path, capsys):
 
     record = await play_game(service, 1, 10, ["a", "b"], 0, seed=2)
     path = tmp_path / "g.json"
-    path.write_bytes(export_bytes(await export_game(service.store, record)))
+    path.write_bytes(export_bytes(await export_game(service.store.log, record)))
     assert main(["replay", str(path), "--all", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "Wiedergabe von Spiel" in out and "gespeicherten Endstand" in out
@@ -182,9 +182,10 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
     store = await Store.open(path)
     service = GameService(store)
     await _some_games(service)
-    before = {(g, p): await store.player_stats(p, g) for g in GUILDS for p in ("a", "b", "c", "d", "ai1", "ai2")}
-    boards = [await store.leaderboard(g, 0, 50) for g in GUILDS]
-    computers = [await store.computer_totals(g) for g in GUILDS]
+    players = ("a", "b", "c", "d", "ai1", "ai2")
+    before = {(g, p): await store.records.player_stats(p, g) for g in GUILDS for p in players}
+    boards = [await store.records.leaderboard(g, 0, 50) for g in GUILDS]
+    computers = [await store.records.computer_totals(g) for g in GUILDS]
     await store.close()
     with sqlite3.connect(path) as db:  # the database as schema 6 left it
         db.executescript("DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"
@@ -192,8 +193,8 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
                          " ALTER TABLE player_results DROP COLUMN name; UPDATE schema_version SET version = 6;")
     store = await Store.open(path)
     try:
-        assert {(g, p): await store.player_stats(p, g) for g, p in before} == before
-        assert [await store.leaderboard(g, 0, 50) for g in GUILDS] == boards
-        assert [await store.computer_totals(g) for g in GUILDS] == computers and computers[0][0] > 0
+        assert {(g, p): await store.records.player_stats(p, g) for g, p in before} == before
+        assert [await store.records.leaderboard(g, 0, 50) for g in GUILDS] == boards
+        assert [await store.records.computer_totals(g) for g in GUILDS] == computers and computers[0][0] > 0
     finally:
         await store.close()

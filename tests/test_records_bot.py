@@ -59,7 +59,7 @@ async def test_stats_leaderboard_and_history_of_finished_games(harness):
     two = await _finished(h, humans=(str(ADA), str(CLEO)), computers=0, seed=4)
     store = service(h).store
     stats = _private(await h.slash(ADA, "augsburg records stats"))
-    ada = await store.player_stats(str(ADA), h.guild_id)
+    ada = await store.records.player_stats(str(ADA), h.guild_id)
     assert ada.games == 2 and f"{ada.wins} win" in stats.content and "On this server" in stats.content
     assert "Favourite noble" in stats.content and f"best: {ada.best_score} prestige" in stats.content
     ben = _private(await _stats_of(h, ADA, BEN))
@@ -95,7 +95,7 @@ async def test_cancelled_games_show_in_history_and_never_count(harness):
     assert f"#{cancelled}" in hist.content and "cancelled" in hist.content
     stats = _private(await h.slash(ADA, "augsburg records stats"))
     assert "no finished games yet" in stats.content
-    assert (await service(h).store.leaderboard(h.guild_id))[1] == 0
+    assert (await service(h).store.records.leaderboard(h.guild_id))[1] == 0
 
 
 async def test_leaderboard_pages_and_buttons_outlive_a_restart(harness):
@@ -107,7 +107,7 @@ async def test_leaderboard_pages_and_buttons_outlive_a_restart(harness):
     assert "page 1 of 3" in board.content
     nxt = await h.click(ADA, board.message_id, label="Next ▶")
     assert nxt.answer.kind == "update" and "page 2 of 3" in h.message(board.message_id).content
-    rows, total = await store.leaderboard(h.guild_id, BOARD_PAGE, BOARD_PAGE)
+    rows, total = await store.records.leaderboard(h.guild_id, BOARD_PAGE, BOARD_PAGE)
     assert total == 2 * (BOARD_PAGE + 2) and f"{rows[0].place}. {rows[0].name}" in h.message(board.message_id).content
     await h.restart(make_bot(h.db_path))  # buttons are routed by their custom ids: a restart changes nothing
     again = await h.click(ADA, board.message_id, label="Next ▶")
@@ -136,7 +136,7 @@ async def test_export_of_a_finished_game_is_a_file(harness):
     assert _private(r) and "augsburg replay FILE" in r.answer.content
     sent = [q for q in h.requests if q.files]
     assert sent and [f.filename for f in sent[-1].files] == [f"augsburg-{one.id}.json"]
-    data = await export_game(service(h).store, one)
+    data = await export_game(service(h).store.log, one)
     assert json.loads(sent[-1].files[0].data) == json.loads(json.dumps(data)), "the file is the export"
     assert data["complete"] and data["seed"] == one.table.seed and data["state"] == one.state.model_dump(mode="json")
 
@@ -160,7 +160,7 @@ async def test_export_of_a_running_game_holds_nothing_hidden(harness, seed):
     assert _private(r) and "nothing hidden" in r.answer.content
     assert [f.filename for f in [q for q in h.requests if q.files][-1].files] == [f"augsburg-{record.id}.json"]
     check_no_leak(h, PublicRecord())  # nothing public, nobody's own: no card may be named anywhere
-    data = await export_game(service(h).store, record)
+    data = await export_game(service(h).store.log, record)
     text = json.dumps(data)
     assert not data["complete"] and not {"seed", "actions", "state", "start_player"} & set(data)
     assert str(record.table.seed) not in text

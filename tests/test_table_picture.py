@@ -5,12 +5,13 @@ whoever asks, in their language; a player's own hand as a picture reaches that p
 from __future__ import annotations
 
 import pytest
-from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start
+from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start, service
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.people import people
 from bot.discord_app.pictures import Pictures
 from bot.picture import hand_picture, table_picture
+from bot.picture.story import story
 from bot.wording import words
 from engine import player_view, spectator_view
 
@@ -22,11 +23,12 @@ async def harness(tmp_path, pictures: bool = True, delay: float = 0.0) -> Harnes
     return await Harness.create(bot, users=USERS, ignore=(long_lived,))
 
 
-def public_picture(h: Harness, lang: str = "en") -> bytes:
-    """What the table picture must be now: drawn from the spectator view, nothing else."""
+async def public_picture(h: Harness, lang: str = "en") -> bytes:
+    """What the table picture must be now: drawn from the spectator view and the public log, nothing else."""
     record = game(h)
     w = words(lang)
-    return table_picture(spectator_view(record.state), people(w, record.table).name, w)
+    told = story(await service(h).store.log.moves_since(record.id, -1))
+    return table_picture(spectator_view(record.state), people(w, record.table).name, w, told)
 
 
 def attachments(msg) -> list[dict]:
@@ -46,7 +48,7 @@ async def test_the_table_carries_the_public_picture_and_a_change_replaces_it(h):
     (picture,) = attachments(shown)
     assert picture["filename"] == "table.png" and picture["description"].startswith("Augsburg 1520")
     assert shown.embeds[0]["image"]["url"] == picture["url"], "the embed shows the attachment"
-    assert shown.attachment_bytes("table.png") == public_picture(h)
+    assert shown.attachment_bytes("table.png") == await public_picture(h)
     assert shown.embeds[0]["description"], "the text stays for screen readers and search"
     first = shown.attachment_bytes("table.png")
     await h.click(ADA, (await h.click(ADA, table, label="My hand & actions")).answer.message_id, label="Buy nothing")
@@ -55,7 +57,7 @@ async def test_the_table_carries_the_public_picture_and_a_change_replaces_it(h):
     await h.settle()
     shown = h.message(table)
     assert len(attachments(shown)) == 1, "replaced, not piled up"
-    assert shown.attachment_bytes("table.png") == public_picture(h) != first
+    assert shown.attachment_bytes("table.png") == await public_picture(h) != first
     for msg in h.channel_messages.values():  # nothing else in public has a picture, least of all a hand
         assert msg.id == table or not attachments(msg)
     h.assert_no_errors()
@@ -91,7 +93,7 @@ async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h)
         assert answer.ephemeral
         (picture,) = attachments(h.message(answer.message_id))
         assert picture["filename"] == "table.png"
-        assert h.message(answer.message_id).attachment_bytes("table.png") == public_picture(h, lang)
+        assert h.message(answer.message_id).attachment_bytes("table.png") == await public_picture(h, lang)
     h.assert_no_errors()
 
 
@@ -118,7 +120,7 @@ async def test_a_worker_process_draws_the_same_picture(h):
     pictures = Pictures(True, processes=1)
     try:
         drawn = await pictures.table(words("de"), game(h))
-        assert drawn.png == public_picture(h, "de") and drawn.alt
+        assert drawn.png == await public_picture(h, "de") and drawn.alt
         assert pictures._pool is not None, "drawn in the worker process"
     finally:
         pictures.close()

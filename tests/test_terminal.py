@@ -1,5 +1,6 @@
-"""`augsburg play` as a player sees it (issue 13): one Ctrl-C stops the game, cards read in order, option numbers
-keep their meaning while a privilege card is used, a single option is not asked for, names fit their column."""
+"""`augsburg play` as a player sees it (issues 13, 27): one Ctrl-C stops the game and says how to go on as it
+was started, cards read in order, options numbered once from 1, a single option is not asked for, names fit
+their column."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import io
 import os
 import re
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import time
 
 from conftest import ROOT
 
+from bot.cli import as_typed
 from bot.terminal.game import run
 from bot.terminal.screen import Terminal
 from bot.wording import ENGLISH, People, terminal
@@ -79,11 +82,11 @@ def test_one_ctrl_c_at_a_prompt_stops_the_game_and_resume_continues_it(tmp_path)
         proc.kill()
         proc.communicate()
     assert proc.returncode == 0
-    assert "Stopped; your game is saved. Continue with `augsburg play --resume`." in rest
+    [typed] = re.findall(r"Stopped; your game is saved\. Continue with `(.+)`\.", rest)
     assert "Input ended" not in rest
-    resumed = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--database", str(tmp_path / "t.sqlite3"),
-                              "--resume"], input=answers(20_000), capture_output=True, text=True, timeout=120,
-                             cwd=ROOT)
+    assert typed.endswith(f"-m bot.cli play --database {tmp_path / 't.sqlite3'} --resume")  # as it was started
+    resumed = subprocess.run(shlex.split(typed), input=answers(20_000), capture_output=True, text=True, timeout=120,
+                             cwd=ROOT)  # the line works as typed
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert "Resuming your game (round 1)." in resumed.stdout
     assert re.findall(r"Your move — (.*)", resumed.stdout)[0] == asked  # the same question, the purchase kept
@@ -109,10 +112,11 @@ def test_the_hand_reads_by_noble_and_value_with_jokers_last():
     assert "Your hand (6 cards): Philipp 2, Philipp 9, Philipp 15, Leo 9, Maria 3, Joker" in board
 
 
-def test_every_list_of_your_cards_in_a_game_is_in_that_order(tmp_path):
+def test_every_list_of_your_cards_in_a_game_is_in_that_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "10000")  # each list on one line
     text = game_text(tmp_path, answers(20_000))
     lists = [m.split(", ") for m in re.findall(r"Your hand \(\d+ cards?\): (.+)", text)]
-    lists += [re.sub(r" \([\d,]+ guilders\)", "", m).split(", ")
+    lists += [re.sub(r" \([\d,]+ guilders[^)]*\)", "", m).split(", ")
               for m in re.findall(r"(?:Offered to you|Cards offered to you): (.+?)\.?$", text, re.M)]
     numbered = re.findall(r"Which cards do you buy\?.*\n((?:  \d+\. .*\n)+)", text)
     lists += [re.findall(r"\d+\. (.+?) \(", block) for block in numbered]
@@ -148,30 +152,41 @@ def ask(term: Terminal, out: io.StringIO, state, typed: str, **options):
     return action, out.getvalue()
 
 
-def test_a_number_keeps_its_meaning_while_you_use_a_privilege_card():
+def test_options_are_numbered_once_from_1_without_gaps_while_you_use_a_privilege_card():
     state, out = privilege_turn(), io.StringIO()
     term = Terminal(io.StringIO(), out, ENGLISH)
     _, first = ask(term, out, state, "")
     before = shown(first)
-    assert list(before) == list(range(1, len(before) + 1))
-    climb = next(n for n, label in before.items() if label == "1. Offices: climb a step")
-    draw = next(n for n, label in before.items() if label.endswith("draw 2, discard 1"))
+    assert list(before) == list(range(1, len(before) + 1)) and f"Your choice [1-{len(before)}]: " in first
+    assert not any(re.match(r"\d+\. ", label) for label in before.values()), "one number per line, not two"
+    assert list(before.values()).count("Offices: climb a step") == 1  # the card's two Offices do the same
+    climb = next(n for n, label in before.items() if label == "Offices: climb a step")
     action, _ = ask(term, out, state, f"{climb}\n")
     state = apply(state, "ann", action).state  # now Offices 4: no second climb, but a Master Builder
     _, second = ask(term, out, state, "")
     after = shown(second)
-    assert climb not in after and after[draw] == before[draw]
-    for number in set(before) & set(after):
-        assert after[number].split(" (")[0] == before[number].split(" (")[0]  # Finish card's bonus changes
-    new = [n for n, label in after.items() if "Master Builder" in label]
-    assert new and all(n > max(before) for n in new)  # a new option never takes a number that meant something
-    assert re.search(r"Your choice \[[\d, -]+\]: ", second) and "Your choice [1-" not in second
-    action, _ = ask(term, out, state, f"{draw}\n")  # typing the number seen before still draws
+    assert list(after) == list(range(1, len(after) + 1)) and f"Your choice [1-{len(after)}]: " in second
+    assert "Offices: climb a step" not in after.values() and any("Master Builder" in v for v in after.values())
+    draw = next(n for n, label in after.items() if label.endswith("draw 2, discard 1"))
+    action, _ = ask(term, out, state, f"{draw}\n")
     assert action == Use(slot=2)
     state = apply(state, "ann", action).state
     _, discard = ask(term, out, state, "")  # another decision: numbered from 1, your cards in order
     cards = [re.sub(r"^Discard | \(.*$", "", label) for label in shown(discard).values()]
     assert list(shown(discard)) == list(range(1, len(cards) + 1)) and cards == sorted(cards, key=card_key)
+
+
+def test_the_lines_on_how_to_go_on_name_the_command_as_it_was_started(tmp_path, monkeypatch):
+    assert as_typed(".venv/bin/augsburg") == ".venv/bin/augsburg play"  # the README's install: not on PATH
+    assert as_typed(".venv/bin/augsburg", "games.sqlite3") == ".venv/bin/augsburg play --database games.sqlite3"
+    found = tmp_path / "bin" / "augsburg"
+    found.parent.mkdir()
+    found.write_text("#!/bin/sh\n")
+    found.chmod(0o755)
+    monkeypatch.setenv("PATH", str(found.parent))
+    assert as_typed(str(found)) == "augsburg play"  # the shell finds it by its name
+    assert terminal.stopped(ENGLISH, ".venv/bin/augsburg play --resume") == (
+        "Stopped; your game is saved. Continue with `.venv/bin/augsburg play --resume`.")
 
 
 def test_a_single_option_is_taken_without_asking():
@@ -197,7 +212,8 @@ def test_a_whole_game_never_waits_for_a_single_option(tmp_path):
 
 def rows(text: str) -> list[list[str]]:
     """The player rows of each board shown."""
-    return [block.splitlines() for block in re.findall(r"=== Augsburg 1520 — .*\n((?:  (?!Privilege).*\n)+)", text)]
+    blocks = re.findall(r"=== Augsburg 1520 — .*\n((?:  (?!Privilege).*\n)+)", text)
+    return [[row for row in block.splitlines() if not row.startswith("   ")] for block in blocks]  # not wrapped rest
 
 
 def starts(row: str, name: str) -> list[int]:
@@ -226,3 +242,13 @@ def test_names_fit_their_column_by_terminal_width():
     lines = terminal.columns([("山田太郎", "0 prestige", "x"), ("Bob", "12 prestige", "y")])
     assert [terminal.cells(line[:re.search(r"\d", line).start()]) for line in lines] == [12, 12]
     assert [terminal.cells(line[:-1]) for line in lines] == [25, 25]
+
+
+def test_a_lay_down_with_one_choice_is_made_for_you_and_never_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "10000")
+    text = game_text(tmp_path, "1 2 3\n2\n\n" * 20_000)  # buys cards and bids, so it comes to lay-downs
+    assert "Your only choice: Lay down: " in text, "some lay-downs had one choice"
+    asked = re.findall(r"Lay down exactly (\d+) valid cards?.*\n((?:  \d+\. .*\n)+)", text)
+    assert asked, "and others a real one"
+    for count, listed in asked:
+        assert len(listed.splitlines()) > int(count)  # listed no more than it asks for: it would be the only set

@@ -10,7 +10,7 @@ from support.clock import ManualClock
 from bot import codes
 from bot.scheduler import Scheduler
 from bot.service import GameService, Timing
-from bot.turns import plan
+from bot.turns import computers_due, plan
 from engine import to_act
 from storage import Seat, Table
 
@@ -33,7 +33,7 @@ async def started(store, clock, players=("11", "22", "33"), turn=HOUR, reminder=
 
 
 async def deadlines(store) -> dict[tuple[str, str], float]:
-    return {(d.player, d.kind): d.due_at for d in await store.deadlines()}
+    return {(d.player, d.kind): d.due_at for d in await store.deadlines.deadlines()}
 
 
 def test_a_still_due_player_keeps_their_clock_and_a_player_who_moved_gets_a_new_one():
@@ -64,7 +64,7 @@ async def test_time_runs_out_twice_then_the_computer_stands_in_until_the_player_
     record = service.cached(CHANNEL)
     assert (await service.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
     clock.advance(HOUR + 1)
-    [timeout] = [d for d in await store.deadlines(due_before=clock.now()) if d.kind == "timeout"]
+    [timeout] = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "timeout"]
     first = await service.expire(timeout)
     assert first.ok and first.record.table.seat("22").missed == 1 and not first.record.table.seat("22").stand_in
     assert await service.expire(timeout) is None  # a deadline fires once: the move replaced it
@@ -73,9 +73,11 @@ async def test_time_runs_out_twice_then_the_computer_stands_in_until_the_player_
         record = service.cached(CHANNEL)
         if record.table.seat("22").stand_in:
             break
-        if "22" in to_act(record.state):
+        if computers_due(record.state, record.table):  # someone's only option: the bot takes it, no clock
+            assert (await service.play_computer(CHANNEL)).actor == "only"
+        elif "22" in to_act(record.state):
             clock.advance(HOUR + 1)
-            due = [d for d in await store.deadlines(due_before=clock.now()) if d.kind == "timeout"]
+            due = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "timeout"]
             assert (await service.expire(due[0])).ok
         else:
             assert (await service.play_computer(CHANNEL)) is None  # nobody a computer plays is due
@@ -86,7 +88,7 @@ async def test_time_runs_out_twice_then_the_computer_stands_in_until_the_player_
             assert (await service.act(CHANNEL, record.id, "11", None, action)).ok
     seat = service.cached(CHANNEL).table.seat("22")
     assert seat.stand_in and seat.streak == 2 and seat.missed == 2
-    assert not [d for d in await store.deadlines() if d.player == "22"]  # no clock while the computer plays
+    assert not [d for d in await store.deadlines.deadlines() if d.player == "22"]  # no clock while the computer plays
     back = await service.reclaim(CHANNEL, "22")
     assert back.ok and not back.record.table.seat("22").stand_in
     moves = await service.history(back.record)
@@ -96,7 +98,7 @@ async def test_time_runs_out_twice_then_the_computer_stands_in_until_the_player_
 
 async def test_no_clock_no_deadlines(store, clock):
     await started(store, clock, turn=None)
-    assert await store.deadlines() == []
+    assert await store.deadlines.deadlines() == []
 
 
 async def test_the_scheduler_fires_each_due_deadline_once_and_sleeps_until_the_next(store, clock):
@@ -105,9 +107,9 @@ async def test_the_scheduler_fires_each_due_deadline_once_and_sleeps_until_the_n
 
     async def fire(deadline):
         fired.append((deadline.player, deadline.kind))
-        await store.drop_deadline(deadline)
+        await store.deadlines.drop_deadline(deadline)
 
-    scheduler = Scheduler(store, clock, fire)
+    scheduler = Scheduler(store.deadlines, clock, fire)
     scheduler.start()
     try:
         await asyncio.sleep(0.05)
@@ -134,11 +136,11 @@ async def test_a_failing_deadline_is_tried_again_later_not_in_a_loop(store, cloc
         calls.append(deadline)
         raise RuntimeError("Discord is down")
 
-    scheduler = Scheduler(store, clock, fire)
+    scheduler = Scheduler(store.deadlines, clock, fire)
     clock.advance(HOUR + 1)
     assert await scheduler.run_due() == 4
     assert await scheduler.run_due() == 0 and len(calls) == 4  # postponed, not retried at once
-    assert all(d.due_at > clock.now() for d in await store.deadlines())
+    assert all(d.due_at > clock.now() for d in await store.deadlines.deadlines())
 
 
 async def test_a_stale_reminder_is_dropped_not_sent(store, clock):
@@ -146,6 +148,6 @@ async def test_a_stale_reminder_is_dropped_not_sent(store, clock):
     record = service.cached(CHANNEL)
     assert (await service.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
     clock.advance(HOUR / 2 + 1)
-    reminders = [d for d in await store.deadlines(due_before=clock.now()) if d.kind == "reminder"]
+    reminders = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "reminder"]
     assert [d.player for d in reminders] == ["22"]  # 11 chose: their reminder went with their move
     assert await service.remind(reminders[0]) is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from support.bot_support import ADA, BEN, STRANGER, game, open_and_start
+from support.bot_support import ADA, BEN, STRANGER, game, open_and_start, philipp_offered
 
 from bot.wording import ENGLISH, names
 from engine import to_act
@@ -63,7 +63,7 @@ async def test_an_illegal_typed_value_is_refused_like_a_stale_button(harness):
     h = harness
     await open_and_start(h, players=(ADA, BEN))
     for user in (ADA, BEN):
-        await h.slash(user, "augsburg buy", cards="nothing")
+        await h.slash(user, "augsburg buy", cards=philipp_offered(h, user))
     opener = int(to_act(game(h).state)[0])
     other = ADA if opener == BEN else BEN
     moves = game(h).state.moves

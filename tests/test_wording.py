@@ -158,17 +158,21 @@ def test_a_capped_gain_reads_as_one_story_and_says_why():
     income = log.public_line(ENGLISH, RoundIncome(player="a", money=600, prestige=21), who, ED)
     capped = log.public_line(ENGLISH, PrestigeGained(player="a", amount=0, requested=21, reason="round_end"), who, ED)
     assert income == "Alice earns 600 guilders and 21 prestige."
-    assert capped.startswith("Alice keeps only 0 of those 21 prestige") and "25 without a Church" in capped
+    assert capped.startswith("Alice would gain 21 prestige but gains none") and "25 without a Church" in capped
+    some = log.public_line(ENGLISH, PrestigeGained(player="a", amount=4, requested=21, reason="round_end"), who, ED)
+    assert some.startswith("Alice would gain 21 prestige but gains only 4:")  # not "keeps only 0 of those"
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "it"])
 def test_help_names_every_command_group_a_newcomer_needs(lang):
-    """/augsburg help lists the picture of the table, the log and the records too, as the reader's client
-    names them."""
+    """/augsburg help lists the picture of the table, the log and the records too, and leaving, replacing,
+    coming back and how one is told (issue 27), as the reader's client names them."""
     from bot.wording import rules, words
 
     text = rules.commands(words(lang))
-    wanted = {"en": ["board", "log", "records stats"], "de": ["brett", "verlauf", "chronik statistik"],
-              "it": ["tabellone", "cronaca", "archivio statistiche"]}[lang]
+    wanted = {"en": ["board", "log", "records stats", "leave", "replace", "back", "notify"],
+              "de": ["brett", "verlauf", "chronik statistik", "verlassen", "ersetzen", "zurück", "benachrichtigung"],
+              "it": ["tabellone", "cronaca", "archivio statistiche", "lascia", "sostituisci", "rientra",
+                     "avvisi"]}[lang]
     for name in wanted:
         assert f"`/augsburg {name}`" in text

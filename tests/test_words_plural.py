@@ -48,11 +48,11 @@ CARD_1 = "Trade · Trade · +500 guilders"  # privilege card 1, named by what it
 
 def test_the_privilege_prompt_and_finish_button_say_what_is_left():
     use = [Use(slot=0), Done()]
-    assert moves.prompt(W, use, privilege_view(0)).startswith("use up to 2 more privileges of " + CARD_1)
-    assert moves.prompt(W, use, privilege_view(1)).startswith("use up to 1 more privilege of " + CARD_1)
-    none_left = moves.prompt(W, [Done()], privilege_view(2))
+    assert moves.prompt(W, use, privilege_view(0), PEOPLE).startswith("use up to 2 more privileges of " + CARD_1)
+    assert moves.prompt(W, use, privilege_view(1), PEOPLE).startswith("use up to 1 more privilege of " + CARD_1)
+    none_left = moves.prompt(W, [Done()], privilege_view(2), PEOPLE)
     assert none_left.startswith("no more privileges of " + CARD_1) and " 0 " not in none_left
-    assert "Master Builder" in moves.prompt(W, [Build(what="church"), Done()], privilege_view(2))
+    assert "Master Builder" in moves.prompt(W, [Build(what="church"), Done()], privilege_view(2), PEOPLE)
     assert moves.action(W, Done(), privilege_view(1), PEOPLE) == "Finish card (+2 prestige for unused)"
     assert moves.action(W, Done(), privilege_view(2), PEOPLE) == "Finish card"
 
@@ -75,7 +75,7 @@ def test_the_showdown_headline_counts_cards():
 
 def test_the_terminal_auction_line_before_and_after_a_bid():
     def auction(high):
-        return phases.your_move(W, NS(edition=ED, phase="auction", noble="leo", auction=NS(high=high)))
+        return phases.your_move(W, NS(edition=ED, phase="auction", noble="leo", auction=NS(high=high)), PEOPLE)
 
     assert auction(0) == "auction for Leo (no bid yet)."
     assert auction(1) == "auction for Leo (highest bid: 1 card)."
@@ -154,8 +154,11 @@ def test_purchase_choices_keep_their_price_within_discords_limit():
 
 
 def test_the_table_shows_tile_prices_and_hand_prices_in_guilders():
-    view = NS(edition=ED, tile_stacks={"church": [700], "cathedral": [1100], "coat": [4], "letter": []})
-    assert table.next_tiles(W, view) == "Next tiles: Church (700 guilders), Cathedral (1,100 guilders), Coat of Arms +4"
+    view = NS(edition=ED, tile_stacks={"church": [700, 600], "cathedral": [1100], "coat": [4], "letter": [],
+                                       "minter": [1, 1], "master_builder": []})
+    assert table.next_tiles(W, view) == (  # every kind of tile, with its next price and how many are left
+        "Tiles in the supply: Church: 700 guilders, 2 left · Cathedral: 1,100 guilders, 1 left · Coat of Arms: +4 "
+        "prestige a round, 1 left · Letter of Nobility: none left · Minter: 2 left · Master Builder: none left")
     player = NS(tiles=NS(church=None, cathedral=1000, coat=None, letter=3, minter=True, master_builder=False))
     assert table.tiles(W, player) == "Cathedral (1,000 guilders), Letter of Nobility +3, Minter"
     you = NS(money=1150, hand=["maria-15", "joker"], offered=[], offered_prices=[], chosen=None)
@@ -201,7 +204,7 @@ def test_the_terminal_asks_for_one_choice_plainly():
 def test_the_auction_prompt_names_only_what_the_player_can_do():
     from engine.actions import Bid, Call, Pass
 
-    assert moves.prompt(W, [Pass()], None).startswith("you can only pass")
-    assert moves.prompt(W, [Pass(), Bid(count=1), Bid(count=2)], None) == "pass or raise (a bid counts cards)."
-    assert moves.prompt(W, [Pass(), Call()], None) == "pass or call (a bid counts cards)."
-    assert moves.prompt(W, [Pass(), Call(), Bid(count=3)], None) == "pass, call or raise (a bid counts cards)."
+    assert moves.prompt(W, [Pass()], None, PEOPLE).startswith("you can only pass")
+    assert moves.prompt(W, [Pass(), Bid(count=1), Bid(count=2)], None, PEOPLE) == "pass or raise (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call()], None, PEOPLE) == "pass or call (a bid counts cards)."
+    assert moves.prompt(W, [Pass(), Call(), Bid(count=3)], None, PEOPLE) == "pass, call or raise (a bid counts cards)."

@@ -1,4 +1,4 @@
-"""The bot: a discord.py client that loads the /augsburg extension on one SQLite store."""
+"""The bot: a discord.py client that loads the /augsburg extension on one game service (and its database)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,16 @@ import logging
 import discord
 from discord.ext import commands
 
-from storage import Store
-
 from ..backups import start_backups
-from ..config import Settings, editions_of
-from ..scheduler import Clock
+from ..config import Settings
+from ..scheduler import Clock, SystemClock
+from ..service import GameService
 from ..wording import notices, words
 from . import answers, inputs
 from .backoff import transient, with_backoff
 from .command_sync import sync_commands
 from .command_words import CommandWords
-from .lease import LeaseKeeper
+from .extension import open_service
 from .monitor import LoopMonitor
 
 log = logging.getLogger(__name__)
@@ -35,7 +34,7 @@ def intents() -> discord.Intents:
 
 
 class AugsburgBot(commands.Bot):
-    def __init__(self, settings: Settings, store: Store | None = None, clock: Clock | None = None):
+    def __init__(self, settings: Settings, service: GameService | None = None, clock: Clock | None = None):
         # The bot never joins voice: discord.py's warnings about missing voice libraries would only bury
         # the lines that matter at start-up (a refused lease, a refused token).
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -44,18 +43,18 @@ class AugsburgBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree)
         self.settings = settings
-        self.store = store
-        self.clock = clock  # None: the system's; tests pass one they can move forward
+        self.service = service  # opened at login: the game service on the database
+        self.clock = clock or SystemClock()  # tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
-        self.lease: LeaseKeeper | None = None
+        self.lease = None  # the service's LeaseKeeper, once the database is ours
         self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
         self._closing: asyncio.Task | None = None
 
     async def login(self, token: str) -> None:
         # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
-        if self.store is None:
-            self.store = await Store.open(self.settings.database_path, editions=editions_of(self.settings))
-        self.lease = LeaseKeeper(self.store, self.settings.lease_seconds, self.close)
+        if self.service is None:
+            self.service = await open_service(self.settings, self.clock)
+        self.lease = self.service.lease_keeper(self.settings.lease_seconds, self.close)
         await self.lease.take()
         # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
         await with_backoff("log in to Discord", lambda: self._login_once(token),
@@ -76,9 +75,9 @@ class AugsburgBot(commands.Bot):
         if self.settings.monitor_path:
             self.monitor = LoopMonitor(self.settings.monitor_path)
             self.monitor.start()
-        if self.store is None:
-            self.store = await Store.open(self.settings.database_path, editions=editions_of(self.settings))
-        self.backups = start_backups(self.settings, self.store.path)
+        if self.service is None:
+            self.service = await open_service(self.settings, self.clock)
+        self.backups = start_backups(self.settings, self.service)
         await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
@@ -128,5 +127,5 @@ class AugsburgBot(commands.Bot):
         await super().close()
         if self.lease is not None:
             await self.lease.release()
-        if self.store is not None:
-            await self.store.close()
+        if self.service is not None:
+            await self.service.close()

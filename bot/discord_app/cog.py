@@ -43,14 +43,14 @@ async def _suggest(interaction: discord.Interaction, pairs, current: str) -> lis
 @app_commands.guild_only()
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
-                 pacing: Pacing | None = None, pictures: Pictures | None = None):
+                 pacing: Pacing | None = None, pictures: Pictures | None = None, watch_seconds: float = 300.0):
         self.bot = bot
         self.service = service
-        self.presenter = Presenter(bot, service, table_delay, pacing, pictures)
+        self.presenter = Presenter(bot, service, table_delay, pacing, pictures, watch_seconds)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers)
-        self.scheduler = Scheduler(service.store, service.clock, self.upkeep.fire)
+        self.scheduler = Scheduler(service.deadlines, service.clock, self.upkeep.fire)
         service.on_deadlines = self.scheduler.wake
         super().__init__()
 

@@ -27,7 +27,7 @@ from engine import to_act
 from storage import GameRecord
 
 from ..service import GameService
-from ..turns import computers_due
+from ..turns import computers_due, people_due
 from .pacing import Pacing
 from .people import NOBODY
 from .tasks import ChannelTasks
@@ -132,7 +132,7 @@ class TableDrawer:
         wanted = self._due.pop(record.id, set())
         if not wanted or not record.open or self.ping is None:
             return
-        due = {p for p in to_act(record.state) if p in wanted and not record.table.computer_plays(p)}
+        due = people_due(record.state, record.table) & wanted
         if due:
             try:
                 await _gone_if_unknown(self.ping(record, due))
@@ -153,8 +153,8 @@ class TableDrawer:
             return True  # the interaction that opens the table posts it; or it is drawn already
         embed, view, files = await self.looks(record)  # its picture, if any, replaces the one before
         channel = self.client.get_partial_messageable(record.channel_id)
-        attempt = asyncio.ensure_future(channel.get_partial_message(record.messages.table).edit(
-            embed=embed, view=view, attachments=files))
+        attempt = asyncio.ensure_future(_outcome(channel.get_partial_message(record.messages.table).edit(
+            embed=embed, view=view, attachments=files)))
         while True:
             done, _ = await asyncio.wait({attempt}, timeout=PATIENCE)
             if done:
@@ -163,7 +163,7 @@ class TableDrawer:
                 attempt.cancel()
                 return False
         try:
-            await _gone_if_unknown(attempt)
+            await _gone_if_unknown(_result(attempt))
         except discord.NotFound:
             if not record.open:
                 return True  # an ended game's deleted table stays deleted
@@ -175,6 +175,22 @@ class TableDrawer:
             self._latest[record.id] = updated if updated.version >= self._latest[record.id].version else \
                 self._latest[record.id]
         return True
+
+
+async def _outcome(awaitable) -> tuple[object, Exception | None]:
+    """(result, None) or (None, the failure): the edit's own task never ends in an exception, so one given up
+    for a newer state leaves none behind unretrieved; `_result` raises it where it is awaited."""
+    try:
+        return await awaitable, None
+    except discord.HTTPException as exc:
+        return None, exc
+
+
+async def _result(attempt: asyncio.Future):
+    value, failed = await attempt
+    if failed is not None:
+        raise failed
+    return value
 
 
 async def _gone_if_unknown(awaitable):

@@ -43,7 +43,7 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
                         value=f"{words.levels(w, p)}\n{words.tiles(w, p)}", inline=False)
     display = "\n".join(words.display(w, view)) or words.no_display(w)
     embed.add_field(name=words.display_heading(w), value=display, inline=False)
-    supply = f"{words.deck_and_discard(w, view)}\n{words.next_tiles(w, view)}"
+    supply = f"{words.deck_and_discard(w, view)}\n{words.next_tiles(w, view)}\n{words.steps_left(w, view)}"
     embed.add_field(name=words.supply_heading(w), value=supply, inline=False)
     if record.status == "active":
         timing = [clock.per_decision(w, record.table.turn_seconds)]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from ..scheduler import SystemClock
+from ..config import Settings, editions_of
+from ..scheduler import Clock
 from ..service import GameService, Thinkers, Timing
 from .cog import Augsburg
 from .pacing import Pacing
@@ -22,21 +23,27 @@ COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker f
 ANNOUNCE_GRACE = 120.0  # seconds before a change not yet announced is announced again (drawer.py)
 
 
-async def setup(bot) -> None:
-    settings = bot.settings
+async def open_service(settings: Settings, clock: Clock) -> GameService:
+    """The game service on the bot's database (DATABASE_URL, else DATABASE_PATH), with the bot's timing."""
     # A computer due to move leaves a marker a while ahead: after a restart it is set going again.
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)  # strong players' workers
-    service = GameService(bot.store, getattr(bot, "clock", None) or SystemClock(), timing, thinkers,
-                          deal_seed=settings.deal_seed)
+    return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds,
+                                  deal_seed=settings.deal_seed, editions=editions_of(settings))
+
+
+async def setup(bot) -> None:
+    settings, service = bot.settings, bot.service
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
+    # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
+    service.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
-                                                 settings.pictures_per_second)))
+                                                 settings.pictures_per_second),
+                               watch_seconds=settings.watch_seconds))
     bot.add_dynamic_items(*ALL_ITEMS)
 
 

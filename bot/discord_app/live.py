@@ -8,12 +8,18 @@ player who keeps playing clicks once per decision, on one panel, instead of
 opening a new panel for each. Kept in memory only: after a restart, or 15
 minutes after their last click, a player opens their panel from the table (or
 the ping's link) as before.
+
+A player whose panel follows the game and who used it within the last few
+minutes is *watching*: their next decision shows up there, and their ping is
+put off (presenter.py). If their panel cannot be redrawn, `lost` is told, so
+they are pinged at once instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -24,6 +30,7 @@ from engine import player_view, to_act
 from storage import GameRecord
 
 from ..service import GameService, decision_key
+from ..turns import computers_due, people_due
 from ..wording import Words, history, notices, words
 from .embeds import COLOUR
 from .panels import panel
@@ -59,10 +66,11 @@ async def private_panel(w: Words, service: GameService, record: GameRecord, user
 @dataclass
 class _Panel:
     hook: discord.Webhook  # the interaction's follow-up webhook: its token edits "@original", the panel
-    expires: float
+    expires: float  # on the service's clock, as is `used`
     message_id: int  # the panel's message
     shows: tuple
     w: Words  # its reader's language
+    used: float  # when its player last used it (the interaction that drew it)
 
 
 async def edit_original(hook: discord.Webhook, content: str, view, embed) -> None:
@@ -75,8 +83,9 @@ async def edit_original(hook: discord.Webhook, content: str, view, embed) -> Non
 
 
 class LivePanels:
-    def __init__(self, service: GameService):
+    def __init__(self, service: GameService, lost: Callable[[GameRecord, str], None] = lambda record, player: None):
         self.service = service
+        self.lost = lost  # a due player's panel could not be redrawn: they must be pinged
         self._panels: dict[int, dict[str, _Panel]] = {}  # per game, per player
         self._tasks: dict[tuple[int, str], asyncio.Task] = {}
         self._again: set[tuple[int, str]] = set()
@@ -88,14 +97,21 @@ class LivePanels:
         message is told it has moved, so no two panels offer the same decision."""
         if message_id is None or record.state is None:
             return
-        player, now = str(interaction.user.id), discord.utils.utcnow().timestamp()
+        player, now = str(interaction.user.id), self.service.clock.now()
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
-        panels[player] = _Panel(interaction.followup, interaction.created_at.timestamp() + TOKEN_LIFE,
-                                message_id, shows(record, player), words(interaction.locale))
+        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id, shows(record, player),
+                                words(interaction.locale), now)
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
+
+    def watching(self, game_id: int, player: str, within: float) -> bool:
+        """Whether `player` used their panel of this game within the last `within` seconds, and it still
+        follows the game (its token can redraw it)."""
+        live = self._panels.get(game_id, {}).get(player)
+        now = self.service.clock.now()
+        return live is not None and now < live.expires and now - live.used < within
 
     def follow(self, record: GameRecord) -> None:
         """The game changed: redraw the live panels that should now offer something else."""
@@ -131,18 +147,20 @@ class LivePanels:
         record = self._newest(game_id, channel_id)
         if live is None or record is None:
             return
-        if discord.utils.utcnow().timestamp() >= live.expires:
+        if self.service.clock.now() >= live.expires:
             self._drop(key, live)  # its token is spent
             return
         now = shows(record, player)
-        if now == live.shows or record.table.computer_plays(player):
-            return
+        if now == live.shows or player in computers_due(record.state, record.table):
+            return  # the bot moves for them in a moment: that move redraws it
         content, view, embed = await private_panel(live.w, self.service, record, int(player))
         try:
             await edit_original(live.hook, content, view, embed)
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
             log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
             self._drop(key, live)
+            if record.open and player in people_due(record.state, record.table):
+                self.lost(record, player)  # they would not know of their decision: pinged now
             return
         live.shows = now
         if not record.open:

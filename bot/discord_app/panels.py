@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import discord
 
-from engine import View, legal_actions, player_view
+from engine import View, legal_actions, only_action, player_view
 from engine.actions import Bid, BuyChoice, Call, Compensate, Discard, Pass, ReturnCard, RevealChoice, TakeCard
 from storage import GameRecord
 
 from .. import codes
+from ..automatic import ahead_choices, ahead_code, automatic
 from ..choices import positions
 from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
+from .ahead_widgets import AheadClear, AheadMenu
 from .people import people
 from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 
@@ -33,14 +35,34 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = ""):
     lines += [phases.status(w, view, who), "", words.hand(w, view)]
     buttons = view_of()
     options = legal_actions(record.state, player)
-    if options:
+    made = automatic(record.state, record.table)
+    if player in made.now or player in made.waiting:  # the bot makes it: no click
+        move, actor = made.now.get(player) or (only_action(record.state, player), "only")
+        lines += ["", moves.made_for_you(w, moves.made_label(w, move, view, who), actor, player in made.waiting)]
+    elif options:
         decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)
         lines += ["", notices.your_move_heading(w, decision.add(options))]
+    elif choices := ahead_choices(record.state, player):
+        lines += ["", decide_ahead(w, buttons, record, player, choices)]
     try:
         buttons.add_item(PictureButton(record.id, words.hand_picture_label(w)))
     except ValueError:
         pass  # the last row is taken by the decision: `/augsburg board hand:` shows the picture
     return "\n".join(lines)[:2000], buttons
+
+
+def decide_ahead(w: Words, buttons: discord.ui.View, record: GameRecord, player: str, choices: list) -> str:
+    """The menu of what to do when the player's turn in the running auction comes, and a button to clear
+    what they settled; the section's text."""
+    settled = record.table.seat(player).ahead
+    settled = settled if settled in choices else None
+    options = [discord.SelectOption(label=moves.ahead_label(w, a.how, a.cards)[:100], value=ahead_code(a),
+                                    default=a == settled) for a in choices[:MAX_OPTIONS]]
+    auction = choices[0].auction
+    buttons.add_item(AheadMenu(record.id, auction, options, moves.ahead_placeholder(w), row=0))
+    if settled is not None:
+        buttons.add_item(AheadClear(record.id, auction, moves.ahead_clear(w), row=1))
+    return moves.ahead_prompt(w, None if settled is None else moves.ahead_label(w, settled.how, settled.cards))
 
 
 class Decision:
@@ -80,7 +102,7 @@ class Decision:
             self.menu("pick", pairs, moves.placeholder(w, kind))
         else:
             self.privileges(labels)
-        return moves.prompt(w, options, self.pview)
+        return moves.prompt(w, options, self.pview, self.who)
 
     def auction(self, labels) -> None:
         bids = [(o, label) for o, label in labels if isinstance(o, Bid)]

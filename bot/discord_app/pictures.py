@@ -17,6 +17,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from engine import player_view, spectator_view
 from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
+from ..picture.story import Story
 from ..wording import Words, words
 from ..wording import table as table_words
 from .people import people
@@ -53,9 +55,9 @@ class Picture:
         return embed.set_image(url=f"attachment://{self.filename}")
 
 
-def _draw_table(view, names: dict[str, str], lang: str) -> Picture:
+def _draw_table(view, names: dict[str, str], lang: str, told: Story | None = None) -> Picture:
     w = words(lang)
-    return Picture(table_picture(view, names.get, w), table_alt_text(view, names.get, w))
+    return Picture(table_picture(view, names.get, w, told), table_alt_text(view, names.get, w))
 
 
 def _draw_hand(view, lang: str) -> bytes:
@@ -80,6 +82,9 @@ class Budget:
 class Pictures:
     def __init__(self, enabled: bool = True, processes: int = 0, per_second: float = 0.0):
         self.enabled = enabled
+        # What the picture tells beyond the view (who won each noble this round, the end's breakdown), read
+        # from the game's public log by whoever owns the store (the presenter); None: nothing.
+        self.story: Callable[[GameRecord], Awaitable[Story]] | None = None
         self._budget = Budget(per_second)  # 0: no limit
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
         self._processes = processes
@@ -115,7 +120,8 @@ class Pictures:
         if picture is None:
             await self._budget.take()
             view = spectator_view(record.state)
-            picture = await self._run(_draw_table, view, names, w.lang)
+            told = await self.story(record) if self.story is not None else None
+            picture = await self._run(_draw_table, view, names, w.lang, told)
             self._kept[key] = picture
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)

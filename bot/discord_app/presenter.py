@@ -6,7 +6,10 @@ channel while its token lives (Discord does not count those against the bot's
 global limit), else as paced channel messages. A ping notifies exactly the
 players who newly must act, as each asked (`/augsburg notify`): a mention, a
 direct message as well, or nothing. Pings carry no buttons (nothing live is left
-behind) and are never deleted, so they stay in the Mentions inbox.
+behind) and are never deleted, so they stay in the Mentions inbox. A player who
+is watching (their panel follows the game and they used it within `watch`
+seconds) sees their decision there: their ping is put off by `watch` seconds and
+goes out only if they have not decided by then (service/pings.py).
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from collections import defaultdict
 
 import discord
 
-from engine import spectator_view, to_act
+from engine import spectator_view
 from storage import Deadline, GameRecord
 
+from ..picture.story import Story, story
 from ..service import GameService, Outcome
+from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from .drawer import TableDrawer
@@ -33,7 +38,9 @@ from .widgets import lobby_view, table_view
 log = logging.getLogger(__name__)
 LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
+STORY_MOVES = 400  # moves read back for the picture's story of the round under way
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
+WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
 
 def _words(record: GameRecord) -> Words:
@@ -43,17 +50,18 @@ def _words(record: GameRecord) -> Words:
 
 class Presenter:
     def __init__(self, client: discord.Client, service: GameService, table_delay: float = 1.0,
-                 pacing: Pacing | None = None, pictures: Pictures | None = None):
+                 pacing: Pacing | None = None, pictures: Pictures | None = None, watch: float = WATCH_SECONDS):
         self.client = client
         self.service = service
-        self.store = service.store
         self.pacing = pacing or Pacing()
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
                                   standings=self._standings, gone=self._channel_gone)
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
-        self.live = LivePanels(service)  # players' private panels that follow the game
+        self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
+        self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
+        self.pictures.story = self._story
 
     async def close(self) -> None:
         await self.drawer.close()
@@ -96,13 +104,14 @@ class Presenter:
 
     async def show_move(self, outcome: Outcome) -> None:
         """After a move: soon a ping for whoever newly must act, the table, and the standings at the end."""
-        self.changed(outcome.record, outcome.previous_to_act)
+        self.changed(outcome.record, outcome.previous_to_act, outcome.player)
 
-    def changed(self, record: GameRecord, before: list[str] = ()) -> None:
-        """The game changed: announce it (`before`: who had to act before, so were pinged already)."""
+    def changed(self, record: GameRecord, before: list[str] = (), mover: str | None = None) -> None:
+        """The game changed: announce it (`before`: who had to act before, so were told already; but the
+        `mover`, due again, is told of their next decision as anyone newly due is)."""
         due = set()
         if record.open and record.state is not None:
-            due = {p for p in to_act(record.state) if p not in before and not record.table.computer_plays(p)}
+            due = people_due(record.state, record.table) - (set(before) - {mover})
         self.drawer.want(record, due)
         self.live.follow(record)
 
@@ -160,30 +169,52 @@ class Presenter:
         the message's attachments when it is edited, so pictures never pile up."""
         embed = await self.embed(record)
         if record.status == "lobby":
-            return embed, lobby_view(_words(record), record.id, record.table, self.store.editions.editions()), []
+            return embed, lobby_view(_words(record), record.id, record.table, self.service.editions.editions()), []
         picture = await self.pictures.table(_words(record), record)
         files = [] if picture is None else [picture.file()]
         if picture is not None:
             picture.show_in(embed)
         return embed, table_view(_words(record), record.id) if record.status == "active" else None, files
 
+    async def _story(self, record: GameRecord) -> Story:
+        """From the public log: who won each noble this round (a round is never this many moves), and at the
+        end where each score came from (the whole game)."""
+        since = -1 if not record.open else record.state.moves - STORY_MOVES
+        return story(await self.service.history(record, since))
+
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""
         if record.state is None:
             return lobby_embed(_words(record), record)
-        moves = await self.store.moves_since(record.id, record.state.moves - LOG_MOVES)
+        moves = await self.service.history(record, record.state.moves - LOG_MOVES)
         w = _words(record)
         who = people(w, record.table)
         ed = record.state.edition
         latest = [line for m in moves for line in move_lines(w, m, who, None, ed=ed)][-LOG_LINES:]
-        due = {d.player: d.due_at for d in await self.store.deadlines_of(record.id) if d.kind == "timeout"}
+        due = await self.service.timeouts(record)
         return table_embed(w, record, spectator_view(record.state), latest, due)
 
     # --- telling who must act
 
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
-        """One ping for whoever became due in a burst of moves, as each asked to be told."""
-        due = sorted(due, key=record.table.players.index)
+        """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
+        watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
+        watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
+        if watching:
+            await self.service.put_off_ping(record, watching, self.service.clock.now() + self.watch)
+        if due - watching:
+            await self.ping_now(record, due - watching)
+
+    def _lost(self, record: GameRecord, player: str) -> None:
+        """A due player's panel could not be redrawn: they are no longer watching, so their ping goes now."""
+        self.drawer.want(record, {player})
+
+    async def ping_now(self, record: GameRecord, due: set[str]) -> None:
+        """Ping these players now, as each asked to be told; then any ping put off for them is owed no more."""
+        await self._send_ping(record, sorted(due, key=record.table.players.index))
+        await self.service.pinged(record, due)
+
+    async def _send_ping(self, record: GameRecord, due: list[str]) -> None:
         how = {p: await self.service.notify_setting(p) for p in due}
         mentioned = [p for p in due if how[p] != "none"]
         if not mentioned:
@@ -232,7 +263,7 @@ class Presenter:
     async def _standings(self, record: GameRecord) -> int | None:
         """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
         them once even if a restart repeats the post."""
-        moves = await self.store.moves_since(record.id, -1)
+        moves = await self.service.history(record)
         entries = [e for move in moves for e in move.entries]
         over = next((e for e in reversed(entries) if e.type == "game_over"), None)
         if over is None:

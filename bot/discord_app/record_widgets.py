@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from .ahead_widgets import AHEAD_ITEMS
 from .widgets import DYNAMIC_ITEMS, _Routed
 
 
@@ -54,4 +55,4 @@ class HistoryGame(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r
 
 
 RECORD_ITEMS = (BoardPage, HistoryPage, HistoryGame)
-ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS  # every item discord.py routes
+ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS + AHEAD_ITEMS  # every item discord.py routes

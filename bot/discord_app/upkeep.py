@@ -37,25 +37,31 @@ class Upkeep:
         await asyncio.gather(*self._background, return_exceptions=True)
 
     async def fire(self, deadline: Deadline) -> None:
-        """A deadline is due: the computer decides for a player out of time, a reminder goes out, or a
-        computer whose move a restart interrupted is set going again."""
+        """A deadline is due: the computer decides for a player out of time, a reminder or a ping put off goes
+        out, or a computer whose move a restart interrupted is set going again."""
         try:
             await self._fire(deadline)
         except GameQuarantined as lost:
             await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
         except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
             log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
-            await self.service.store.postpone_deadline(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
+            await self.service.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
 
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
-            self.presenter.recover(await self.service.store.load_game(deadline.game_id))
+            self.presenter.recover(await self.service.game(deadline.game_id))
             return
         if deadline.kind == "computer":
             if await self.service.computer_due(deadline):
                 self.computers.schedule(deadline.channel_id)  # its move replaces the marker
                 await self._later(deadline)
+            return
+        if deadline.kind == "ping":  # a ping put off while its player was watching, who has not decided since
+            record = await self.service.ping_due(deadline)
+            if record is not None:
+                await self._later(deadline)  # until it is sent: a failure sends it again then
+                self._spawn(self._ping_late(deadline, record))
             return
         if deadline.kind == "timeout":
             outcome = await self.service.expire(deadline)
@@ -75,8 +81,11 @@ class Upkeep:
         await self.presenter.remind(deadline, record)
         await self.service.reminded(_postponed(deadline))
 
+    async def _ping_late(self, deadline: Deadline, record) -> None:
+        await self.presenter.ping_now(record, {deadline.player})  # which drops the row
+
     async def _later(self, deadline: Deadline) -> None:
-        await self.service.store.postpone_deadline(deadline, _postponed(deadline).due_at)
+        await self.service.postpone(deadline, _postponed(deadline).due_at)
 
     def _spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -99,7 +108,7 @@ class Upkeep:
     async def _find_deleted_channels(self) -> None:
         """Channels deleted while the bot was away: their games end too. A channel the bot's servers do not
         list is asked about once (an archived thread is not listed, yet lives)."""
-        for _game, guild_id, channel_id in await self.service.store.open_channels():
+        for _game, guild_id, channel_id in await self.service.open_channels():
             guild = self.bot.get_guild(guild_id)
             if guild is None or guild.unavailable or guild.get_channel_or_thread(channel_id) is not None:
                 continue

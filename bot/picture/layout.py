@@ -1,7 +1,7 @@
 """Geometry, colours and the few shapes both pictures are made of.
 
-Discord shows an image about 400 px wide on a phone, so a picture 800 px wide is halved: text is never
-smaller than 22 px here (11 px on the phone). The background is opaque parchment with a dark frame, so
+A phone shows an image 360 px wide, so a picture 640 px wide is shrunk to 56%: text is never smaller than
+24 px here (13.5 px on the phone, capitals 10 px high). The background is opaque parchment with a dark frame, so
 it reads the same in Discord's dark and light themes. Colour never carries meaning alone: a player's
 colour always comes with their initial, a track's with its name.
 """
@@ -15,10 +15,12 @@ from PIL import Image, ImageDraw
 
 from . import glyphs
 
-WIDTH = 800
+WIDTH = 640
 MARGIN = 18
 INNER = WIDTH - 2 * MARGIN
-TITLE, BODY, SMALL = 30, 24, 22  # font sizes in px
+TITLE, BODY, SMALL = 32, 27, 24  # font sizes in px
+PHONE = 360  # how wide a phone shows the picture
+CHIP = 38  # a chip's height
 
 PARCHMENT = (244, 235, 217)
 PANEL = (251, 247, 238)
@@ -103,7 +105,7 @@ def chip_width(s: str, size: int = SMALL) -> float:
 
 
 def chip(d: ImageDraw.ImageDraw, x: float, y: float, s: str, fill, edge, size: int = SMALL,
-         height: int = 34) -> float:
+         height: int = CHIP) -> float:
     """A rounded label; returns its right edge."""
     right = x + chip_width(s, size)
     d.rounded_rectangle((x, y, right, y + height), radius=8, fill=fill, outline=edge, width=2)

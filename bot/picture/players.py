@@ -1,5 +1,7 @@
-"""One panel per player: token and name, what they do in this auction, prestige on the 0-45 track with the
-limit they cannot pass yet (R21), their three tracks and their privilege tiles."""
+"""One panel per player: token and name, what they do in this auction, prestige on a track from 0 to 45 (or
+on to the best score, so that 59 and 89 look different) with the limit they cannot pass yet (R21), their
+three tracks and their privilege tiles; at the end, in the order of the standings, with their place and
+where their prestige came from."""
 
 from __future__ import annotations
 
@@ -7,12 +9,13 @@ from engine import View
 from engine.components import CATEGORIES
 from engine.rules import prestige_limit
 
-from ..wording import names
+from ..wording import end, names
 from ..wording import table as text
 from ..wording.words import Words
 from . import glyphs
 from .layout import (
     BODY,
+    CHIP,
     HIGHLIGHT,
     INK,
     INNER,
@@ -37,6 +40,22 @@ from .layout import (
 PIP = 14
 
 
+def track_end(view: View) -> int:
+    """Where the prestige tracks end: at the Cathedral's limit, as on the board, or at the best score rounded
+    up to 5 beyond it."""
+    return max(view.edition.cathedral_limit, -(-max((p.score for p in view.players), default=0) // 5) * 5)
+
+
+def order(view: View) -> list[tuple[int | None, int]]:
+    """(place, seat) of the panels: seating order while playing; at the end, the standings' order with each
+    player's place (end.places: winners first, equal scores below them sharing a place)."""
+    if view.phase != "game_over" or not view.winners:
+        return [(None, seat) for seat in range(len(view.players))]
+    seat_of = {p.id: seat for seat, p in enumerate(view.players)}
+    placed = end.places({p.id: p.score for p in view.players}, view.winners)
+    return [(place, seat_of[player]) for place, player, _ in placed]
+
+
 def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
     """Labels after a name, each with its fill: first player, their part in the auction, winner."""
     out = []
@@ -55,21 +74,25 @@ def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
     if view.winners and pid in view.winners:
         out.append((w._("winner"), HIGHLIGHT))
     if pid == view.lead and view.phase != "game_over":
-        out.append((w._(" · lead").strip(" ·"), PANEL))
+        out.append((text.lead_mark(w).strip(" ·"), PANEL))
     return out
 
 
-def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -> float:
-    """Draw one player's panel from `y`; returns its bottom."""
+def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float, top: int | None = None,
+          place: int | None = None, sources: dict[str, int] | None = None) -> float:
+    """Draw one player's panel from `y` (its prestige track ending at `top`; `place` in the standings and
+    `sources` of their prestige, at the end); returns its bottom."""
     p = view.players[seat]
+    top = top or track_end(view)
     left, right = MARGIN, MARGIN + INNER
     acting = p.id in view.to_act and view.phase != "game_over"
-    # The panel's height depends on how its chips wrap; lay them out first.
+    # The panel's height depends on how its chips and lines wrap; lay them out first.
     ed = view.edition
     chips = _chips(w, p, ed.max_level)
     lines = flow([(chip_width(label, SMALL) + extra, (label, kind, value)) for label, kind, value, extra in chips],
                  INNER - 24)
-    bottom = y + 106 + 42 * len(lines)
+    told = glyphs.wrap(_sources(w, sources), SMALL, INNER - 24, most=3) if sources is not None else []
+    bottom = y + 112 + (CHIP + 8) * len(lines) + 30 * len(told)
     d.rounded_rectangle((left, y, right, bottom), radius=12, fill=PANEL, outline=INK if acting else LINE,
                         width=4 if acting else 2)
     colour = seat_colour(seat)
@@ -77,6 +100,8 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -
     x = left + 56
     if acting:  # a shape, not only the frame's colour, says whose turn it is
         triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
+    if place is not None:
+        x = glyphs.draw(d, (x, y + 12), w._("{place}.", place=place), BODY, INK) + 8
     score = text.score(w, p, ed)
     score_left = right - 14 - glyphs.width(score, BODY)
     # The name first (cut only if it alone is too long), then as many labels as fit, most useful first.
@@ -85,15 +110,24 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float) -
         if x + chip_width(label) < score_left - 8:
             x = chip(d, x, y + 11, label, fill, INK) + 8
     right_text(d, right - 14, y + 14, score, BODY)
-    _prestige(d, w, p, ed, colour, token, left + 24, right - 24, y + 52)
-    cy = y + 100
+    _prestige(d, w, p, ed, colour, token, left + 24, right - 24, y + 54, top)
+    cy = y + 106
     for line in lines:
         cx = left + 12
         for width, (label, kind, value) in line:
             _chip(d, cx, cy, label, kind, value, ed.max_level)
             cx += width + 8
-        cy += 42
+        cy += CHIP + 8
+    for line in told:
+        glyphs.draw(d, (left + 12, cy), line, SMALL, INK)
+        cy += 30
     return bottom
+
+
+def _sources(w: Words, sources: dict[str, int]) -> str:
+    """Where a player's prestige came from (the final standings' breakdown)."""
+    parts = [end.source(w, kind, sources[kind]) for kind in end.SOURCES if sources.get(kind)]
+    return w._("Prestige: {sources}", sources=w.join(parts)) if parts else w._("No prestige")
 
 
 def _chips(w: Words, p, levels: int) -> list[tuple[str, str, object, float]]:
@@ -114,32 +148,32 @@ def _chip(d, x: float, y: float, label: str, kind: str, level, levels: int) -> N
         return
     pips = levels * (PIP + 3) + 6
     right = x + chip_width(label) + pips
-    d.rounded_rectangle((x, y, right, y + 34), radius=8, fill=TRACK_TINT[kind], outline=TRACK[kind], width=2)
+    d.rounded_rectangle((x, y, right, y + CHIP), radius=8, fill=TRACK_TINT[kind], outline=TRACK[kind], width=2)
     box = glyphs.ink("H", SMALL)
-    end = glyphs.draw(d, (x + 10, y + 17 - (box[1] + box[3]) / 2), label, SMALL, INK)
+    done = glyphs.draw(d, (x + 10, y + CHIP / 2 - (box[1] + box[3]) / 2), label, SMALL, INK)
+    top = y + (CHIP - PIP) / 2
     for i in range(levels):  # filled squares up to the level: the count reads without the colour
-        px = end + 10 + i * (PIP + 3)
-        d.rectangle((px, y + 10, px + PIP, y + 10 + PIP), fill=TRACK[kind] if i < level else PANEL, outline=INK)
+        px = done + 10 + i * (PIP + 3)
+        d.rectangle((px, top, px + PIP, top + PIP), fill=TRACK[kind] if i < level else PANEL, outline=INK)
 
 
-def _prestige(d, w: Words, p, ed, colour, letter: str, x0: float, x1: float, y: float) -> None:
-    """The 0-45 track: filled to the score, a wall at the limit with the points beyond it hatched.
-    (The board's track runs to the Cathedral's limit; a higher score sits at its end.)"""
+def _prestige(d, w: Words, p, ed, colour, letter: str, x0: float, x1: float, y: float, top: int) -> None:
+    """The track from 0 to `top` (the board's track runs to the Cathedral's limit; a higher best score
+    extends it): filled to the score, a wall at the limit with the points beyond it hatched."""
     limit = prestige_limit(p.tiles, ed)
-    track_end = ed.cathedral_limit
 
     def at(points: float) -> float:
-        return x0 + (x1 - x0) * min(points, track_end) / track_end
+        return x0 + (x1 - x0) * min(points, top) / top
 
     d.rounded_rectangle((x0, y, x1, y + 14), radius=7, fill=PANEL, outline=INK, width=2)
-    if limit is not None and limit < track_end:
+    if limit is not None and limit < top:
         for hx in range(round(at(limit)) + 4, round(x1), 9):  # what cannot be scored yet, hatched
             d.line((hx, y + 13, hx + 8, y + 1), fill=MUTED, width=2)
     if p.score:
         d.rounded_rectangle((x0, y, max(at(p.score), x0 + 14), y + 14), radius=7, fill=colour, outline=INK, width=2)
-    for mark in range(5, track_end, 5):
+    for mark in range(5, top, 5):
         d.line((at(mark), y + 14, at(mark), y + 20), fill=INK, width=1)
-    labels = {points: str(points) for points in (0, ed.church_limit, ed.cathedral_limit)}
+    labels = {points: str(points) for points in (0, ed.church_limit, ed.cathedral_limit, top)}
     if limit is not None:
         d.rectangle((at(limit) - 3, y - 8, at(limit) + 3, y + 22), fill=INK)
     for points, label in labels.items():
@@ -149,6 +183,6 @@ def _prestige(d, w: Words, p, ed, colour, letter: str, x0: float, x1: float, y: 
         glyphs.draw(d, (lx, y + 17), label, size, INK if points == limit else MUTED)
     if limit is None:
         label = w._("no limit")
-        middle = track_end * 33 / 45  # where it stands on the board's 45-point track, clear of the labels
+        middle = (ed.church_limit + ed.cathedral_limit) / 2  # between the two limits' labels
         glyphs.draw(d, (at(middle) - glyphs.width(label, SMALL) / 2, y + 17), label, SMALL, INK)
     disk(d, at(p.score), y + 7, 14, colour, letter)

@@ -16,6 +16,7 @@ from ..wording.words import People, Words
 from . import glyphs, players
 from .layout import (
     BODY,
+    CHIP,
     HIGHLIGHT,
     INK,
     INNER,
@@ -39,6 +40,7 @@ from .layout import (
     tokens,
     triangle,
 )
+from .story import Story
 
 Names = People | Callable[[str], str]
 ALT_TEXT_LIMIT = 1000
@@ -53,21 +55,26 @@ def _public(view: View) -> None:
         raise ValueError("the table picture is drawn from the spectator view only (R28)")
 
 
-def table_picture(view: View, people: Names, w: Words) -> bytes:
+def table_picture(view: View, people: Names, w: Words, story: Story | None = None) -> bytes:
     """The table as PNG bytes: `view` from `spectator_view`, `people` naming the players (a `People` or a
-    function of the player id), `w` the table's language."""
+    function of the player id), `w` the table's language; `story` (story.py, from the public log): who won
+    each noble this round, and at the end where each score came from."""
     _public(view)
+    story = story or Story()
     people = _people(people)
     image, d = canvas()
     names_at = [people.name(p.id) for p in view.players]
     marks = dict(zip([p.id for p in view.players], tokens(names_at)))
     people = People(name=people.name, call=marks.__getitem__)  # `call`: the token drawn for a player
     y = _header(d, w, view, people.plain(), MARGIN)
-    y = _nobles(d, w, view, people, y + 8)
+    y = _nobles(d, w, view, people, story, y + 8)
     y = _display(d, w, view, people, y + 14)
-    y = _supply(d, w, view, y + 6)
-    for seat, p in enumerate(view.players):
-        y = players.panel(d, w, view, seat, names_at[seat], marks[p.id], y + 10)
+    y = _supply(d, w, view, y + 10)
+    top = players.track_end(view)
+    for place, seat in players.order(view):
+        p = view.players[seat]
+        y = players.panel(d, w, view, seat, names_at[seat], marks[p.id], y + 10, top, place,
+                          story.prestige.get(p.id) if view.phase == "game_over" else None)
     return finish(image, y)
 
 
@@ -110,27 +117,36 @@ def _header(d, w: Words, view: View, people: People, y: float) -> float:
     return y
 
 
-def _nobles(d, w: Words, view: View, people: People, y: float) -> float:
-    """The five nobles in auction order; the one visited now is framed, lit and pointed at."""
-    gap, nobles = 8, view.edition.nobles
-    width = (INNER - gap * (len(nobles) - 1)) / len(nobles)
+def _nobles(d, w: Words, view: View, people: People, story: Story, y: float) -> float:
+    """The five nobles in auction order, one a line: who won each this round, the one under way lit and
+    pointed at with its highest bid, those to come plain."""
+    nobles = view.edition.nobles
     current = nobles.index(view.noble) if view.noble else None
+    over = view.phase == "game_over"
     for i, noble in enumerate(nobles):
-        x = MARGIN + i * (width + gap)
-        now, done = i == current, current is not None and i < current
-        d.rounded_rectangle((x, y + 14, x + width, y + 92), radius=10, fill=HIGHLIGHT if now else (
-            LINE if done else PANEL), outline=INK, width=4 if now else 1)
+        now = i == current and not over
         if now:
-            triangle(d, x + width / 2, y + 6, 9, INK, "down")
-        label = glyphs.fit(names.noble(w, noble), BODY, width - 12)
-        glyphs.draw(d, (x + (width - glyphs.width(label, BODY)) / 2, y + 22), label, BODY, MUTED if done else INK)
-        if now:
-            _bid_mark(d, w, view, people, x, width, y + 52)
-    return y + 92
+            d.rounded_rectangle((MARGIN, y, MARGIN + INNER, y + 40), radius=8, fill=HIGHLIGHT, outline=INK, width=3)
+            triangle(d, MARGIN + 14, y + 20, 8, INK)
+        x = glyphs.draw(d, (MARGIN + 30, y + 6), names.noble(w, noble), BODY, INK) + 14
+        if noble in story.won and not now:
+            winner = story.won[noble]
+            if winner is None:
+                glyphs.draw(d, (x, y + 8), w._("nobody bid"), SMALL, MUTED)
+            else:
+                x = glyphs.draw(d, (x, y + 8), w._("won by"), SMALL, MUTED) + 8
+                seat = [p.id for p in view.players].index(winner)
+                disk(d, x + 15, y + 20, 15, seat_colour(seat), people.call(winner))
+                glyphs.draw(d, (x + 38, y + 8), glyphs.fit(people.name(winner), SMALL, MARGIN + INNER - x - 40), SMALL,
+                            INK)
+        elif now:
+            _bid_mark(d, w, view, people, x, y + 8)
+        y += 42
+    return y
 
 
-def _bid_mark(d, w: Words, view: View, people: People, x: float, width: float, y: float) -> None:
-    """Under the noble visited: the highest bid as a number of cards and the bidder's token."""
+def _bid_mark(d, w: Words, view: View, people: People, x: float, y: float) -> None:
+    """Beside the noble under way: the highest bid as a number of cards and the bidder's token."""
     if view.auction is not None and view.auction.high:
         count, holder = view.auction.high, view.auction.high_player
     elif view.showdown is not None:
@@ -139,14 +155,14 @@ def _bid_mark(d, w: Words, view: View, people: People, x: float, width: float, y
         count, holder = None, view.privilege.player
     else:
         return
-    seat = [p.id for p in view.players].index(holder) if holder else None
-    label = w.n_("{n} card", "{n} cards", count) if count else ""
-    full = glyphs.width(label, SMALL) + (34 if holder else 0)
-    lx = x + (width - full) / 2
     if holder:
-        disk(d, lx + 13, y + 15, 13, seat_colour(seat), people.call(holder))
-        lx += 34
-    glyphs.draw(d, (lx, y + 2), label, SMALL, INK)
+        seat = [p.id for p in view.players].index(holder)
+        disk(d, x + 15, y + 12, 15, seat_colour(seat), people.call(holder))
+        x += 38
+    label = w.n_("highest bid: {n} card", "highest bid: {n} cards", count) if count else w._("won by")
+    if holder and not count:
+        label = f"{label} {people.name(holder)}"
+    glyphs.draw(d, (x, y), glyphs.fit(label, SMALL, MARGIN + INNER - x - 8), SMALL, INK)
 
 
 def _display(d, w: Words, view: View, people: People, y: float) -> float:
@@ -168,30 +184,39 @@ def _display(d, w: Words, view: View, people: People, y: float) -> float:
 def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float) -> float:
     ed = view.edition
     items = [(chip_width(names.privilege(w, k, ed)), (slot, k)) for slot, k in enumerate(ed.privilege_cards[card])]
-    lines = flow(items, INNER - 60 - (40 if turn else 0))
-    bottom = y + 42 * len(lines) - 8
-    d.rounded_rectangle((MARGIN, y - 3, MARGIN + 42, bottom + 3), radius=6, fill=HIGHLIGHT if turn else PANEL,
+    label = names.privilege_card_number(w, card)  # how a player may name it: "card 4"
+    box = glyphs.width(label, SMALL) + 16
+    lines = flow(items, INNER - box - 12 - (40 if turn else 0))
+    bottom = y + (CHIP + 8) * len(lines) - 8
+    d.rounded_rectangle((MARGIN, y, MARGIN + box, y + CHIP), radius=6, fill=HIGHLIGHT if turn else PANEL,
                         outline=INK, width=3 if turn else 1)
-    glyphs.draw(d, (MARGIN + 21 - glyphs.width(card, BODY) / 2, y + 3), card, BODY, INK)
+    glyphs.draw(d, (MARGIN + 8, y + (CHIP - SMALL) / 2 - 2), label, SMALL, INK)
     for line in lines:
-        x = MARGIN + 54
+        x = MARGIN + box + 12
         for _, (slot, kind) in line:
             fill, edge = (TRACK_TINT[kind], TRACK[kind]) if kind in TRACK else (KIND_TINT[kind], KIND_EDGE[kind])
             spent = turn is not None and slot in turn.used
             right = chip(d, x, y, names.privilege(w, kind, ed), LINE if spent else fill, MUTED if spent else edge)
             if spent:
-                d.line((x + 4, y + 17, right - 4, y + 17), fill=INK, width=3)
+                d.line((x + 4, y + CHIP / 2, right - 4, y + CHIP / 2), fill=INK, width=3)
             x = right + 8
-        y += 42
+        y += CHIP + 8
     if turn is not None:
         seat = [p.id for p in view.players].index(turn.player)
-        disk(d, MARGIN + INNER - 18, y - 42 * len(lines) + 13, 16, seat_colour(seat), people.call(turn.player))
+        disk(d, MARGIN + INNER - 18, y - (CHIP + 8) * len(lines) + CHIP / 2, 16, seat_colour(seat),
+             people.call(turn.player))
     return bottom
 
 
 def _supply(d, w: Words, view: View, y: float) -> float:
-    for line in glyphs.wrap(text.deck_and_discard(w, view), SMALL, INNER, most=2) + glyphs.wrap(
-            text.next_tiles(w, view), SMALL, INNER, most=2):
-        glyphs.draw(d, (MARGIN, y), line, SMALL, INK)
-        y += 28
+    """The deck and discard pile, the tiles in the supply with their next prices, the step tiles left at
+    each level (none left: a climb there takes one from a player), and what each level gives at round end."""
+    glyphs.draw(d, (MARGIN, y), text.supply_heading(w), BODY, INK)
+    y += 36
+    for part in (text.deck_and_discard(w, view), text.next_tiles(w, view), text.steps_left(w, view),
+                 text.income(w, view.edition)):
+        for line in glyphs.wrap(part, SMALL, INNER, most=6):
+            glyphs.draw(d, (MARGIN, y), line, SMALL, INK)
+            y += 30
+        y += 4
     return y

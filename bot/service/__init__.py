@@ -5,7 +5,11 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back).
+stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off).
+
+The service is the front-ends' one door into storage: they open it with
+`GameService.open(url)`, read and change games through it, and are handed
+only what the storage contract types (records, the records' queries).
 """
 
 from __future__ import annotations
@@ -15,14 +19,20 @@ import weakref
 from collections.abc import Callable
 from dataclasses import replace
 
-from storage import GameRecord, LoggedMove, Store, TableMessages
+from engine.editions import Library
+from storage import Deadline, GameRecord, LoggedMove, Store, TableMessages
+from storage.contract import DeadlineStore, RecordStore
 
 from ..scheduler import Clock, SystemClock
-from ..turns import Timing, computers_due, on_clock, plan
+from ..turns import Timing, computers_due, plan, tracked
+from .ahead import AheadMixin
 from .cache import GameCache
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
+from .export import export_game
+from .lease import LeaseKeeper
 from .lobby import LobbyMixin
 from .moves import MovesMixin
+from .pings import PingsMixin
 from .seats import SeatsMixin
 from .thinking import Thinkers
 
@@ -31,7 +41,7 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Th
 NOTIFY_CHOICES = ("channel", "dm", "none")
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
@@ -45,6 +55,48 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games = GameCache()  # the open game per channel
 
+    @classmethod
+    async def open(cls, database: str, clock: Clock | None = None, timing: Timing | None = None,
+                   thinkers: Thinkers | None = None, retry_seconds: float | None = None,
+                   deal_seed: int | None = None, editions: Library | None = None) -> GameService:
+        """The service on the database at `database` (a DATABASE_URL or a SQLite file), opened and migrated;
+        `retry_seconds`: how long PostgreSQL is waited for when out of reach; `editions`: what games are
+        played with (default: the shipped ones)."""
+        store = await Store.open(database, retry_seconds=retry_seconds, editions=editions)
+        return cls(store, clock, timing, thinkers, deal_seed)
+
+    async def close(self) -> None:
+        self.thinkers.close()
+        await self.store.close()
+
+    @property
+    def where(self) -> str:
+        """The database, as an operator names it."""
+        return self.store.where
+
+    @property
+    def kind(self) -> str:
+        return self.store.kind
+
+    @property
+    def editions(self) -> Library:
+        """The editions this service offers new tables and loads games with."""
+        return self.store.editions
+
+    @property
+    def deadlines(self) -> DeadlineStore:
+        """For the one scheduler, which fires them."""
+        return self.store.deadlines
+
+    @property
+    def records(self) -> RecordStore:
+        """Statistics, the leaderboard, ended games: read-only queries."""
+        return self.store.records
+
+    def lease_keeper(self, seconds: float, on_lost) -> LeaseKeeper:
+        """What holds this database for the process while it serves (see lease.py)."""
+        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost)
+
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
         if lock is None:
@@ -55,7 +107,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
         """The channel's open game (raises GameQuarantined for a damaged one)."""
         record = self._games.get(channel_id)
         if record is None:
-            record = await self.store.load_channel(channel_id)
+            record = await self.store.games.load_channel(channel_id)
             if record is not None:
                 self._games.put(record)
         return record
@@ -78,8 +130,8 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
     def _plan(self, record: GameRecord, new_table, new_state=None, restart: frozenset = frozenset()):
         """The game's deadlines once its table (and state) change."""
         state = new_state or record.state
-        before = on_clock(record.state, record.table)
-        after = on_clock(state, new_table)
+        before = tracked(record.state, record.table)
+        after = tracked(state, new_table)
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
                     computers_due(state, new_table))
 
@@ -106,48 +158,75 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin):
             if latest is not None and latest.id == record.id:
                 record = latest
             messages = record.messages.model_copy(update=changes)
-            await self.store.set_messages(record.id, messages, settled)
+            await self.store.games.set_messages(record.id, messages, settled)
             updated = replace(record, messages=messages)
             if latest is not None and latest.id == record.id:
                 self._games.put(updated)
             return record.messages, updated
 
+    # --- reading games, ended ones too
+
+    async def game(self, game_id: int) -> GameRecord:
+        """Any stored game, verified (GameNotFound, GameQuarantined)."""
+        return await self.store.games.load_game(game_id)
+
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, open or ended."""
+        return await self.store.games.last_game(channel_id)
+
+    async def open_channels(self) -> list[tuple[int, int, int]]:
+        """(game id, guild id, channel id) of every open game."""
+        return await self.store.games.open_channels()
+
     async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:
         """What happened in the game since `player` last decided for themselves."""
-        return await self.store.moves_since(record.id, await self.store.last_decision(record.id, player))
+        log = self.store.log
+        return await log.moves_since(record.id, await log.last_decision(record.id, player))
 
-    async def history(self, record: GameRecord) -> list[LoggedMove]:
-        return await self.store.moves_since(record.id, -1)
+    async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
+        """The game's moves after move `after` (-1: all of them, the deal included)."""
+        return await self.store.log.moves_since(record.id, after)
 
-    # --- a player's own settings (across games)
+    async def export(self, record: GameRecord) -> dict:
+        """The game as its export file holds it (export.py)."""
+        return await export_game(self.store.log, record)
+
+    async def timeouts(self, record: GameRecord) -> dict[str, float]:
+        """When each player on the clock runs out of time."""
+        return {d.player: d.due_at for d in await self.store.deadlines.deadlines_of(record.id) if d.kind == "timeout"}
+
+    async def postpone(self, deadline: Deadline, until: float) -> bool:
+        return await self.store.deadlines.postpone_deadline(deadline, until)
+
+    # --- facts about the deployment (e.g. the commands last synced)
+
+    async def fact(self, key: str) -> str | None:
+        return await self.store.settings.meta(key)
+
+    async def set_fact(self, key: str, value: str) -> None:
+        await self.store.settings.set_meta(key, value)
+
+    # --- a player's own settings (across games), each change merged atomically
 
     async def notify_setting(self, user: int | str) -> str:
-        return (await self.store.player_settings(str(user))).get("notify", "channel")
+        return (await self.store.settings.player_settings(str(user))).get("notify", "channel")
 
     async def player_settings(self, user: int | str) -> dict:
-        return await self.store.player_settings(str(user))
+        return await self.store.settings.player_settings(str(user))
 
     async def set_notify(self, user: int | str, how: str, lang: str = "en") -> Outcome:
         """How to tell a player it is their move; `lang`: the language of their direct messages."""
         if how not in NOTIFY_CHOICES:
             return refuse("unknown_choice")
-        settings = await self.store.player_settings(str(user))
-        await self.store.set_player_settings(str(user), {**settings, "notify": how, "dm_failed": False,
-                                                         "lang": lang})
+        await self.store.settings.merge_player_settings(str(user), {"notify": how, "dm_failed": False, "lang": lang})
         return Outcome(True)
 
     async def note_dm_failed(self, user: str) -> None:
         """A DM could not be delivered: the player is told once, privately, at their next visit."""
-        settings = await self.store.player_settings(user)
-        if not settings.get("dm_failed"):
-            await self.store.set_player_settings(user, {**settings, "dm_failed": True, "dm_failed_told": False})
+        await self.store.settings.merge_player_settings(user, {"dm_failed": True, "dm_failed_told": False},
+                                                        when={"dm_failed": False})
 
     async def take_dm_notice(self, user: int | str) -> bool:
         """Whether to tell this player now that their DMs failed (True once per failure)."""
-        settings = await self.store.player_settings(str(user))
-        if settings.get("dm_failed") and not settings.get("dm_failed_told"):
-            await self.store.set_player_settings(str(user), {**settings, "dm_failed_told": True})
-            return True
-        return False
-
-
+        return await self.store.settings.merge_player_settings(str(user), {"dm_failed_told": True},
+                                                               when={"dm_failed": True, "dm_failed_told": False})

@@ -28,6 +28,9 @@ class Outcome:
     record: GameRecord | None = None
     events: list[Event] = field(default_factory=list)
     previous_to_act: list[str] = field(default_factory=list)
+    player: str | None = None  # a move's: whose it was, who made it (storage.Actor) and what it was
+    actor: str | None = None
+    action: object = None
 
 
 def refuse(code: str, record: GameRecord | None = None, **params) -> Outcome:

@@ -16,7 +16,8 @@ import json
 from typing import Any
 
 from engine import spectator_view
-from storage import GameRecord, LoggedMove, Store
+from storage import GameRecord, LoggedMove
+from storage.contract import GameLog
 from storage.records import ENTRY
 
 FORMAT = "augsburg-1520-game"
@@ -33,6 +34,12 @@ def public_entries(move: LoggedMove) -> list[dict[str, Any]]:
     return [ENTRY.dump_python(e, mode="json") for e in move.entries if e.type == "table" or e.to is None]
 
 
+def public_actor(actor: str) -> str:
+    """Who made a move, as everyone may know it: a move the bot made for a person (their only option, or one
+    settled ahead) is theirs, as the table told it."""
+    return "player" if actor in ("only", "ahead") else actor
+
+
 def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict] | None = None) -> dict[str, Any]:
     """The file's content. `actions` (the store's, with their JSON) are used only for a complete game."""
     table = record.table
@@ -47,7 +54,8 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         "lang": table.lang,
         "players": [{"id": s.id, "name": s.name, "kind": s.kind, "number": s.number,
                      **({"level": s.level} if s.kind == "computer" else {})} for s in table.seats],
-        "log": [{"move": m.move, "player": m.player, "actor": m.actor, "entries": public_entries(m)} for m in moves],
+        "log": [{"move": m.move, "player": m.player, "actor": public_actor(m.actor), "entries": public_entries(m)}
+                for m in moves],
         "table": spectator_view(record.state).model_dump(mode="json") if record.state is not None else None,
     }
     if record.state is not None:
@@ -58,16 +66,16 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         data |= {
             "seed": table.seed,
             "start_player": table.start_player,
-            "actions": [{"move": a["move"], "player": a["player"], "actor": a["actor"], "action": a["action"]}
-                        for a in actions or []],
+            "actions": [{"move": a["move"], "player": a["player"], "actor": public_actor(a["actor"]),
+                         "action": a["action"]} for a in actions or []],
             "state": record.state.model_dump(mode="json"),
         }
     return data
 
 
-async def export_game(store: Store, record: GameRecord) -> dict[str, Any]:
-    moves = await store.moves_since(record.id, -1) if record.state is not None else []
-    actions = (await store.export_game(record.id))["actions"] if is_complete(record) else None
+async def export_game(log: GameLog, record: GameRecord) -> dict[str, Any]:
+    moves = await log.moves_since(record.id, -1) if record.state is not None else []
+    actions = (await log.export_game(record.id))["actions"] if is_complete(record) else None
     return export_data(record, moves, actions)
 
 

@@ -42,7 +42,7 @@ class LobbyMixin:
             turn = self.timing.turn_seconds if clock else None
             edition = self.store.editions.default.ref
             try:
-                record = await self.store.open_lobby(guild_id, channel_id,
+                record = await self.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
                                                            lang=lang, edition=edition))
             except ChannelBusy:
@@ -67,7 +67,7 @@ class LobbyMixin:
             table = change(record.table)
             if isinstance(table, Notice):
                 return Outcome(False, table, record)
-            record = await self.store.update_lobby(record.id, record.version, table)
+            record = await self.store.games.update_lobby(record.id, record.version, table)
             return Outcome(True, record=self._keep(record))
 
     async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
@@ -188,7 +188,7 @@ class LobbyMixin:
             state, events = new_game(table.players, seed=table.seed, edition=edition, rules=RULES_VERSION)
             deadlines = self._plan(record, table, state)
             announce = self._announce_at()
-            record = await self.store.start_game(record.id, record.version, table, state, log=events,
+            record = await self.store.games.start_game(record.id, record.version, table, state, log=events,
                                                  deadlines=deadlines, announce_at=announce)
             self._planned(deadlines, announce)
             return Outcome(True, record=self._keep(record), events=events)
@@ -201,6 +201,7 @@ class LobbyMixin:
             if record.table.host != str(user) and not can_manage:
                 return refuse("cancel_not_allowed", record)
             announce = self._announce_at()
-            record = await self.store.finish_game(record.id, record.version, "cancelled", announce_at=announce)
+            record = await self.store.games.finish_game(record.id, record.version, "cancelled",
+                                                        announce_at=announce)
             self._planned(None, announce)
             return Outcome(True, record=self._keep(record))

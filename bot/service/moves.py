@@ -7,17 +7,25 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from engine import apply, legal_actions, player_view, to_act
+from engine import apply, legal_actions, only_action, player_view, to_act
 from engine.actions import ActionModel, Done
 from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
-from storage import Deadline, GameRecord, Table, TableEvent, VersionConflict
+from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent, VersionConflict
 
+from ..automatic import automatic, lapsed
 from ..turns import computers_due, on_clock
 from .core import Outcome, decision_key, refuse
 
 log = logging.getLogger(__name__)
-SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
+
+
+def chose_already(state: GameState, player: str) -> bool:
+    """Whether `player` has made their part of the secret choice under way (a purchase, a lay-down)."""
+    seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
+    if state.phase in ("initial_purchase", "round_end_purchase"):
+        return seat in state.purchase.choices
+    return state.phase == "showdown" and seat in state.showdown.reveals
 
 
 def computer_seat(record: GameRecord, player: str) -> tuple[str, int]:
@@ -64,8 +72,8 @@ class MovesMixin:
                 return refuse("seat_left", record)
             if key is not None and key != decision_key(record.state):
                 return refuse("stale_decision", record)
-            if key is not None and player not in to_act(record.state) and record.state.phase in SIMULTANEOUS:
-                return refuse("already_chosen", record)  # an older copy of a panel: not "not your turn"
+            if chose_already(record.state, player):
+                return refuse("already_chosen", record)  # an older panel, or typed again: not "not your turn"
             if callable(action):
                 try:
                     action = action(record.state, player)
@@ -88,11 +96,13 @@ class MovesMixin:
         if not more.ok:
             return outcome
         return Outcome(True, record=more.record, events=outcome.events + more.events,
-                       previous_to_act=outcome.previous_to_act)
+                       previous_to_act=outcome.previous_to_act, player=player, actor=outcome.actor,
+                       action=outcome.action)
 
     async def play_computer(self, channel_id: int) -> Outcome | None:
-        """Let the first seat due that a computer plays (a computer's, or a human's stood in for) move;
-        None when there is none. If somebody moved meanwhile, the choice is refused as stale.
+        """Let the first seat due that the bot moves (a computer's, a human's stood in for, or a person's
+        only option or decision settled ahead) move; None when there is none. If somebody moved meanwhile,
+        the choice is refused as stale.
 
         A heavy level (strong) thinks off the event loop and outside the lock, from a snapshot (the
         player's view and the events they know); its move is applied only if the game is still where it
@@ -101,17 +111,21 @@ class MovesMixin:
             record = self.cached(channel_id)
             if record is None or record.status != "active":
                 return None
-            due = [p for p in to_act(record.state) if record.table.computer_plays(p)]
+            made = automatic(record.state, record.table).now
+            due = [p for p in to_act(record.state) if record.table.computer_plays(p) or p in made]
             if not due:
                 return None
             player = due[0]
+            if player in made:  # a person's: no thinking to do
+                action, actor = made[player]
+                return await self._move(record, player, action, actor, record.table, [])
             actor = "player" if record.table.is_computer(player) else "stand_in"
             level, seed = computer_seat(record, player)
             view = player_view(record.state, player)
             bot = computer(level, seed, self.thinkers.think_seconds)
             if not bot.heavy:  # decided at once, from the view alone
                 return await self._move(record, player, bot.decide(view), actor, record.table, [])
-            history = visible_to(await self.thinkers.history(self.store, record.id), player)
+            history = visible_to(await self.thinkers.history(self.store.log, record.id), player)
         try:
             action = await self.thinkers.decide(level, seed, view, history)
         except Exception:  # a failing player must not stall the table: this decision is played at normal
@@ -135,6 +149,9 @@ class MovesMixin:
             if record is None:
                 return None
             player = deadline.player
+            waiting = automatic(record.state, record.table).waiting
+            if player in waiting:  # their only option, which waited for the others: no missed turn
+                return await self._move(record, player, only_action(record.state, player), "only", record.table, [])
             seat = record.table.seat(player)
             streak = seat.streak + 1
             table = record.table.with_seat(player, missed=seat.missed + 1, streak=streak, stand_in=streak >= 2)
@@ -148,26 +165,32 @@ class MovesMixin:
             if record is not None and record.id == deadline.game_id and deadline.player in computers_due(
                     record.state, record.table):
                 return True
-            await self.store.drop_deadline(deadline)
+            await self.store.deadlines.drop_deadline(deadline)
             return False
 
     async def remind(self, deadline: Deadline) -> GameRecord | None:
-        """The game to remind `deadline.player` of, if they are still to decide; a stale reminder is dropped."""
+        """The game to remind `deadline.player` of, if they are still to decide; a stale reminder is dropped,
+        and so is one for a person whose only option waits for the others (nothing to remind them of)."""
         async with self.lock(deadline.channel_id):
-            return await self._still_due(deadline)
+            record = await self._still_due(deadline)
+            if record is not None and deadline.player in automatic(record.state, record.table).waiting:
+                await self.store.deadlines.drop_deadline(deadline)
+                return None
+            return record
 
     async def reminded(self, deadline: Deadline) -> None:
-        await self.store.drop_deadline(deadline)
+        await self.store.deadlines.drop_deadline(deadline)
 
     async def _still_due(self, deadline: Deadline) -> GameRecord | None:
         """The game if this very deadline stands (not one re-armed since) and its player must still decide."""
-        current = {(d.player, d.kind): d.due_at for d in await self.store.deadlines_of(deadline.game_id)}
+        stored = await self.store.deadlines.deadlines_of(deadline.game_id)
+        current = {(d.player, d.kind): d.due_at for d in stored}
         if current.get((deadline.player, deadline.kind)) != deadline.due_at or self.clock.now() < deadline.due_at:
             return None
         record = await self.current(deadline.channel_id)
         if record is None or record.id != deadline.game_id or deadline.player not in on_clock(record.state,
                                                                                                 record.table):
-            await self.store.drop_deadline(deadline)
+            await self.store.deadlines.drop_deadline(deadline)
             return None
         return record
 
@@ -177,10 +200,11 @@ class MovesMixin:
         result = apply(state, player, action)
         if not result.ok:
             return refuse(result.code, record, **result.params)
+        table = lapsed(table, result.state, player if state.phase == "auction" else None)
         deadlines = self._plan(record, table, result.state, restart=frozenset({player}))
         announce = self._announce_at()
         try:
-            new = await self.store.commit_action(
+            new = await self.store.games.commit_action(
                 record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
                 actor=actor, table=table if table is not record.table else None, log=log, deadlines=deadlines,
                 keep_table=record.table, keep_messages=record.messages, announce_at=announce,
@@ -189,5 +213,11 @@ class MovesMixin:
             # Another process wrote first: drop our copy so the next click sees the truth.
             self._games.drop(record.channel_id)
             return refuse("raced")
+        except StorageUnavailable:
+            # The database stayed out of reach (storage retried meanwhile): nothing of the move was stored, and
+            # the player is told so; our copy is dropped, so the next click reads what is stored.
+            self._games.drop(record.channel_id)
+            return refuse("not_stored")
         self._planned(deadlines, announce)
-        return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state))
+        return Outcome(True, record=self._keep(new), events=result.events, previous_to_act=to_act(state),
+                       player=player, actor=actor, action=action)

@@ -27,8 +27,8 @@ class SeatsMixin:
             if not present:
                 log.append(TableEvent(what="abandoned", player=player))
                 announce = self._announce_at()
-                record = await self.store.finish_game(record.id, record.version, "abandoned", table=table, log=log,
-                                                      announce_at=announce)
+                record = await self.store.games.finish_game(record.id, record.version, "abandoned", table=table,
+                                                            log=log, announce_at=announce)
                 self._planned(None, announce)
                 return Outcome(True, record=self._keep(record))
             if table.host == player:  # the host's say (replacing, cancelling) passes on
@@ -75,8 +75,8 @@ class SeatsMixin:
     async def _seat_change(self, record: GameRecord, table: Table, log: list) -> Outcome:
         deadlines = self._plan(record, table)
         announce = self._announce_at()
-        record = await self.store.update_table(record.id, record.version, table, log=log, deadlines=deadlines,
-                                               announce_at=announce)
+        record = await self.store.games.update_table(record.id, record.version, table, log=log,
+                                                     deadlines=deadlines, announce_at=announce)
         self._planned(deadlines, announce)
         return Outcome(True, record=self._keep(record))
 
@@ -87,9 +87,9 @@ class SeatsMixin:
             record = await self.current(channel_id)
             ended = None
             if record is not None:
-                ended = await self.store.finish_game(record.id, record.version, "abandoned")
+                ended = await self.store.games.finish_game(record.id, record.version, "abandoned")
                 self._keep(ended)
             for gone in {g for g in (game_id, record.id if record else None) if g is not None}:
-                await self.store.clear_deadlines(gone, kind="announce")
+                await self.store.deadlines.clear_deadlines(gone, kind="announce")
             return Outcome(True, record=ended) if ended else None
 

@@ -65,10 +65,10 @@ class Thinkers:
             self.workers = 0
             return await loop.run_in_executor(self._executor(), decide, *args)
 
-    async def history(self, store, game_id: int) -> list[Event]:
+    async def history(self, log, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""
         last, events = self._histories.pop(game_id, (-1, []))
-        logged = await store.moves_since(game_id, last)
+        logged = await log.moves_since(game_id, last)
         # A read after move `last` repeats the table log written after it: only later moves are new.
         new = [e for m in logged if m.move > last for e in m.entries if e.type != "table"]
         if logged:

@@ -1,7 +1,7 @@
 """`augsburg play`: you against 1-4 computer players, through the same game service as the Discord bot.
 
-The game is kept in the bot's SQLite file under channel 0, so it can be stopped
-and resumed. You see only your own view.
+The game is kept in the bot's database (its SQLite file, or its PostgreSQL) under channel 0, so it can be
+stopped and resumed. You see only your own view.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from typing import TextIO
 
 from engine import legal_actions, player_view, spectator_view, to_act
 from engine.ai.levels import DEFAULT_LEVEL
+from engine.components import JOKER
 from engine.edition import EditionError
 from engine.editions import Library, read_file
-from storage import GameNotPlayable, GameQuarantined, Seat, Store
+from storage import GameNotPlayable, GameQuarantined, Seat, StorageUnavailable
 
+from ..automatic import automatic
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, log, notices, phases, rules
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -29,26 +31,23 @@ GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
 YOU = "you"
 
 
-async def play(store: Store, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
-               seed: int | None = None, name: str = "Player", picture: str | None = None,
+async def play(service: GameService, term: Terminal, *, opponents: int, resume: bool, fresh: bool,
+               seed: int | None = None, name: str | None = None, picture: str | None = None,
                levels: list[str] | None = None, edition: str | None = None) -> int:
     """`levels`: each computer's level (one for all, or one each); `edition`: the id of the edition of the
-    store's library a new game is played with (None: its default). A resumed game keeps its own."""
-    service = GameService(store)  # a strong computer thinks on a thread, while the terminal waits
-    try:
-        return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels, edition)
-    finally:
-        service.thinkers.close()
+    service's library a new game is played with (None: its default). A resumed game keeps its own."""
+    return await _play(service, term, opponents, resume, fresh, seed, name, picture, levels, edition)
 
 
 async def _play(service: GameService, term: Terminal, opponents: int, resume: bool, fresh: bool, seed: int | None,
-                name: str, picture: str | None, levels: list[str] | None, edition: str | None) -> int:
+                name: str | None, picture: str | None, levels: list[str] | None, edition: str | None) -> int:
     w = term.w
+    name = name or words.default_name(w)  # in the player's language unless they gave one
     drawn = Picture(picture, w)
     try:
         record = await service.current(CHANNEL)
     except GameQuarantined:
-        term.say(words.damaged(w))
+        term.say(words.damaged(w, term.command('--new')))
         record = None
         if not fresh:
             return 1
@@ -56,7 +55,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         term.say(notices.not_playable(w, exc.game_id, exc.edition))
         return 1
     if record is not None and record.status == "active" and not (resume or fresh):
-        term.say(words.unfinished(w))
+        term.say(words.unfinished(w, term.command('--resume'), term.command('--new')))
         return 1
     if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
         await service.cancel(CHANNEL, YOU, can_manage=True)
@@ -69,23 +68,29 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people, refused = _people(w, record.table), False
+    people, refused, jokers_told = _people(w, record.table), False, False
     term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
     term.say(rules.edition_line(w, record.state.edition))
-    drawn.update(record)
+    await drawn.update(record, service)
     while record.status == "active":
-        if YOU in to_act(record.state):
+        made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
+        if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
             view = player_view(record.state, YOU)
             term.say()
-            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT)))
-            term.say(words.your_move(w, phases.your_move(w, view)))
+            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
+            jokers_told = jokers_told or JOKER in view.you.hand
+            term.say(words.your_move(w, phases.your_move(w, view, people)))
             action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
             if action is None:
-                term.say(words.input_ended(w))
+                term.say(words.input_ended(w, term.command('--resume')))
                 return 0
             outcome = await service.act(CHANNEL, record.id, YOU, None, action)
         else:
+            only = made.now.get(YOU)
+            label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
             outcome = await service.play_computer(CHANNEL)
+            if outcome is not None and outcome.ok and outcome.player == YOU:
+                term.say(words.only_choice(w, label))
         if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
             term.say(words.changed_elsewhere(w))
             return 1
@@ -95,7 +100,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
             continue
         _show(term, outcome, YOU)
         record = outcome.record
-        drawn.update(record)
+        await drawn.update(record, service)
     _final(term, record, _people(w, record.table, words.NAME_LIMIT))
     return 0
 
@@ -129,7 +134,7 @@ class Picture:
     def __init__(self, path: str | None, w: Words):
         self.path, self.w, self.shown = path, w, None
 
-    def update(self, record) -> None:
+    async def update(self, record, service: GameService) -> None:
         if self.path is None or record is None or record.state is None:
             return
         view = spectator_view(record.state)
@@ -137,8 +142,10 @@ class Picture:
         if public == self.shown:
             return
         from ..picture import table_picture  # Pillow is loaded only when a picture is asked for
+        from ..picture.story import story
 
-        data = table_picture(view, _people(self.w, record.table), self.w)
+        told = story(await service.history(record))
+        data = table_picture(view, _people(self.w, record.table), self.w, told)
         part = f"{self.path}.part"
         with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
             out.write(data)
@@ -154,16 +161,20 @@ def _show(term: Terminal, outcome: Outcome, player: str) -> None:
 
 def _final(term: Terminal, record, people: People) -> None:
     state = record.state
-    ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
-    term.say(words.standings(term.w, [(people.name(p.id), p.score, p.id in state.winners) for p in ranked]))
+    placed = end.places({p.id: p.score for p in state.players}, state.winners)
+    note = end.tied_below(term.w) if end.shared_places(placed, state.winners) else ""
+    term.say(words.standings(term.w, [(place, people.name(p), score, p in state.winners)
+                                      for place, p, score in placed], note))
     term.say(words.verdict(term.w, YOU in state.winners))
 
 
 async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: int | None, stdin: TextIO = sys.stdin,
-              stdout: TextIO = sys.stdout, name: str = "Player", w: Words = ENGLISH, picture: str | None = None,
-              levels: list[str] | None = None, edition: str | None = None, library: Library | None = None) -> int:
-    """`edition`: an edition's id in `library` (the shipped ones and EDITIONS_DIR's), or an edition file."""
-    term = Terminal(stdin, stdout, w)
+              stdout: TextIO = sys.stdout, name: str | None = None, w: Words = ENGLISH, picture: str | None = None,
+              levels: list[str] | None = None, edition: str | None = None, library: Library | None = None,
+              command: str = "augsburg play") -> int:
+    """`edition`: an edition's id in `library` (the shipped ones and EDITIONS_DIR's), or an edition file;
+    `command`: how the player started the game, for the lines that tell them how to go on."""
+    term = Terminal(stdin, stdout, w, command)
     library = library or Library()
     if edition is not None and edition.endswith(".toml"):
         try:
@@ -176,26 +187,31 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
     if edition is not None and library.get(edition) is None:
         term.say(words.unknown_edition(w, edition, [e.id for e in library.editions()]))
         return 2
-    store = await Store.open(database, editions=library)
+    # A strong computer thinks on a thread, while the terminal waits.
+    service = await GameService.open(database, editions=library)
     try:
-        return await play(store, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
+        return await play(service, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
                           picture=picture, levels=levels, edition=edition)
     finally:
-        await store.close()
+        await service.close()
 
 
 def main(args) -> int:
     from ..config import Settings, editions_of
 
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
+    command = getattr(args, "program", "augsburg play")
     library = editions_of(Settings())
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
                                w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),
-                               edition=getattr(args, "edition", None), library=library))
+                               edition=getattr(args, "edition", None), library=library, command=command))
     except KeyboardInterrupt:
-        print("\n" + words.stopped(w))
+        print("\n" + words.stopped(w, f"{command} --resume"))
         return 0
+    except StorageUnavailable:  # PostgreSQL out of reach for longer than its retries: nothing was applied
+        print(notices.notice(w, "not_stored", {}, People(name=str)))
+        return 1
     except BrokenPipeError:  # the reader went away (e.g. piped into `head`); the game is saved
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
         return 0

@@ -10,6 +10,7 @@ stopped the game. While a prompt waits, Ctrl-C raises KeyboardInterrupt at once.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import threading
 from contextlib import contextmanager
@@ -25,11 +26,17 @@ from ..wording import terminal as words
 class Terminal:
     """Reads choices and writes the board; `read` returns None at end of input."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO, w: Words):
+    def __init__(self, stdin: TextIO, stdout: TextIO, w: Words, command: str = "augsburg play"):
         self.stdin, self.stdout, self.w = stdin, stdout, w
-        self._numbers = Numbering()
+        self._command = command  # how the player started the game: the lines on how to go on name it so
+        self.width = shutil.get_terminal_size((words.WIDTH, 24)).columns  # long lines are broken between words
+
+    def command(self, option: str) -> str:
+        """The game's command as the player typed it, with `option` ('--resume'): it works as typed."""
+        return f"{self._command} {option}"
 
     def say(self, text: str = "") -> None:
+        text = "\n".join(words.wrapped(line, self.width) for line in text.split("\n"))
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
@@ -48,27 +55,29 @@ class Terminal:
         without asking (unless `auto` is off, after a refusal)."""
         first, ed = options[0], view.edition
         if isinstance(first, RevealChoice):
-            self.say(moves.reveal_prompt(self.w, first.count))
+            self.say(words.sentence(moves.reveal_prompt(self.w, first.count)))
             return self._ask_cards(names.in_hand_order(first.cards, ed), first.count, first.suggested, ed)
         if isinstance(first, BuyChoice):
             return self._ask_buy(first, ed)
         if all(isinstance(o, Discard | ReturnCard) for o in options):
             order = names.hand_order(ed)
             options = sorted(options, key=lambda o: order(o.card))
-        if len(options) == 1 and auto:
-            self.say(words.only_choice(self.w, moves.action(self.w, first, view, people)))
+        labelled: dict[str, object] = {}  # two privileges alike on one card do the same: one line
+        for option in options:
+            labelled.setdefault(moves.action(self.w, option, view, people, slots=False), option)
+        if len(labelled) == 1 and auto:
+            self.say(words.only_choice(self.w, next(iter(labelled))))
             return first
-        numbered = self._numbers.number(view, options)
-        for number, option in numbered.items():
-            self.say(f"  {number}. {moves.action(self.w, option, view, people)}")
-        listed = list(numbered)
+        numbered = dict(enumerate(labelled.items(), start=1))
+        for number, (label, _) in numbered.items():
+            self.say(f"  {number}. {label}")
         while True:
-            answer = self.read(words.pick_numbered(self.w, listed))
+            answer = self.read(words.pick_one(self.w, len(numbered)))
             if answer is None:
                 return None
             if answer.isdigit() and int(answer) in numbered:
-                return numbered[int(answer)]
-            self.say(words.not_listed(self.w, listed))
+                return numbered[int(answer)][1]
+            self.say(words.not_a_number(self.w, len(numbered)))
 
     def _ask_cards(self, cards: list[str], count: int, suggested: list[str], ed):
         self._list(cards, ed)
@@ -113,41 +122,6 @@ def _numbers(answer: str, size: int) -> list[int] | None:
     if not all(p.isdigit() and 1 <= int(p) <= size for p in parts) or len(set(parts)) != len(parts):
         return None
     return [int(p) - 1 for p in parts]
-
-
-class Numbering:
-    """Stable option numbers while you use one privilege card.
-
-    Using a privilege removes its options (and may add some: a step now taken from a
-    player, the Master Builder's buildings); renumbering 1..n would make "3" mean
-    something else than a moment ago. So within one card's turn an option keeps the
-    number it was first shown with, and a new option gets the next number never used
-    in that turn. Every other decision is numbered 1..n afresh.
-    """
-
-    def __init__(self):
-        self._turn: tuple | None = None
-        self._given: dict = {}
-
-    def number(self, view: View, options: list) -> dict[int, object]:
-        """{number: option}, in the order of the numbers."""
-        turn = _privilege_turn(view)
-        if turn is None:
-            return dict(enumerate(options, start=1))
-        if turn != self._turn:
-            self._turn, self._given = turn, {}
-        for option in options:
-            if option not in self._given:
-                self._given[option] = max(self._given.values(), default=0) + 1
-        return dict(sorted((self._given[o], o) for o in options))
-
-
-def _privilege_turn(view: View) -> tuple | None:
-    """Which card's turn of privileges the options belong to; None for any other decision."""
-    t = view.privilege
-    if t is None or t.awaiting != "privileges" or t.player != view.you.id:
-        return None
-    return (view.round, view.noble, t.card)
 
 
 @contextmanager

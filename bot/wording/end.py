@@ -14,18 +14,48 @@ def ranked(over) -> list[tuple[str, int]]:
     return sorted(over.scores.items(), key=lambda kv: (kv[0] not in over.winners, -kv[1]))
 
 
+def places(scores: dict[str, int], winners: list[str]) -> list[tuple[int, str, int]]:
+    """(place, player, score) in the order of the standings: the winners share first place; below them
+    equal scores share a place too, as the rules break a tie for the win only (R27)."""
+    order = sorted(scores.items(), key=lambda kv: (kv[0] not in winners, -kv[1]))
+    out: list[tuple[int, str, int]] = []
+    for i, (player, points) in enumerate(order):
+        if player in winners:
+            place = 1
+        elif out and out[-1][1] not in winners and out[-1][2] == points:
+            place = out[-1][0]  # tied with the one above
+        else:
+            place = i + 1
+        out.append((place, player, points))
+    return out
+
+
+def shared_places(placed: list[tuple[int, str, int]], winners: list[str]) -> bool:
+    """Whether two players below the win share a place."""
+    below = [place for place, player, _ in placed if player not in winners]
+    return len(below) != len(set(below))
+
+
 def standings(w: Words, over, people: People) -> str:
     lines = [w._("**Augsburg 1520 — final standings**")]
-    for place, (player, points) in enumerate(ranked(over), start=1):
+    placed = places(over.scores, over.winners)
+    for place, player, points in placed:
         line = w._("{place}. {name} — {score}", place=place, name=people.name(player), score=w.prestige(points))
         lines.append(line + " 🏆" if player in over.winners else line)
     if over.tiebreak in ("cathedral", "church"):
-        lines.append(w._("The tie was decided by the most expensive {tile}.", tile=names.tile(w, over.tiebreak)))
+        lines.append(w._("The tie for the win was decided by the most expensive {tile}.",
+                         tile=names.tile(w, over.tiebreak)))
     elif over.tiebreak == "shared":
-        lines.append(w._("The tied players share the win."))
+        lines.append(w._("The tied players share the win: none of them has a Church or a Cathedral to decide it."))
+    if shared_places(placed, over.winners):
+        lines.append(tied_below(w))
     winners = w.both([people.addressed(p) for p in over.winners])
     lines.append(w.n_("{winners} wins!", "{winners} win!", len(over.winners), winners=winners))
     return "\n".join(lines)
+
+
+def tied_below(w: Words) -> str:
+    return w._("Equal scores below the win share their place: the rules break a tie for the win only.")
 
 
 def source(w: Words, kind: str, points: int) -> str:

@@ -15,19 +15,33 @@ PAGE = 1900  # characters per page of the log (Discord allows 2,000)
 def entry_line(w: Words, e, people: People, reader: str | None, ed: Edition) -> str | None:
     if e.type == "table":
         return clock.table_event(w, e, people)
+    if e.type == "choice_made" and e.player == reader:
+        return None  # the reader's own "has chosen": their private line says what they chose
     if e.to is None:
         return public_line(w, e, people, ed)
     return private_line(w, e, ed) if e.to == reader else None
 
 
 def move_lines(w: Words, move: LoggedMove, people: People, reader: str | None, *, ed: Edition) -> list[str]:
-    """The sentences of one move for `reader` (None: the public only), told as the clock's when it was;
-    `ed`: the game's edition."""
+    """The sentences of one move for `reader` (None: the public only), told as the clock's when it was; a
+    move the bot made for the reader (their only option, or settled ahead) says so to them alone; `ed`: the
+    game's edition."""
     lines = [line for e in move.entries if (line := entry_line(w, e, people, reader, ed))]
-    if move.actor == "clock":
-        head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+    if (head := _head(w, move, people, reader)) is not None:
         lines.insert(0, head)
     return lines
+
+
+def _head(w: Words, move: LoggedMove, people: People, reader: str | None) -> str | None:
+    if move.actor == "clock":
+        return clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+    if move.player != reader or reader is None:
+        return None  # to everyone else it is the player's own move, however it was made
+    if move.actor == "only":
+        return w._("Your only choice, made for you:")
+    if move.actor == "ahead":
+        return w._("As you decided ahead:")
+    return None
 
 
 def _heading(w: Words, e) -> str | None:
@@ -45,8 +59,7 @@ def catch_up(w: Words, moves: list[LoggedMove], people: People, reader: str, lim
     """Since the reader's last decision: one line per auction or round end, newest last, cut from the oldest."""
     groups: list[tuple[str | None, list[str]]] = [(None, [])]
     for move in moves:
-        if move.actor == "clock":
-            head = clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
+        if (head := _head(w, move, people, reader)) is not None:
             groups[-1][1].append(head)
         for e in move.entries:
             heading = _heading(w, e)

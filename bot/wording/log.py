@@ -70,10 +70,17 @@ def public_line(w: Words, e: Event, people: People, ed: Edition) -> str | None:
         case "privileges_declined":
             return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
         case "prestige_gained":
+            if e.requested and not e.amount:
+                return w.n_("{who} would gain {n} prestige but gains none: scores stop at {church} without a "
+                            "Church and at {cathedral} without a Cathedral.", "{who} would gain {n} prestige but "
+                            "gains none: scores stop at {church} without a Church and at {cathedral} without a "
+                            "Cathedral.", e.requested, who=who, church=ed.church_limit, cathedral=ed.cathedral_limit)
             if e.requested and e.amount < e.requested:
-                return w._("{who} keeps only {amount} of those {requested} prestige: scores stop at {church} without "
-                           "a Church and at {cathedral} without a Cathedral.", who=who, amount=e.amount,
-                           requested=e.requested, church=ed.church_limit, cathedral=ed.cathedral_limit)
+                return w.n_("{who} would gain {n} prestige but gains only {amount}: scores stop at {church} without "
+                            "a Church and at {cathedral} without a Cathedral.", "{who} would gain {n} prestige but "
+                            "gains only {amount}: scores stop at {church} without a Church and at {cathedral} "
+                            "without a Cathedral.", e.requested, who=who, amount=e.amount, church=ed.church_limit,
+                            cathedral=ed.cathedral_limit)
             return None
         case "round_income":
             if e.money:
@@ -137,6 +144,8 @@ def lines(w: Words, events, people: People, player: str | None = None, *, ed: Ed
     """The log lines of `events` that `player` may read: public ones, and their own private ones."""
     out = []
     for e in events:
+        if e.type == "choice_made" and e.player == player:
+            continue  # their own "has chosen": the private line says what they chose
         if e.to is None:
             line = public_line(w, e, people, ed)
         elif e.to == player:

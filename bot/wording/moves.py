@@ -7,6 +7,7 @@ from engine import View
 from engine.actions import (
     Bid,
     Build,
+    Buy,
     BuyChoice,
     Call,
     Compensate,
@@ -14,17 +15,21 @@ from engine.actions import (
     Done,
     Pass,
     ReturnCard,
+    Reveal,
     RevealChoice,
     TakeCard,
     Use,
 )
+from engine.components import BUILDINGS, OFFICES
+from engine.rules import holds_tile
 
 from . import names
 from .words import People, Words
 
 
-def action(w: Words, option, view: View, people: People) -> str:
-    """The label of one concrete legal action."""
+def action(w: Words, option, view: View, people: People, slots: bool = True) -> str:
+    """The label of one concrete legal action; `slots`: a privilege's number on its card ('1. Trade: …'),
+    which a list numbered of its own (the terminal's) leaves out."""
     ed = view.edition
     match option:
         case Pass():
@@ -36,7 +41,7 @@ def action(w: Words, option, view: View, people: People) -> str:
         case TakeCard(card=card):
             return names.privilege_card(w, card, ed)
         case Use():
-            return use(w, option, view.privilege.card, people, ed=ed)
+            return use(w, option, view.privilege.card, people, numbered=slots, ed=ed, view=view)
         case Build(what=what):
             return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
                        cost=w.money(view.tile_stacks[what][0]))
@@ -56,8 +61,10 @@ def action(w: Words, option, view: View, people: People) -> str:
     raise ValueError(f"no label for {option!r}")
 
 
-def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, *, ed) -> str:
-    """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice.
+def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, *, ed,
+        view: View | None = None) -> str:
+    """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice;
+    a building with its price ('Offices: build the Church for 700 guilders') when the `view` is given.
     `ed`: the game's edition (what the card holds)."""
     head = names.privilege(w, ed.privilege_cards[card][option.slot], ed)
     if numbered:
@@ -67,10 +74,34 @@ def use(w: Words, option: Use, card: str, people: People, numbered: bool = True,
     if option.from_:
         return w._("{head}: {how} from {player}", head=head, how=names.use(w, option.as_, ed),
                    player=people.name(option.from_))
+    if option.as_ in BUILDINGS and view is not None and view.tile_stacks[option.as_]:
+        return w._("{head}: build the {tile} for {money}", head=head, tile=names.tile(w, option.as_),
+                   money=w.money(view.tile_stacks[option.as_][0]))
     return w._("{head}: {how}", head=head, how=names.use(w, option.as_, ed))
 
 
-def prompt(w: Words, options: list, view: View) -> str:
+def out_of_reach(w: Words, view: View) -> list[str]:
+    """The buildings a privilege left on the player's card (Offices, or the Master Builder's) could build but
+    the player cannot pay for now: said, not left out silently."""
+    turn, you = view.privilege, getattr(view, "you", None)
+    if you is None or turn is None or turn.card is None or turn.player != you.id:
+        return []
+    me = next(p for p in view.players if p.id == you.id)
+    ed = view.edition
+    offices = any(k == OFFICES and slot not in turn.used for slot, k in enumerate(ed.privilege_cards[turn.card]))
+    offices = offices and len(turn.used) < ed.privileges_per_card
+    if not (offices or me.tiles.master_builder and not turn.built):
+        return []
+    lines = []
+    for tile in BUILDINGS:
+        stack = view.tile_stacks[tile]
+        if stack and not holds_tile(me.tiles, tile) and stack[0] > you.money:
+            lines.append(w._("You cannot build the {tile} now: it costs {cost}, and you have {money}.",
+                             tile=names.tile(w, tile), cost=w.money(stack[0]), money=w.money(you.money)))
+    return lines
+
+
+def prompt(w: Words, options: list, view: View, people: People) -> str:
     """What the decision in front of the player asks of them (reveal and purchase: see below)."""
     first = options[0]
     if isinstance(first, (Pass, Call, Bid)):
@@ -84,7 +115,8 @@ def prompt(w: Words, options: list, view: View) -> str:
     if isinstance(first, TakeCard):
         return w._("take one of the privilege cards on display.")
     if isinstance(first, Compensate):
-        return w._("a step tile was taken from you: choose your compensation.")
+        return w._("{player} climbed and took your step tile: choose your compensation.",
+                   player=people.name(view.privilege.player))
     if isinstance(first, Discard):
         return w._("choose a card from your hand to discard.")
     if isinstance(first, ReturnCard):
@@ -96,8 +128,9 @@ def prompt(w: Words, options: list, view: View) -> str:
     card = names.privilege_card(w, view.privilege.card, view.edition)
     left = view.edition.privileges_per_card - len(view.privilege.used)
     if left:
-        return w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
-                    card=card)
+        asked = w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
+                     card=card)
+        return " ".join([asked, *out_of_reach(w, view)])
     if any(isinstance(o, Build) for o in options):
         return w._("no more privileges of {card} to use: build with your Master Builder, or finish the card.",
                    card=card)
@@ -190,3 +223,57 @@ def bid_command(w: Words, low: int, high: int) -> str:
         return w.n_("`/augsburg bid count:` — raise to {n} card", "`/augsburg bid count:` — raise to {n} cards", high)
     return w.n_("`/augsburg bid count:` — raise to {low}–{n} card", "`/augsburg bid count:` — raise to {low}–{n} cards",
                 high, low=w.number(low))
+
+
+def made_label(w: Words, move, view: View, people: People) -> str:
+    """A decision the bot makes for a player, as they read it: 'Pass', 'Lay down: Maria 3, Joker'."""
+    if isinstance(move, Reveal):
+        return lay_down_label(w, move.cards, limit=200)
+    if isinstance(move, Buy):
+        return buy_label(w, len(move.cards), 0)
+    return action(w, move, view, people)
+
+
+def made_for_you(w: Words, what: str, actor: str, waiting: bool) -> str:
+    """On the panel of a player whose decision the bot makes: no click, no ping."""
+    if actor == "ahead":
+        return w._("As you decided ahead, the bot makes your move for you: {what}.", what=what)
+    if waiting:
+        return w._("Your only choice ({what}) is made for you once the others have chosen: nothing to click.",
+                   what=what)
+    return w._("Your only choice ({what}) is made for you: nothing to click.", what=what)
+
+
+def ahead_label(w: Words, how: str, cards: int) -> str:
+    """One choice of deciding ahead, in the menu and once settled."""
+    if how == "pass":
+        return w._("Pass when my turn comes")
+    if how == "call":
+        return w.n_("Call while the highest bid is at most {n} card", "Call while the highest bid is at most {n} cards",
+                    cards)
+    return w.n_("Raise to {n} card (call it if it is the highest bid)",
+                "Raise to {n} cards (call it if it is the highest bid)", cards)
+
+
+def ahead_prompt(w: Words, settled: str | None) -> str:
+    """The panel's section for deciding ahead; `settled`: what the player has set, as ahead_label words it."""
+    head = w._("**Decide ahead** (only you see this): settle your next turn in this auction now, and the bot "
+               "makes it for you when it comes, with no ping. A higher bid than you allow makes it a pass.")
+    if settled is None:
+        return head
+    return head + "\n" + w._("Settled: {what}. You can change or clear it until your turn.", what=settled)
+
+
+def ahead_placeholder(w: Words) -> str:
+    return w._("When my turn comes…")
+
+
+def ahead_clear(w: Words) -> str:
+    return w._("Clear it: I decide myself")
+
+
+def ahead_done(w: Words, settled: str | None) -> str:
+    """The answer to setting or clearing it."""
+    if settled is None:
+        return w._("✅ Cleared: you decide your next turn yourself.")
+    return w._("✅ Settled ahead: {what}.", what=settled)

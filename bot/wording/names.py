@@ -91,8 +91,18 @@ def card(w: Words, card_id: str) -> str:
 
 
 def card_with_price(w: Words, card_id: str, ed: Edition) -> str:
-    """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back)."""
+    """'Maria 15 (500 guilders)': a card with what it costs to buy (also the price on its back); a joker, the
+    dearest card, with what it is good for, so that nobody buys it for a strong card."""
+    if card_id == JOKER:
+        return w._("Joker ({price}; counts for every noble, never wins a showdown)",
+                   price=w.money(ed.card_price[card_id]))
     return w._("{card} ({price})", card=card(w, card_id), price=w.money(ed.card_price[card_id]))
+
+
+def joker_note(w: Words) -> str:
+    """Beside a hand that holds jokers."""
+    return w._("A joker counts as a card for every noble, but has no value: it never wins a showdown, and a "
+               "lay-down needs at least one certificate.")
 
 
 def hand_order(ed: Edition):

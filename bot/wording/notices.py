@@ -46,6 +46,8 @@ def _table(w: Words, p: dict, people: People) -> dict:
         ),
         "stale_choice": lambda: w._("That choice no longer matches your cards; here is what you can do now."),
         "raced": lambda: w._("Someone acted at the same moment; please try again."),
+        "not_stored": lambda: w._("The game could not be saved just now (its database is out of reach), so nothing "
+                                  "was applied. Please try again in a moment."),
         "not_ours": lambda: w._("That button is not one of ours any more; open your hand again."),
         "unknown_choice": lambda: w._("That is not a choice I know."),
         "typed_ambiguous": lambda: w._("Which one do you mean: {candidates}?", candidates=w.join(p["candidates"])),
@@ -71,6 +73,7 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "never_timed_out": lambda: w._("{player}'s time has never run out; a seat goes to the computer only after "
                                        "that.", player=people.name(p["player"])),
         "not_stood_in": lambda: w._("Nobody is playing for you: your seat is yours."),
+        "ahead_lapsed": lambda: w._("That auction is over, or you are out of it: there is nothing to decide ahead."),
     }
 
 

@@ -56,7 +56,7 @@ def status(w: Words, view: View, people: People) -> str:
                noble=noble)
 
 
-def your_move(w: Words, view: View) -> str:
+def your_move(w: Words, view: View, people: People) -> str:
     """What the player to act is asked to do, for the terminal's prompt."""
     match view.phase:
         case "initial_purchase":
@@ -70,6 +70,9 @@ def your_move(w: Words, view: View) -> str:
                         view.auction.high, noble=names.noble(w, view.noble))
         case "showdown":
             return w._("lay down your cards for {noble}.", noble=names.noble(w, view.noble))
+        case "privilege" if view.privilege.awaiting == "compensation":  # not the winner: the one robbed
+            return w._("{player} climbed and took your step tile: choose your compensation, {money} or 1 "
+                       "prestige.", player=people.name(view.privilege.player), money=w.money(100))
         case "privilege":
             return w._("you won {noble}: use your privilege card.", noble=names.noble(w, view.noble))
         case "shortage":

@@ -48,7 +48,8 @@ _TEXTS = {
     "auction": lambda w, ed: w._(
         'Bids count cards, not values. On your turn pass (you are out of this auction), call (offer as many '
         "cards as the best bid) or raise. Only that noble's certificates and jokers are valid, and at least "
-        'one card must be a certificate; for Maximilian any certificate is valid. When the turn comes back to'
+        'one card must be a certificate; for Maximilian any certificate is valid. A joker counts as a card '
+        'for every noble but has no value of its own: it never wins a showdown. When the turn comes back to'
         ' the best bid, everyone holding it lays down that many cards at once: the single highest card wins '
         "(for Maximilian ties go {ties}). The winner's cards are spent; second place "
         'gets {second}, third {third}. A bidder left alone wins without a showdown but still spends the cards.',
@@ -56,12 +57,14 @@ _TEXTS = {
         third=w.number(ed.consolation[1])
     ),
     "privileges": lambda w, ed: w._(
-        'The winner takes one face-up privilege card and may use two of its three privileges, in any order; '
-        'each one left unused is worth {declined}. Trade, Nobility and Offices privileges climb one step, or '
+        'The winner takes one face-up privilege card and may use two of its three privileges, in any order. '
+        'Of those two uses, each one you do not make is worth {declined} (so 0, {one} or {two} in all); the '
+        'third privilege is never worth anything. Trade, Nobility and Offices privileges climb one step, or '
         'instead: Trade (level {trade}+) {money}; Nobility a Coat of Arms (level {coat}+) or Letter of Nobility '
         '(level {letter}); Offices a Minter (level {minter}+), a Master Builder (level {master_builder}), or '
         'build the top Church or Cathedral by paying for it. The Master Builder may build one Church or Cathedral'
         ' extra on every card its owner wins.', declined=w.prestige(ed.declined_privilege_prestige),
+        one=ed.declined_privilege_prestige, two=2 * ed.declined_privilege_prestige,
         trade=ed.trade_alternative_min_level, money=w.money(ed.trade_alternative_money), **ed.tile_min_level
     ),
     "steps": lambda w, ed: w._(
@@ -111,5 +114,8 @@ def commands(w: Words) -> str:
         "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "
         "`/augsburg status` the table · `/augsburg board` the table as a picture · "
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
-        "`/augsburg rules` the rules · `/augsburg cancel` ends the game"
+        "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
+        "`/augsburg notify` how you are told it is your move · `/augsburg leave` the computer plays your seat "
+        "from now on · `/augsburg back` you take your seat back from the computer · "
+        "`/augsburg replace` (host) the computer plays a seat whose time has run out"
     )

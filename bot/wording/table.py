@@ -98,7 +98,12 @@ def score(w: Words, p, ed: Edition) -> str:
 
 def player_heading(w: Words, p, view: View, people: People) -> str:
     heading = w._("{name} — {score}", name=people.name(p.id), score=score(w, p, view.edition))
-    return heading + w._(" · lead") if p.id == view.lead else heading
+    return heading + lead_mark(w) if p.id == view.lead else heading
+
+
+def lead_mark(w: Words) -> str:
+    """Beside the lead player (R9): what being the lead means."""
+    return w._(" · opens the next auction")
 
 
 def levels(w: Words, p) -> str:
@@ -136,15 +141,53 @@ def supply_heading(w: Words) -> str:
 
 
 def deck_and_discard(w: Words, view: View) -> str:
-    deck = w.money(view.deck_top_price) if view.deck_top_price else w._("empty")
+    """The deck's top card shows only its price on its back (R28); the discard pile's shows the card."""
+    deck = w._("the next card costs {money}", money=w.money(view.deck_top_price)) if view.deck_top_price else w._(
+        "empty")
     discard = names.card(w, view.discard_top) if view.discard_top else w._("empty")
-    return w._("Deck top price: {deck} · Discard top: {discard}", deck=deck, discard=discard)
+    return w._("Deck: {deck} · Discard pile: {discard} on top", deck=deck, discard=discard) if view.discard_top \
+        else w._("Deck: {deck} · Discard pile: empty", deck=deck)
 
 
 def next_tiles(w: Words, view: View) -> str:
-    stacks = w.join(tile_value(w, k, v[0]) for k in ("church", "cathedral", "coat", "letter")
-                    if (v := view.tile_stacks[k]))
-    return w._("Next tiles: {tiles}", tiles=stacks or "—")
+    """Every tile in the supply: the top one's price or prestige, and how many are left."""
+    parts = []
+    for kind in ("church", "cathedral", "coat", "letter", "minter", "master_builder"):
+        stack = view.tile_stacks[kind]
+        tile = names.tile(w, kind)
+        if not stack:
+            parts.append(w._("{tile}: none left", tile=tile))
+        elif kind in ("church", "cathedral"):
+            parts.append(w._("{tile}: {money}, {n} left", tile=tile, money=w.money(stack[0]), n=len(stack)))
+        elif kind in ("coat", "letter"):
+            parts.append(w._("{tile}: +{value} prestige a round, {n} left", tile=tile, value=stack[0], n=len(stack)))
+        else:
+            parts.append(w._("{tile}: {n} left", tile=tile, n=len(stack)))
+    return w._("Tiles in the supply: {tiles}", tiles=" · ".join(parts))
+
+
+def steps_left(w: Words, view: View) -> str:
+    """The step tiles left in the supply at each level: where none is left, climbing there takes the tile from
+    a player who holds it (R20)."""
+    top = view.edition.max_level
+    counts = " · ".join(w._("{category} {counts}", category=names.category(w, c), counts="/".join(
+        str(view.step_supply[c].count(level)) for level in range(2, top + 1))) for c in CATEGORIES)
+    return w._("Step tiles left at levels 2/3/4: {counts} (none left: a climb takes the tile from a player)",
+               counts=counts)
+
+
+def income(w: Words, ed: Edition) -> str:
+    """What each level gives at every round's end (R22, R23), in the game's edition."""
+    def levels(table: dict[int, int]) -> str:
+        return "/".join(w.number(table[level]) for level in range(1, ed.max_level + 1))
+
+    parts = [w._("{category} {amounts} guilders", category=names.category(w, "trade"),
+                 amounts=levels(ed.trade_income)),
+             w._("{category} {amounts} prestige", category=names.category(w, "nobility"),
+                 amounts=levels(ed.nobility_prestige)),
+             w._("{category} {amounts} cards offered", category=names.category(w, "offices"),
+                 amounts=levels(ed.offices_cards))]
+    return w._("Round end at levels 1/2/3/4: {parts}", parts=" · ".join(parts))
 
 
 def log_heading(w: Words) -> str:
@@ -169,6 +212,8 @@ def hand(w: Words, view: View) -> str:
         w.n_("**Your hand ({n} card):**", "**Your hand ({n} cards):**", len(you.hand)),
     ]
     lines += [f"· {noble}: {', '.join(cards)}" for noble, cards in by_noble.items()] or [w._("· empty")]
+    if JOKER in you.hand:
+        lines.append(f"· {names.joker_note(w)}")
     if you.offered:
         offered = w.join(names.card_with_price(w, c, ed) for c in you.offered)
         lines.append(w._("**Offered to you:** {cards} (all together {total})", cards=offered,

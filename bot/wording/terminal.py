@@ -5,44 +5,74 @@ from __future__ import annotations
 from unicodedata import combining, east_asian_width
 
 from engine import View
+from engine.components import JOKER
 
 from . import names
 from . import table as words
 from .words import People, Words
 
 NAME_LIMIT = 24  # a longer name is cut to this many columns, ending in "…"
+WIDTH = 120  # columns the board's lines keep within where the terminal's own width is not known
 
 
-def public_board(w: Words, view: View, people: People) -> str:
-    """The table as spectators see it: a row per player, the display, the deck and the discard pile."""
+def public_board(w: Words, view: View, people: People, width: int = WIDTH) -> str:
+    """The table as spectators see it: a row per player, the display one card a line, the tiles left in the
+    supply with their next prices, the deck and the discard pile; lines wrapped at `width` columns."""
     rows = [(people.name(p.id), words.score(w, p, view.edition), words.levels(w, p),
-             words.tiles(w, p) + (w._(" (lead)") if p.id == view.lead else "")) for p in view.players]
-    lines = [f"=== {words.round_title(w, view)} ===", *columns(rows)]
-    shown = "; ".join(words.display(w, view)) or w._("none")
-    lines.append("  " + w._("Privilege cards: {cards}", cards=shown))
-    lines.append("  " + words.deck_and_discard(w, view))
+             words.tiles(w, p) + (words.lead_mark(w) if p.id == view.lead else "")) for p in view.players]
+    lines = [f"=== {words.round_title(w, view)} ===", *columns(rows, width)]
+    lines.append("  " + words.display_heading(w) + ":")
+    lines += [f"    - {card}" for card in words.display(w, view)] or ["    " + words.no_display(w)]
+    lines.append(wrapped("  " + words.next_tiles(w, view), width))
+    lines.append(wrapped("  " + words.steps_left(w, view), width))
+    lines.append(wrapped("  " + words.deck_and_discard(w, view), width))
     return "\n".join(lines)
 
 
-def board(w: Words, view: View, people: People) -> str:
-    """The round, a row per player (columns as wide as their longest entry), the display and your own cards."""
-    lines = [public_board(w, view, people)]
+def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool = True) -> str:
+    """The round, a row per player (columns as wide as their longest entry), the display and your own cards;
+    `jokers`: what a joker is good for, if you hold one (said once is enough)."""
+    lines = [public_board(w, view, people, width)]
     you, ed = view.you, view.edition
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
     hand = names.cards(w, names.in_hand_order(you.hand, ed))
     lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
                              cards=hand))
+    if jokers and JOKER in you.hand:
+        lines.append("  " + names.joker_note(w))
     if you.offered:
         offered = w.join(names.card_with_price(w, c, ed) for c in names.in_hand_order(you.offered, ed))
         lines.append("  " + w._("Offered to you: {cards}", cards=offered))
-    return "\n".join(lines)
+    return "\n".join(wrapped(line, width) for part in lines for line in part.split("\n"))
 
 
-def columns(rows: list[tuple[str, ...]]) -> list[str]:
-    """Rows as indented, aligned columns; every column but the last is padded to its widest entry."""
+def columns(rows: list[tuple[str, ...]], width: int | None = None) -> list[str]:
+    """Rows as indented, aligned columns; every column but the last is padded to its widest entry. With a
+    `width`, a last column that does not fit goes on under itself, broken between words."""
     widths = [max(cells(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []
-    return ["  " + "  ".join([*(text + " " * (width - cells(text)) for text, width in zip(row, widths)), row[-1]])
-            for row in rows]
+    lines = []
+    for row in rows:
+        line = "  " + "  ".join([*(text + " " * (w - cells(text)) for text, w in zip(row, widths)), row[-1]])
+        lines.append(line if width is None else wrapped(line, width, cells(line) - cells(row[-1])))
+    return lines
+
+
+def wrapped(line: str, width: int, indent: int | None = None) -> str:
+    """`line` broken between words to fit `width` columns (a terminal breaks it wherever it ends, mid-word);
+    the lines after the first indented by `indent` (default: two more than the line)."""
+    if cells(line) <= width:
+        return line
+    if indent is None:
+        indent = len(line) - len(line.lstrip()) + 2
+    head, rest = line[:indent], line[indent:].split(" ")
+    out, current = [], head + rest[0]
+    for word in rest[1:]:
+        if cells(current) + 1 + cells(word) > width and current.strip():
+            out.append(current)
+            current = " " * indent + word
+        else:
+            current += " " + word
+    return "\n".join([*out, current])
 
 
 def cells(text: str) -> int:
@@ -69,28 +99,9 @@ def pick_one(w: Words, count: int) -> str:
     return w._("Your choice [1-{count}]: ", count=count)
 
 
-def pick_numbered(w: Words, numbers: list[int]) -> str:
-    """The prompt for numbered options; numbers kept from before may leave gaps (3, 5, 6)."""
-    if numbers == list(range(1, len(numbers) + 1)):
-        return pick_one(w, len(numbers))
-    return w._("Your choice [{numbers}]: ", numbers=_runs(numbers))
-
-
-def not_listed(w: Words, numbers: list[int]) -> str:
-    if numbers == list(range(1, len(numbers) + 1)):
-        return not_a_number(w, len(numbers))
-    return w._("Please type one of the numbers listed: {numbers}.", numbers=_runs(numbers))
-
-
-def _runs(numbers: list[int]) -> str:
-    """'3, 5-8' for [3, 5, 6, 7, 8]."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+def sentence(text: str) -> str:
+    """A clause written to follow 'Your move — ' ('lay down …'), standing on its own line: 'Lay down …'."""
+    return text[:1].upper() + text[1:]
 
 
 def only_choice(w: Words, what: str) -> str:
@@ -134,9 +145,10 @@ def refused(w: Words, why: str) -> str:
     return w._("Not allowed: {why}", why=why)
 
 
-def unfinished(w: Words) -> str:
-    return w._("You have an unfinished game: continue it with `augsburg play --resume`, "
-               "or start over with `augsburg play --new`.")
+def unfinished(w: Words, resume: str = "augsburg play --resume", new: str = "augsburg play --new") -> str:
+    """`resume`, `new`: the commands as the player would type them (`.venv/bin/augsburg play --resume`)."""
+    return w._("You have an unfinished game: continue it with `{resume}`, or start over with `{new}`.", resume=resume,
+               new=new)
 
 
 def nothing_to_resume(w: Words) -> str:
@@ -153,12 +165,12 @@ def resuming(w: Words, round_: int) -> str:
     return w._("Resuming your game (round {round}).", round=round_)
 
 
-def input_ended(w: Words) -> str:
-    return w._("Input ended; your game is saved. Continue with `augsburg play --resume`.")
+def input_ended(w: Words, resume: str = "augsburg play --resume") -> str:
+    return w._("Input ended; your game is saved. Continue with `{resume}`.", resume=resume)
 
 
-def stopped(w: Words) -> str:
-    return w._("Stopped; your game is saved. Continue with `augsburg play --resume`.")
+def stopped(w: Words, resume: str = "augsburg play --resume") -> str:
+    return w._("Stopped; your game is saved. Continue with `{resume}`.", resume=resume)
 
 
 def changed_elsewhere(w: Words) -> str:
@@ -175,20 +187,25 @@ def bad_edition(w: Words, problem: str) -> str:
     return w._("That edition file cannot be used: {problem}", problem=problem)
 
 
-def damaged(w: Words) -> str:
-    return w._("The saved game is damaged and was set aside; start a new one with `augsburg play --new`.")
+def damaged(w: Words, new: str = "augsburg play --new") -> str:
+    return w._("The saved game is damaged and was set aside; start a new one with `{new}`.", new=new)
 
 
-def standings(w: Words, scores: list[tuple[str, int, bool]]) -> str:
-    """`scores`: (name, score, won) from the best down."""
+def standings(w: Words, scores: list[tuple[int, str, int, bool]], note: str = "") -> str:
+    """`scores`: (place, name, score, won) from the best down (end.places); `note`: how a tie was decided."""
     rows = [(f"{place}. {name}", w.prestige(score) + (w._("  <- winner") if won else ""))
-            for place, (name, score, won) in enumerate(scores, start=1)]
+            for place, name, score, won in scores]
     title = w._("Final standings")  # not inside the f-string: pybabel extract would not see it there
-    return "\n".join(["", f"=== {title} ===", *columns(rows)])
+    return "\n".join(["", f"=== {title} ===", *columns(rows), *([note] if note else [])])
 
 
 def verdict(w: Words, you_won: bool) -> str:
     return w._("You win!") if you_won else w._("A computer player wins this time.")
+
+
+def default_name(w: Words) -> str:
+    """Your name at the table when you give none (`--name`)."""
+    return w._("Player")
 
 
 def your_name(w: Words, name: str) -> str:

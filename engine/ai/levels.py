@@ -15,16 +15,13 @@ safety cap): such players must be run off the event loop (a worker thread or pro
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Protocol
 
 from ..actions import ActionModel
 from ..events import Event
+from ..levels import DEFAULT_LEVEL, LEVELS, Level  # noqa: F401  (their names live in engine/levels.py)
 from ..views import View
 from .strong import THINK_SECONDS
-
-Level = Literal["easy", "normal", "strong"]
-LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
-DEFAULT_LEVEL: Level = "normal"
 
 
 class Computer(Protocol):

@@ -45,14 +45,14 @@ async def make(db_path: Path) -> None:
     assert running.status == "active" and running.state.round >= 2, running.state.round
     damaged = await play_game(service, 1, 12, ["301", "302", "303"], seed=2032, moves=30)
     for name, record in (("export-finished-2p.json", finished), ("export-running-5p.json", running)):
-        (OUT / name).write_bytes(export_bytes(await export_game(store, await store.load_game(record.id))))
+        (OUT / name).write_bytes(export_bytes(await export_game(store.log, await store.games.load_game(record.id))))
     await store.close()
     with sqlite3.connect(db_path) as db:  # both the snapshot and a row of the log damaged: no way back
         db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = ?", (damaged.id,))
         db.execute("UPDATE actions SET action = '{\"do\": \"fly\"}' WHERE game_id = ? AND move = 7", (damaged.id,))
     store = await Store.open(db_path)
     try:
-        await store.load_game(damaged.id)
+        await store.games.load_game(damaged.id)
         raise AssertionError("game 3 should have been quarantined")
     except GameQuarantined:
         pass

@@ -10,7 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot
-from bot.discord_app.lease import HEARTBEAT_TASK
+from bot.service.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, LANGUAGES, names, words
 from engine import to_act
 from engine.state import PrivilegeTurn
@@ -30,11 +30,13 @@ TEST_DEAL_SEED = 1
 
 
 def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
+    """A bot on `path`: a SQLite file, or a database URL (DATABASE_URL)."""
+    where = {"database_url": str(path)} if "://" in str(path) else {"database_path": str(path), "database_url": None}
     return AugsburgBot(
         Settings(
             _env_file=None,
             discord_token="test-token",
-            database_path=str(path),
+            **where,
             table_edit_delay=delay,
             computer_delay=0.0,
             # The fake Discord does not rate-limit (unless a test asks it to): tests run unpaced.
@@ -131,7 +133,7 @@ def _in_every_language(*sources: str) -> list[re.Pattern]:
 # Private headings (in any language) never appear in public; these public lines may name cards.
 PRIVATE_MARKS = _in_every_language("**Your money:** {money}", "Your money: {money}")
 CARDS_SHOWN = _in_every_language("Cards laid down for {noble}: {offers}.", "{who} discards {card}.",
-                                 "Deck top price: {deck} · Discard top: {discard}")
+                                 "Deck: {deck} · Discard pile: {discard} on top")
 
 
 class PublicRecord:
@@ -157,20 +159,20 @@ class PublicRecord:
         record = game(h)
         if record is None:
             return self
-        store = service(h).store
+        log = service(h).store.log
         if record.id != self._game:
             table = record.table
             self._game, self._applied, self._told = record.id, 0, -1
             self._state, _ = new_game(table.players, table.seed, table.start_player)
             self._note(spectator_view(self._state))
-        for player, action in (await store.action_log(record.id))[self._applied:]:
+        for player, action in (await log.action_log(record.id))[self._applied:]:
             result = apply(self._state, player, action)
             assert result.ok, f"the stored log does not replay: {result}"
             self._state, self._applied = result.state, self._applied + 1
             self._note(spectator_view(self._state))
         assert self._state == record.state, "the replayed game is not the game the bot holds"
         named = people(ENGLISH, record.table)
-        for move in await store.moves_since(record.id, self._told):
+        for move in await log.moves_since(record.id, self._told):
             lines = move_lines(ENGLISH, move, named, None, ed=record.state.edition)
             self.cards |= {c for line in lines for c in card_names(line)}
             self._told = max(self._told, move.move)
@@ -215,7 +217,34 @@ async def next_to_act(h: Harness, seen: PublicRecord, rnd: random.Random) -> int
     if record is None:
         return None
     check_no_leak(h, await seen.update(h))
-    return int(rnd.choice(to_act(record.state)))
+    return rnd.choice(due_people(h))
+
+
+async def buy_for_philipp(h: Harness, user: int, panel_id: int, settle: bool = True):
+    """Buy the offered cards that count for Philipp (the first auction), so that the player has a choice
+    there: with none (two jokers only) they could only pass, which the bot does for them."""
+    menu = next(s for s in h.message(panel_id).selects() if s["custom_id"].endswith(":buy"))
+    picked = [o["value"] for o in menu["options"] if o["label"].startswith(("Philipp", "Filippo", "Philippe"))]
+    assert picked, "the deal offers no Philipp card: choose another seed"
+    return await h.select(user, panel_id, menu["custom_id"], picked, settle=settle)
+
+
+def philipp_offered(h: Harness, user: int) -> str:
+    """The Philipp cards offered to `user`, as `/augsburg buy cards:` takes them (see buy_for_philipp)."""
+    me = next(p for p in game(h).state.players if p.id == str(user))
+    return ", ".join(name_of(c) for c in me.offered if c.startswith("philipp"))
+
+
+def due_people(h: Harness) -> list[int]:
+    """The people who must decide now themselves (not those whose only option, or decision settled ahead,
+    the bot makes for them), in seating order; [] once the game is over."""
+    from bot.turns import people_due
+
+    record = game(h)
+    if record is None or record.state is None:
+        return []
+    due = people_due(record.state, record.table)
+    return [int(p) for p in to_act(record.state) if p in due]
 
 
 async def take_a_decision(h: Harness, user: int, table: int, rnd: random.Random,

@@ -12,7 +12,7 @@ from storage import GameRecord, Seat, Store, Table
 async def new_stored_game(store: Store, channel: int, seed: int, players: int = 3, guild: int = 1) -> GameRecord:
     ids = [f"u{channel}-{i}" for i in range(players)]
     state, _ = new_game(ids, seed=seed)
-    return await store.create_game(guild, channel, table_of(ids, seed), state)
+    return await store.games.create_game(guild, channel, table_of(ids, seed), state)
 
 
 def table_of(ids: list[str], seed: int) -> Table:
@@ -26,5 +26,5 @@ async def play_random(store: Store, record: GameRecord, moves: int, rnd: random.
             break
         player, action = random_action(record.state, rnd)
         result = apply(record.state, player, action)
-        record = await store.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
+        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
     return record

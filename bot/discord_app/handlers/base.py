@@ -11,7 +11,7 @@ from contextvars import ContextVar
 import discord
 
 from engine import to_act
-from storage import GameNotPlayable, GameQuarantined, GameRecord
+from storage import GameNotPlayable, GameQuarantined, GameRecord, StorageUnavailable
 
 from ...service import GameService, Notice, Outcome
 from ...wording import ENGLISH, People, Words, clock, notices, words
@@ -39,6 +39,10 @@ def guarded(func=None, *, edits: bool = False, public: bool = False):
         async with answering(interaction, edits, public, func.__name__):
             try:
                 return await func(self, interaction, *args)
+            except StorageUnavailable:  # the database stayed out of reach: nothing was changed
+                log.warning("the database is out of reach (%s, channel %s)", func.__name__, interaction.channel_id)
+                with contextlib.suppress(discord.HTTPException):
+                    await say(interaction, notices.notice(READER.get(), "not_stored", {}, UNNAMED))
             except Exception:
                 log.exception("error in %s (channel %s, args %s)", func.__name__, interaction.channel_id, args)
                 with contextlib.suppress(discord.HTTPException):
@@ -89,7 +93,7 @@ class HandlerBase:
         try:
             if interaction is not None:
                 self.presenter.remember(interaction)
-            self.presenter.changed(outcome.record, outcome.previous_to_act)
+            self.presenter.changed(outcome.record, outcome.previous_to_act, outcome.player)
             if outcome.record.open:
                 self.computers.schedule(outcome.record.channel_id)
         except Exception:

@@ -28,7 +28,7 @@ class InfoHandlers:
         except GameNotPlayable as exc:
             await say(interaction, notices.not_playable(self.w, exc.game_id, exc.edition))
             return
-        record = record or await self.service.store.last_game(interaction.channel_id)
+        record = record or await self.service.last_game(interaction.channel_id)
         if record is None:
             await say(interaction, self.notice_code("no_game"))
             return
@@ -69,7 +69,7 @@ class InfoHandlers:
         await say(interaction, "", embed=embed)
 
     async def _rules_edition(self, channel_id: int):
-        editions: Library = self.service.store.editions
+        editions: Library = self.service.editions
         try:
             record = await self.service.current(channel_id)
         except (GameQuarantined, GameNotPlayable):
@@ -99,7 +99,7 @@ class InfoHandlers:
     @guarded
     async def show_log(self, interaction: discord.Interaction, round_: int | None) -> None:
         """The public log of this channel's game (or its last one), newest page first."""
-        record = await self.service.current(interaction.channel_id) or await self.service.store.last_game(
+        record = await self.service.current(interaction.channel_id) or await self.service.last_game(
             interaction.channel_id)
         if record is None or record.state is None:
             await say(interaction, self.notice_code("no_game"))
@@ -109,7 +109,7 @@ class InfoHandlers:
 
     @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
-        record = await self.service.store.load_game(game_id)
+        record = await self.service.game(game_id)
         here = record.channel_id == interaction.channel_id
         past = not record.open and record.guild_id == (interaction.guild_id or 0)  # opened from the history
         if not (here or past) or record.state is None:

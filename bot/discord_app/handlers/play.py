@@ -9,9 +9,10 @@ import discord
 from engine import legal_actions, player_view
 
 from ... import codes, typed
+from ...automatic import read_ahead
 from ...service import Notice
 from ...wording import log as words_log
-from ...wording import notices
+from ...wording import moves, notices
 from .. import answers
 from ..live import private_panel
 from ..panels import panel
@@ -59,6 +60,38 @@ class PlayHandlers:
                 await answers.update(interaction, content, view=view)
             return
         await self._act(interaction, game_id, key, action)
+
+    @guarded(edits=True)
+    async def ahead(self, interaction: discord.Interaction, game_id: int, auction: str, code: str) -> None:
+        """Deciding ahead (service/ahead.py): `code` names the choice ('p', 'c3', 'r4'); '' clears it. The
+        panel it came from is redrawn with what is settled; nothing public changes."""
+        ahead = read_ahead(code, auction) if code else None
+        if code and ahead is None:
+            await say(interaction, self.notice(Notice("not_ours")))
+            return
+        try:
+            await answers.acknowledge(interaction)
+        except discord.HTTPException:
+            return  # Discord cannot be reached: nothing was set
+        outcome = await self.service.settle_ahead(interaction.channel_id, game_id, interaction.user.id, auction,
+                                                  ahead)
+        record = outcome.record
+        if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
+            await say(interaction, self.notice(outcome.notice, record))
+            return
+        if not outcome.ok:
+            note = notices.warning(self.w, self.notice(outcome.notice, record))
+        elif outcome.player is not None:  # the turn had come: made now
+            mine = [e for e in outcome.events if e.to == str(interaction.user.id)]
+            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table),
+                                                        str(interaction.user.id)))
+        else:
+            note = moves.ahead_done(self.w, None if ahead is None else moves.ahead_label(self.w, ahead.how,
+                                                                                          ahead.cards))
+        content, view = panel(self.w, record, interaction.user.id, note) if record.open else (note, None)
+        self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))
+        if outcome.ok and outcome.player is not None:
+            await self.moved(outcome, interaction)
 
     @guarded
     async def typed(self, interaction: discord.Interaction, code: str) -> None:

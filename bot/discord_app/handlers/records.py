@@ -14,7 +14,7 @@ import discord
 
 from storage import GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
 
-from ...service.export import export_bytes, export_game, file_name, is_complete
+from ...service.export import export_bytes, file_name, is_complete
 from ...wording import records
 from ...wording.table import people_at
 from .. import answers
@@ -32,10 +32,10 @@ class RecordsHandlers:
     async def show_stats(self, interaction: discord.Interaction, user: discord.abc.Snowflake | None) -> None:
         who = user or interaction.user
         player = str(who.id)
-        store = self.service.store
-        here = await store.player_stats(player, interaction.guild_id)
-        overall = await store.player_stats(player)
-        name = getattr(who, "display_name", None) or await store.player_name(player) or player
+        queries = self.service.records
+        here = await queries.player_stats(player, interaction.guild_id)
+        overall = await queries.player_stats(player)
+        name = getattr(who, "display_name", None) or await queries.player_name(player) or player
         text = "\n\n".join([records.stats_title(self.w, name),
                             records.stats_block(self.w, records.on_this_server(self.w), here),
                             records.stats_block(self.w, records.everywhere(self.w), overall),
@@ -56,14 +56,14 @@ class RecordsHandlers:
         await answers.update(interaction, content, view=view)
 
     async def _board(self, guild: int, page: int):
-        w, store = self.w, self.service.store
-        total = (await store.leaderboard(guild, 0, 0))[1]
+        w, queries = self.w, self.service.records
+        total = (await queries.leaderboard(guild, 0, 0))[1]
         pages = max(1, math.ceil(total / BOARD_PAGE))
         page = max(0, min(page, pages - 1))
-        rows, _ = await store.leaderboard(guild, page * BOARD_PAGE, BOARD_PAGE)
+        rows, _ = await queries.leaderboard(guild, page * BOARD_PAGE, BOARD_PAGE)
         lines = [records.board_title(w, page + 1, pages), f"-# {records.board_order(w)}", ""]
         lines += [records.board_line(w, r) for r in rows] or [records.board_empty(w)]
-        games, wins = await store.computer_totals(guild)
+        games, wins = await queries.computer_totals(guild)
         if games:
             lines += ["", records.computers_apart(w, games, wins)]
         lines.append(f"-# {records.counted(w)}")
@@ -83,9 +83,9 @@ class RecordsHandlers:
 
     async def _history(self, interaction: discord.Interaction, scope: str, before: int):
         w, server = self.w, scope == "s"
-        games = await self.service.store.recent_games(interaction.guild_id or 0,
-                                                      None if server else interaction.channel_id,
-                                                      before or None, HISTORY_PAGE + 1)
+        games = await self.service.records.recent_games(interaction.guild_id or 0,
+                                                        None if server else interaction.channel_id,
+                                                        before or None, HISTORY_PAGE + 1)
         more, games = len(games) > HISTORY_PAGE, games[:HISTORY_PAGE]
         lines = [records.history_title(w, server)]
         if not games:
@@ -113,7 +113,7 @@ class RecordsHandlers:
 
     async def _past_game(self, interaction: discord.Interaction, game_id: int) -> GameRecord | None:
         try:
-            record = await self.service.store.load_game(game_id)
+            record = await self.service.game(game_id)
         except (GameNotFound, GameQuarantined, GameNotPlayable):
             record = None
         if record is None or record.guild_id != (interaction.guild_id or 0) or record.open or record.state is None:
@@ -133,11 +133,11 @@ class RecordsHandlers:
                 record = await self.service.current(interaction.channel_id)
             except (GameQuarantined, GameNotPlayable):
                 record = None
-            record = record or await self.service.store.last_game(interaction.channel_id)
+            record = record or await self.service.last_game(interaction.channel_id)
             if record is None or record.state is None:
                 await say(interaction, records.no_game_to_export(self.w))
                 return
-        data = export_bytes(await export_game(self.service.store, record))
+        data = export_bytes(await self.service.export(record))
         await answers.send(interaction, records.export_ready(self.w, record.id, is_complete(record)),
                            file=discord.File(io.BytesIO(data), filename=file_name(record)), allowed_mentions=NOBODY)
 

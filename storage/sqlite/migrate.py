@@ -7,7 +7,7 @@ from importlib import resources
 
 import aiosqlite
 
-from .chain import chain_existing
+from ..chain import CONTENT, GENESIS, link
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -24,6 +24,20 @@ def migrations() -> list[tuple[int, str]]:
     if numbers != list(range(1, len(found) + 1)):
         raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
     return found
+
+
+async def chain_existing(db: aiosqlite.Connection) -> None:
+    """Migration 5's Python step: chain the rows written before the log had hashes, game by game."""
+    async with db.execute("SELECT DISTINCT game_id FROM actions") as cur:
+        games = [row[0] for row in await cur.fetchall()]
+    for game_id in games:
+        async with db.execute(f"SELECT {CONTENT} FROM actions WHERE game_id = ? ORDER BY move", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        previous, hashes = GENESIS, []
+        for row in rows:
+            previous = link(previous, tuple(row))
+            hashes.append((previous, game_id, row[1]))
+        await db.executemany("UPDATE actions SET hash = ? WHERE game_id = ? AND move = ?", hashes)
 
 
 LATEST = len(migrations())

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..errors import StorageError
 from .backup import STAMP, backups, integrity, sync_folder
-from .errors import StorageError
 from .host_lock import holder_alive
 
 _COMPANIONS = ("", "-wal", "-shm", "-journal")  # SQLite's files for one database

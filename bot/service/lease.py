@@ -1,6 +1,6 @@
 """The bot's hold on its database: taken before anything is said to Discord, renewed every third of the
 takeover time, given up on a clean stop. A restart after a crash on the same machine is immediate too: the
-kernel frees the dead process's lock on the file (storage/host_lock.py).
+kernel frees the dead process's lock on the file (storage/sqlite/host_lock.py).
 
 Only the holder may serve: the bot keeps open games in memory, and a second process would answer from
 its own copy ("someone acted at the same moment" for moves that were in fact applied). If the lease is
@@ -20,15 +20,17 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from storage import LeaseHeld, Store
+from storage import LeaseHeld
+from storage.contract import LeaseStore
 
 log = logging.getLogger(__name__)
 HEARTBEAT_TASK = "lease heartbeat"
 
 
 class LeaseKeeper:
-    def __init__(self, store: Store, seconds: float, on_lost: Callable[[], Awaitable[None]]):
-        self.store = store
+    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]]):
+        self.leases = leases
+        self.where = where  # the database, as logs name it
         self.seconds = seconds
         self.on_lost = on_lost  # stops the bot
         self.holder = secrets.token_hex(8)  # pids repeat and hosts are shared: this names one process's life
@@ -39,12 +41,13 @@ class LeaseKeeper:
         self._renewed = 0.0  # time.monotonic() of the last renewal
         self._task: asyncio.Task | None = None
         self._stopping: asyncio.Task | None = None
+        self._asking: asyncio.Task | None = None  # the renewal the interactions after a stall all wait for
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
-        await self.store.take_lease(self.holder, self.pid, self.host, self.seconds)
+        await self.leases.take_lease(self.holder, self.pid, self.host, self.seconds)
         self.held, self._renewed = True, time.monotonic()
-        log.info("serving %s (lease held by pid %s on %s)", self.store.path, self.pid, self.host)
+        log.info("serving %s (lease held by pid %s on %s)", self.where, self.pid, self.host)
         self._task = asyncio.create_task(self._heartbeat(), name=HEARTBEAT_TASK)
 
     async def _heartbeat(self) -> None:
@@ -60,11 +63,14 @@ class LeaseKeeper:
             return False
         if time.monotonic() - self._renewed < self.seconds / 2:
             return True
-        return await self._renew()
+        if self._asking is None:  # one question for all the interactions that queued up meanwhile
+            self._asking = asyncio.create_task(self._renew(), name="lease: asked after a stall")
+            self._asking.add_done_callback(lambda _: setattr(self, "_asking", None))
+        return await asyncio.shield(self._asking)
 
     async def _renew(self) -> bool:
         try:
-            if await self.store.renew_lease(self.holder):
+            if await self.leases.renew_lease(self.holder):
                 self._renewed = time.monotonic()
                 return True
             why = "another process took it over (this one was stalled longer than the takeover time)"
@@ -77,10 +83,10 @@ class LeaseKeeper:
         if not self.lost:
             self.held, self.lost = False, True
             with contextlib.suppress(Exception):
-                if (now := await self.store.lease()) is not None:
+                if (now := await self.leases.lease()) is not None:
                     why += f"; it is now held by pid {now.pid} on {now.host}"
             log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.",
-                      self.store.path, why)
+                      self.where, why)
             # In a task of its own: stopping cancels the heartbeat, which may be the caller.
             self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
         return False
@@ -94,7 +100,10 @@ class LeaseKeeper:
                 await task
         if self.held:
             self.held = False
-            await self.store.release_lease(self.holder)
+            try:
+                await self.leases.release_lease(self.holder)
+            except Exception:  # the database is out of reach: the lease frees itself (stale, or its lock's
+                log.warning("could not give the database lease up", exc_info=True)  # connection closes)
 
 
 def refusal(held: LeaseHeld, path: str) -> str:
@@ -103,7 +112,8 @@ def refusal(held: LeaseHeld, path: str) -> str:
     since = datetime.fromtimestamp(lease.taken_at).astimezone().isoformat(sep=" ", timespec="seconds")
     serves = (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
               f" {held.age:.0f} s ago.")
-    if held.alive:  # on this machine, and the kernel says it is running: waiting would not help
-        return f"{serves} It is running on this machine: stop it first."
+    if held.alive:  # its lock says it is running (the kernel's on this machine, PostgreSQL's): waiting would not help
+        where = " on this machine" if lease.host == socket.gethostname() else ""
+        return f"{serves} It is running{where}: stop it first."
     wait = math.ceil(held.wait)
     return f"{serves} Stop it, or wait {wait} s if it has died (its LEASE_SECONDS is {lease.seconds:g})."

@@ -16,7 +16,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .errors import StorageError
+from ..errors import StorageError
 
 STAMP = "%Y%m%dT%H%M%S.%fZ"  # UTC; names sort in the order they were taken
 _STAMPED = re.compile(r"-(\d{8}T\d{6}\.\d{6}Z)\.sqlite3")

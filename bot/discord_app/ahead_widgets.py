@@ -1,0 +1,40 @@
+"""The controls of deciding ahead (service/ahead.py), on a player's private panel only: a menu of what to do
+when their turn in the running auction comes, and a button that clears it. Durable like every item
+(widgets.py): the custom_id names the game and the auction ("round.noble"), so the choice lapses with it."""
+
+from __future__ import annotations
+
+import discord
+
+from .widgets import _Routed
+
+
+class AheadMenu(_Routed, discord.ui.DynamicItem[discord.ui.Select],
+                template=r"aug:ahd:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
+    handler = "ahead"
+
+    def __init__(self, game: int, auction: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "", row: int | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"aug:ahd:{game}:{auction}", placeholder=placeholder[:150] or None,
+                                           options=options or [discord.SelectOption(label="…", value="p")], row=row))
+        self.game, self.auction = game, auction
+
+    def route(self, interaction):
+        values = interaction.data.get("values") or [""]
+        return self.game, self.auction, str(values[0])
+
+
+class AheadClear(_Routed, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"aug:ahx:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
+    handler = "ahead"
+
+    def __init__(self, game: int, auction: str, label: str = "…", row: int | None = None):
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, row=row,
+                                           custom_id=f"aug:ahx:{game}:{auction}"))
+        self.game, self.auction = game, auction
+
+    def route(self, interaction):
+        return self.game, self.auction, ""
+
+
+AHEAD_ITEMS = (AheadMenu, AheadClear)

@@ -1,0 +1,57 @@
+"""Deciding ahead: a player settles their next decision in the running auction before their turn comes
+(pass, or call or raise up to a number of cards), and the bot makes it for them when it does, with no
+ping (bot/automatic.py). What they set is stored on their seat, so it survives a restart; it is private
+(only their own panel shows it), can be changed or cleared until it is used, and lapses with the auction.
+Setting it changes nothing anyone else can see: the table is not redrawn for it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import to_act
+from storage import Ahead, VersionConflict
+
+from ..automatic import ahead_action, ahead_choices, auction_id
+from .core import Outcome, refuse
+
+
+class AheadMixin:
+    async def settle_ahead(self, channel_id: int, game_id: int, user: int | str, auction: str,
+                           ahead: Ahead | None) -> Outcome:
+        """Set (or with None clear) a player's decision ahead for `auction`. If their turn has come meanwhile,
+        it is their decision now, made at once."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None or record.id != game_id:
+                return refuse("game_gone")
+            if record.status != "active":
+                return refuse("not_started", record)
+            player = str(user)
+            seat = record.table.seat(player)
+            if seat is None:
+                return refuse("not_seated", record)
+            if seat.left:
+                return refuse("seat_left", record)
+            if auction_id(record.state) != auction or not ahead_choices(record.state, player, due_too=True):
+                return refuse("ahead_lapsed", record)
+            if ahead is not None and ahead not in ahead_choices(record.state, player, due_too=True):
+                return refuse("stale_choice", record)
+            if player in to_act(record.state):
+                if ahead is None:
+                    return Outcome(True, record=record)  # nothing was set that could be used
+                table = record.table.with_seat(player, stand_in=False, streak=0)
+                return await self._move(record, player, ahead_action(ahead, record.state.auction.high), "player",
+                                        table, [])
+            if seat.ahead == ahead:
+                return Outcome(True, record=record)
+            table = record.table.with_seat(player, ahead=ahead)
+            try:
+                new = await self.store.games.update_table(record.id, record.version, table)
+            except VersionConflict:
+                self._games.drop(record.channel_id)
+                return refuse("raced")
+            if record.messages.drawn == record.version:  # the table still shows the game: nothing to redraw
+                messages = new.messages.model_copy(update={"drawn": new.version})
+                await self.store.games.set_messages(new.id, messages)
+                new = replace(new, messages=messages)
+            return Outcome(True, record=self._keep(new))

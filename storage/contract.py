@@ -1,0 +1,123 @@
+"""The storage contract: what the game service needs from storage, one Protocol per concern.
+
+A `Store` (store.py) holds one object per concern: `games` (GameStore), `log` (GameLog: the moves
+and what they caused), `deadlines`, `settings`, `records` and `leases`. Each backend (SQLite,
+PostgreSQL) provides them all; the service is handed the store, the scheduler only its deadlines,
+the lease keeper only its lease. The types they speak (records.py, stats.py, errors.py) are all the
+front-ends ever import from storage.
+
+Every write is one transaction: all of it is stored, or (an error raised) none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from engine import GameState
+
+from .lease import Lease
+from .records import Actor, Deadline, DeadlinePlan, GameRecord, LoggedMove, Table, TableMessages
+from .stats import BoardRow, GameSummary, PlayerStats
+
+
+class GameStore(Protocol):
+    """Games per channel (at most one open, lobby or active, per channel). Every change of a game is
+    checked against the version its writer read: VersionConflict, nothing written, if it moved since."""
+
+    async def open_lobby(self, guild_id: int, channel_id: int, table: Table) -> GameRecord:
+        """ChannelBusy if the channel has an open game (also when another writer opened one just now)."""
+
+    async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord: ...
+    async def update_lobby(self, game_id: int, expected_version: int, table: Table) -> GameRecord: ...
+
+    async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState, *,
+                         log: list = (), deadlines: DeadlinePlan | None = None,
+                         announce_at: float | None = None) -> GameRecord: ...
+
+    async def commit_action(self, game_id: int, expected_version: int, player: str, action: dict,
+                            state: GameState, *, events: list = (), actor: Actor = "player",
+                            table: Table | None = None, log: list = (), deadlines: DeadlinePlan | None = None,
+                            keep_table: Table | None = None, keep_messages: TableMessages | None = None,
+                            announce_at: float | None = None) -> GameRecord:
+        """The move, its events, the state it made, the table's events and deadlines; if it ends the game,
+        the game's end and results too: one transaction, appended to the game's hash chain."""
+
+    async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
+                           deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> GameRecord: ...
+
+    async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
+                          table: Table | None = None, log: list = (), announce_at: float | None = None) -> GameRecord:
+        """'finished', 'cancelled' or 'abandoned'; results only for a game played to its end."""
+
+    async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
+        """The bot's message bookkeeping (no version bump); `settled`: announced up to this version."""
+
+    async def load_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game, verified (repaired from its log, or GameQuarantined)."""
+
+    async def load_game(self, game_id: int) -> GameRecord: ...
+    async def last_game(self, channel_id: int) -> GameRecord | None: ...
+    async def active_games(self) -> tuple[list[GameRecord], list]: ...
+    async def open_channels(self) -> list[tuple[int, int, int]]: ...
+
+
+class GameLog(Protocol):
+    """What each game leaves behind, read back."""
+
+    async def action_log(self, game_id: int) -> list[tuple[str, Any]]: ...
+    async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]: ...
+    async def last_decision(self, game_id: int, player: str) -> int: ...
+    async def notes(self, game_id: int) -> list[tuple[str, str]]: ...
+    async def export_game(self, game_id: int) -> dict: ...
+
+
+class DeadlineStore(Protocol):
+    """Durable timers. Dropping or postponing one is a claim: it happens only if the row is still due
+    when the caller read it, so of two schedulers exactly one wins."""
+
+    async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float,
+                           payload: dict | None = None) -> None: ...
+    async def clear_deadlines(self, game_id: int, player: str | None = None, kind: str | None = None) -> int: ...
+    async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]: ...
+    async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
+    async def drop_deadline(self, deadline: Deadline) -> bool: ...
+    async def postpone_deadline(self, deadline: Deadline, until: float) -> bool: ...
+
+
+class SettingsStore(Protocol):
+    """Each player's settings (merged atomically), each server's, and facts about the deployment."""
+
+    async def player_settings(self, user_id: str) -> dict: ...
+    async def merge_player_settings(self, user_id: str, changes: dict, when: dict[str, bool] | None = None) -> bool: ...
+    async def guild_settings(self, guild_id: int) -> dict: ...
+    async def set_guild_settings(self, guild_id: int, settings: dict) -> None: ...
+    async def meta(self, key: str) -> str | None: ...
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class RecordStore(Protocol):
+    """Results written when games end, read by index."""
+
+    async def player_stats(self, player: str, guild_id: int | None = None) -> PlayerStats: ...
+    async def player_name(self, player: str, guild_id: int | None = None) -> str: ...
+    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10) -> tuple[list[BoardRow], int]: ...
+    async def computer_totals(self, guild_id: int) -> tuple[int, int]: ...
+    async def recent_games(self, guild_id: int, channel_id: int | None = None, before: int | None = None,
+                           limit: int = 10) -> list[GameSummary]: ...
+    async def game_summary(self, game_id: int) -> GameSummary | None: ...
+
+
+class LeaseStore(Protocol):
+    """Which process serves the database: one holder, renewing a heartbeat. (Serving several processes,
+    each its own shards, will name a shard in these calls; the whole database is one lease today.)"""
+
+    async def lease(self) -> Lease | None: ...
+
+    async def live_lease(self) -> Lease | None:
+        """The lease if a live process holds it."""
+
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
+        """LeaseHeld if another live process holds it."""
+
+    async def renew_lease(self, holder: str, now: float | None = None) -> bool: ...
+    async def release_lease(self, holder: str) -> bool: ...

@@ -1,0 +1,82 @@
+"""Deadlines (DeadlineStore): rows the bot re-arms at start-up (the durable-timer pattern).
+
+A deadline is claimed by its exact due time: dropping or postponing one changes the row only if it is
+still due when the caller read it (`AND due_at = ?`), so of two schedulers acting on one deadline exactly
+one wins, and one re-armed meanwhile (a later due time) is left alone. The move a timeout makes is a
+version-checked game write besides.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .records import Deadline
+from .rows import OPEN
+from .sql import Database
+from .writes import UPSERT_DEADLINE
+
+
+class Deadlines:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float, payload: dict | None = None):
+        async def work(tx):
+            await tx.execute(UPSERT_DEADLINE, (game_id, player, kind, float(due_at), json.dumps(payload or {})))
+
+        await self.db.transaction(work)
+
+    async def clear_deadlines(self, game_id: int, player: str | None = None, kind: str | None = None) -> int:
+        sql, params = "DELETE FROM deadlines WHERE game_id = ?", [game_id]
+        if player is not None:
+            sql, params = sql + " AND player = ?", params + [player]
+        if kind is not None:
+            sql, params = sql + " AND kind = ?", params + [kind]
+
+        async def work(tx):
+            return await tx.execute(sql, params)
+
+        return await self.db.transaction(work)
+
+    async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]:
+        """Deadlines of open games, and announcements of any game (its end is announced too), the earliest
+        first; `due_before`: only those due by then."""
+        sql = ("SELECT d.game_id, d.player, d.kind, d.due_at, d.payload, g.channel_id FROM deadlines d"
+               f" JOIN games g ON g.id = d.game_id WHERE (g.status IN {OPEN} OR d.kind = 'announce')")
+        params: list = []
+        if due_before is not None:
+            sql, params = sql + " AND d.due_at <= ?", [float(due_before)]
+        sql += " ORDER BY d.due_at"
+        if limit is not None:
+            sql, params = sql + " LIMIT ?", [*params, limit]
+        rows = await self.db.fetchall(sql, params)
+        return [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"]), r["channel_id"])
+                for r in rows]
+
+    async def deadlines_of(self, game_id: int) -> list[Deadline]:
+        rows = await self.db.fetchall(
+            "SELECT game_id, player, kind, due_at, payload FROM deadlines WHERE game_id = ? ORDER BY due_at", (game_id,)
+        )
+        return [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"])) for r in rows]
+
+    async def drop_deadline(self, deadline: Deadline) -> bool:
+        """Remove a deadline that has been dealt with, unless it was re-armed meanwhile (a later due time)."""
+
+        async def work(tx):
+            return await tx.execute(
+                "DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
+                (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at)),
+            ) == 1
+
+        return await self.db.transaction(work)
+
+    async def postpone_deadline(self, deadline: Deadline, until: float) -> bool:
+        """Move a deadline to `until`, unless it was re-armed (or claimed by another scheduler) meanwhile."""
+
+        async def work(tx):
+            return await tx.execute(
+                "UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
+                (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at)),
+            ) == 1
+
+        return await self.db.transaction(work)

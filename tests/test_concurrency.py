@@ -1,0 +1,200 @@
+"""Writes that stay right under concurrent transactions (issue 26): writers on connections of their own,
+on both backends; on PostgreSQL, also a writer held half-way by a transaction of another process."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from support.raw import rows
+from support.storage_helpers import new_stored_game, table_of
+
+from engine import apply, new_game
+from engine.randomplay import random_action
+from storage import ChannelBusy, Deadline, Seat, Store, Table, VersionConflict
+from storage.chain import first_break
+
+
+@pytest.fixture
+async def stores(database):
+    """Two stores on one database: as two processes would be (their own connections)."""
+    a, b = await Store.open(database), await Store.open(database)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+def lobby(host: str) -> Table:
+    return Table(host=host, seats=(Seat(id=host, name=host),))
+
+
+async def test_two_tables_opened_at_once_in_one_channel_one_is_refused(stores):
+    a, b = stores
+    for channel in range(1, 6):
+        results = await asyncio.gather(a.games.open_lobby(1, channel, lobby("x")),
+                                       b.games.open_lobby(1, channel, lobby("y")), return_exceptions=True)
+        refused = [r for r in results if isinstance(r, ChannelBusy)]
+        opened = [r for r in results if not isinstance(r, Exception)]
+        assert len(refused) == 1 and len(opened) == 1 and refused[0].game_id == opened[0].id
+
+
+async def test_racing_moves_chain_one_log(stores):
+    """Each round, both stores commit the same move of one game: one wins, and the hash chain stays whole."""
+    a, b = stores
+    record = await new_stored_game(a, channel=1, seed=3)
+    rnd = random.Random(3)
+    for _ in range(15):
+        player, action = random_action(record.state, rnd)
+        state = apply(record.state, player, action).state
+        results = await asyncio.gather(*(s.games.commit_action(record.id, record.version, player,
+                                                               action.to_json_dict(), state) for s in (a, b)),
+                                       return_exceptions=True)
+        assert sum(isinstance(r, VersionConflict) for r in results) == 1
+        record = next(r for r in results if not isinstance(r, Exception))
+    logged = await rows(a, "SELECT game_id, move, version, player, actor, action, events, at, hash FROM actions"
+                           " WHERE game_id = ? ORDER BY move", record.id)
+    assert len(logged) == 15 and first_break(logged) is None
+
+
+async def test_settings_changed_at_once_by_two_writers_keep_both_changes(stores):
+    a, b = stores
+    await asyncio.gather(*(s.settings.merge_player_settings("u", {f"key{i}": i}) for i in range(10) for s in (a, b)))
+    assert await a.settings.player_settings("u") == {f"key{i}": i for i in range(10)}
+    await a.settings.merge_player_settings("u", {"dm_failed": True, "dm_failed_told": False})
+    told = await asyncio.gather(*(s.settings.merge_player_settings("u", {"dm_failed_told": True},
+                                                                    when={"dm_failed": True, "dm_failed_told": False})
+                                  for s in (a, b, a, b)))
+    assert sorted(told) == [False, False, False, True]  # the failed DM is told once
+
+
+async def test_a_deadline_is_claimed_by_one_scheduler(stores):
+    a, b = stores
+    record = await new_stored_game(a, channel=1, seed=1)
+    await a.deadlines.set_deadline(record.id, "u1-0", "timeout", 100.0)
+    await a.deadlines.set_deadline(record.id, "u1-1", "timeout", 100.0)
+    dropped = await asyncio.gather(*(s.deadlines.drop_deadline(Deadline(record.id, "u1-0", "timeout", 100.0, {}))
+                                     for s in (a, b)))
+    moved = await asyncio.gather(*(s.deadlines.postpone_deadline(Deadline(record.id, "u1-1", "timeout", 100.0, {}),
+                                                                 until) for s, until in ((a, 160.0), (b, 170.0))))
+    assert sorted(dropped) == sorted(moved) == [False, True]
+    assert [d.due_at for d in await a.deadlines.deadlines()] in ([160.0], [170.0])
+
+
+async def test_games_ending_at_once_both_count_in_the_totals(stores):
+    """Two games of the same two players end at the same moment: both results land in their totals."""
+    a, b = stores
+    ids, last = ["p", "q"], []
+    for channel, store in ((1, a), (2, b)):
+        state, _ = new_game(ids, seed=channel)
+        record = await store.games.create_game(9, channel, table_of(ids, channel), state)
+        rnd = random.Random(channel)
+        while True:  # up to the move that ends it, which is left to make
+            player, action = random_action(record.state, rnd)
+            result = apply(record.state, player, action)
+            if result.state.phase == "game_over":
+                break
+            record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                     result.state)
+        last.append(store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                              result.state))
+    finals = await asyncio.gather(*last)
+    assert [f.status for f in finals] == ["finished", "finished"]
+    board, people = await a.records.leaderboard(9, 0, 10)
+    assert people == 2 and [row.games for row in board] == [2, 2]
+    assert sum(row.wins for row in board) >= 2  # each game has a winner (a tie: more)
+
+
+async def test_postgres_a_game_opened_by_another_process_meanwhile_is_the_channel_busy_refusal(postgres_url):
+    """The other's row is not committed yet when this one checks; the unique index makes this one wait and
+    then refuses it: the same refusal as when the check sees it."""
+    import asyncpg
+
+    store = await Store.open(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        tx = other.transaction()
+        await tx.start()
+        theirs = await other.fetchval("INSERT INTO games (guild_id, channel_id, status, setup, created_at, updated_at)"
+                                      " VALUES (1, 5, 'lobby', $1, 0, 0) RETURNING id", lobby("x").model_dump_json())
+        mine = asyncio.create_task(store.games.open_lobby(1, 5, lobby("y")))
+        await asyncio.sleep(0.3)
+        assert not mine.done()  # waiting on the index for the other transaction
+        await tx.commit()
+        with pytest.raises(ChannelBusy) as refused:
+            await mine
+        assert refused.value.game_id == theirs
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_postgres_a_settings_merge_waits_for_another_writer_and_keeps_its_change(postgres_url):
+    import asyncpg
+
+    store = await Store.open(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        await store.settings.merge_player_settings("u", {"notify": "dm"})
+        tx = other.transaction()
+        await tx.start()
+        await other.execute("UPDATE player_settings SET settings = settings || '{\"lang\": \"de\"}'"
+                            " WHERE user_id = 'u'")
+        mine = asyncio.create_task(store.settings.merge_player_settings("u", {"dm_failed": True}))
+        await asyncio.sleep(0.3)
+        assert not mine.done()  # it reads the row FOR UPDATE: after the other's commit
+        await tx.commit()
+        assert await mine
+        assert await store.settings.player_settings("u") == {"notify": "dm", "lang": "de", "dm_failed": True}
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_a_move_whose_commit_went_unanswered_is_found_landed_or_not(store):
+    """The connection lost during a COMMIT: the game is read again. Landed: the move stands as stored; not
+    landed: StorageUnavailable, and nothing of it is there."""
+    from storage.errors import CommitUncertain, StorageUnavailable
+
+    record = await new_stored_game(store, channel=1, seed=5)
+    real = store.db.transaction
+    rnd = random.Random(5)
+
+    async def landed_then_lost(work):
+        await real(work)
+        raise CommitUncertain("the connection was lost during a commit")
+
+    async def lost_before(work):
+        raise CommitUncertain("the connection was lost during a commit")
+
+    player, action = random_action(record.state, rnd)
+    state = apply(record.state, player, action).state
+    store.db.transaction = landed_then_lost
+    moved = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), state)
+    assert moved.version == record.version + 1 and moved.state == state
+    player, action = random_action(state, rnd)
+    later = apply(state, player, action).state
+    store.db.transaction = lost_before
+    with pytest.raises(StorageUnavailable):
+        await store.games.commit_action(moved.id, moved.version, player, action.to_json_dict(), later)
+    store.db.transaction = real
+    loaded = await store.games.load_channel(1)
+    assert loaded.version == moved.version and loaded.state == state and await store.log.notes(record.id) == []
+
+
+async def test_a_game_read_while_a_move_lands_is_its_state_then_not_damage(stores):
+    """Loading reads the game's row, then its log: a move committed in between (by another writer) is not this
+    snapshot's, and must not look like a log longer than its game (a 'log_damaged' note for nothing)."""
+    from storage import repair
+    from storage.rows import SELECT_GAME
+
+    a, b = stores
+    record = await new_stored_game(a, channel=1, seed=6)
+    row = await a.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (record.id,))
+    rnd = random.Random(6)
+    player, action = random_action(record.state, rnd)
+    await b.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                apply(record.state, player, action).state)
+    loaded = await repair.verified(a.db, row, a.editions)
+    assert loaded.state == record.state and loaded.version == record.version
+    assert await a.log.notes(record.id) == []
