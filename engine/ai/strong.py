@@ -11,7 +11,8 @@ player played by the normal level. Each outcome is scored as its lead over the
 best other player, in points at a round's end or in wins once the game is over;
 the candidate with the best total wins, the normal player's own choice unless
 another does better. Every candidate meets the same worlds, so their differences
-are not drowned in the luck of the deal.
+are not drowned in the luck of the deal; one clearly behind the leader on them
+leaves the search early (_race), and the worlds that follow go to the others.
 
 It is bounded by work, not time: worlds are added until their playouts have made `work` moves (or
 `max_worlds` are played), so the same seed, view and history always give the same decision, on a busy
