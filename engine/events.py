@@ -251,6 +251,19 @@ class GameOver(_Event):
     tiebreak: Literal["cathedral", "church", "shared"] | None
 
 
+# --- public: a decision taken back (engine/undo.py)
+
+
+class TakenBack(_Event):
+    """`player` took back their decision `decision` (a verb: bid, pass, buy, ...) of move `moves[0]`; the
+    later `moves` were their own moves with no choice, undone with it. What a secret choice held is not said."""
+
+    type: Literal["taken_back"] = "taken_back"
+    player: str
+    decision: str
+    moves: list[int]
+
+
 # --- private: for `to` alone
 
 
@@ -281,7 +294,7 @@ Event = Annotated[
     | AuctionEnded | CardsRevealed | AuctionWon | Consolation | PrivilegeCardTaken | PrivilegeUsed | GuildersGained
     | PrestigeGained | CardsDrawn | CardDiscarded | StepClimbed | StepLost | CompensationChosen | TileTaken
     | PrivilegesDeclined | PrivilegeCardsSpent | RoundIncome | DeckReshuffled | ShortageStarted | CardReturned
-    | CardsDealt | RoundStarted | GameOver | HandCards | OfferedCards | ChoiceRecorded | CardReturnedPrivate,
+    | CardsDealt | RoundStarted | GameOver | TakenBack | HandCards | OfferedCards | ChoiceRecorded | CardReturnedPrivate,
     Field(discriminator="type"),
 ]
 EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
