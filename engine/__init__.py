@@ -37,10 +37,10 @@ from .game import (
     legal_actions,
     new_game,
     only_action,
-    replay,
     to_act,
 )
 from .state import GameState
+from .undo import replay
 from .views import View, player_view, spectator_view
 
 __all__ = [

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from . import events as ev
 from .actions import ActionModel, Buy, Reveal, TakeBack
 from .edition import Edition
-from .game import Applied, ReplayError, apply, new_game, only_action
+from .game import Applied, ReplayError, apply, new_game, only_action, replay_plain
 from .refusals import Refused
 from .state import RULES_VERSION, GameState
 
@@ -146,6 +146,21 @@ class History:
         self.rows = [*rows, Row(len(rows) + 1, player, TakeBack(move=found.move), tuple(events))]
         self.state = state.model_copy(update={"moves": len(self.rows)})
         return Applied(self.state, events)
+
+
+def replay(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+           rules: int = RULES_VERSION) -> GameState:
+    """Rebuild a game from its creation arguments (its edition and rules version too) and its (player, action) log;
+    each decision taken back in it (a TakeBack move) is checked as it was when it was taken back."""
+    log = list(log)
+    if not any(isinstance(action, TakeBack) for _, action in log):
+        return replay_plain(player_ids, seed, start_player, log, edition, rules)
+    history = History(player_ids, seed, start_player, edition, rules)
+    for index, (player, action) in enumerate(log):
+        result = history.play(player, action)
+        if not result.ok:
+            raise ReplayError(index, result)
+    return history.state
 
 
 def _marked(row: Row) -> Row:
