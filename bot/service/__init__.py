@@ -5,7 +5,8 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off).
+stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off),
+undo.py (taking a decision back).
 
 The service is the front-ends' one door into storage: they open it with
 `GameService.open(url)`, read and change games through it, and are handed
@@ -35,13 +36,14 @@ from .moves import MovesMixin
 from .pings import PingsMixin
 from .seats import SeatsMixin
 from .thinking import Thinkers
+from .undo import UndoMixin
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Thinkers", "Timing", "decision_key",
            "refuse"]
 NOTIFY_CHOICES = ("channel", "dm", "none")
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, UndoMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store

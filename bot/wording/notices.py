@@ -6,14 +6,14 @@ their parameters are that person's own information, so nothing here leaks.
 
 from __future__ import annotations
 
-from . import names
+from . import names, undo
 from .phases import phase
 from .words import People, Words
 
 
 def notice(w: Words, code: str, params: dict, people: People) -> str:
     """The sentence for a refusal code; an unknown code still gets a polite answer."""
-    texts = {**_table(w, params, people), **_engine(w, params, people)}
+    texts = {**_table(w, params, people), **_engine(w, params, people), **undo.refusals(w, params, people)}
     text = texts.get(code)
     return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
 
