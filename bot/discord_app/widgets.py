@@ -193,6 +193,23 @@ class PictureButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template
         return True, self.game
 
 
+class UndoButton(
+    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"
+):
+    """On a private panel right after a decision: take it back (move `move` of the log, so a stale one is
+    recognised: after a restart too)."""
+
+    handler = "undo_click"
+
+    def __init__(self, game: int, move: int | str, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="↩️",
+                                           custom_id=f"aug:undo:{game}:{move}"))
+        self.game, self.move = game, int(move)
+
+    def route(self, interaction):
+        return self.game, self.move
+
+
 class LogPage(
     _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
 ):
@@ -210,7 +227,7 @@ class LogPage(
 
 
 DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage,
-                 PictureButton)
+                 PictureButton, UndoButton)
 
 
 class StaticView(discord.ui.View):
