@@ -81,14 +81,14 @@ def undoable(rows: Sequence[Row], player: str, move: int | None = None) -> Undoa
     reason = final_reason(decision.events)
     if reason is not None:
         return Refused("undo_final", {"reason": reason})
+    for row in effective[index + 1:]:  # what came after it showed or dealt something: the most telling reason
+        reason = final_reason(row.events)
+        if reason is not None:
+            return Refused("undo_final", {"reason": reason})
     secret = isinstance(decision.action, SECRET_CHOICES)
     for row in rows[decision.move:]:  # every later row, taken back or not: an act is an act
         if row.player != player and not (secret and _same_secret_choice(row, rows)):
             return Refused("undo_other_acted", {"player": row.player})
-    for row in effective[index + 1:]:
-        reason = final_reason(row.events)
-        if reason is not None:
-            return Refused("undo_final", {"reason": reason})
     later = tuple(r.move for r in effective[index + 1:] if r.player == player)
     return Undoable(decision.move, decision.action.do, (decision.move, *later))
 
