@@ -20,8 +20,8 @@ from .actions import (
     Pass,
     ReturnCard,
     Reveal,
-    TakeBack,
     RevealChoice,
+    TakeBack,
     TakeCard,
     Use,
     parse_action,
@@ -46,6 +46,6 @@ from .views import View, player_view, spectator_view
 __all__ = [
     "EVENTS", "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
     "GameSetupError", "GameState", "LegalOption", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal",
-    "RevealChoice", "TakeBack", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "only_action",
-    "parse_action", "player_view", "replay", "spectator_view", "to_act",
+    "RevealChoice", "TakeBack", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game",
+    "only_action", "parse_action", "player_view", "replay", "spectator_view", "to_act",
 ]

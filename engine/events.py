@@ -294,7 +294,8 @@ Event = Annotated[
     | AuctionEnded | CardsRevealed | AuctionWon | Consolation | PrivilegeCardTaken | PrivilegeUsed | GuildersGained
     | PrestigeGained | CardsDrawn | CardDiscarded | StepClimbed | StepLost | CompensationChosen | TileTaken
     | PrivilegesDeclined | PrivilegeCardsSpent | RoundIncome | DeckReshuffled | ShortageStarted | CardReturned
-    | CardsDealt | RoundStarted | GameOver | TakenBack | HandCards | OfferedCards | ChoiceRecorded | CardReturnedPrivate,
+    | CardsDealt | RoundStarted | GameOver | TakenBack | HandCards | OfferedCards | ChoiceRecorded
+    | CardReturnedPrivate,
     Field(discriminator="type"),
 ]
 EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])

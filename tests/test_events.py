@@ -9,8 +9,8 @@ import typing
 from conftest import ROOT
 
 from engine import apply, legal_actions, new_game, to_act
-from engine.editions import default
 from engine.actions import Buy
+from engine.editions import default
 from engine.events import EVENTS, CardsDrawn, Event, HandCards, PrivilegeUsed
 from engine.position import build
 from engine.randomplay import concrete

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine import Refused, legal_actions, only_action, replay, to_act
-from engine.actions import Bid, Buy, Call, Discard, Done, Pass, Reveal, TakeBack, TakeCard, Use
+from engine.actions import Bid, Buy, Call, Discard, Done, Pass, TakeBack, Use
 from engine.components import DRAW2, GUILDERS
 from engine.randomplay import concrete, random_action
 from engine.undo import FINAL, History, Undoable, final_reason, without_taken_back
