@@ -4,6 +4,8 @@ and computers after an undo."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 
 from support.bot_support import (
@@ -21,6 +23,9 @@ from support.bot_support import (
     service,
     use_old,
 )
+
+from bot.service.export import export_bytes
+from bot.terminal.replay import replay
 
 UNDO = "aug:undo:"
 NAMES = {ADA: "Ada", BEN: "Ben", CLEO: "Cleo"}
@@ -46,7 +51,7 @@ async def taken_back(h) -> list:
     return [e for m in await service(h).history(record) for e in m.entries if e.type == "taken_back"]
 
 
-async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_a_restart(harness):
+async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_a_restart(harness, tmp_path):
     """Every kind of decision that may be taken back is, somewhere in the game (the panel's Undo button, or
     `/augsburg undo`), and decided again; one Undo is clicked after a restart. The game still ends, every
     public and private message stays within what the player may know, and the public log tells each undo
@@ -55,7 +60,7 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
     service(h).deal_seed = 5
     await open_and_start(h)
     rnd, seen = random.Random(5), PublicRecord()
-    kinds, restarted, typed = set(), False, False
+    kinds, kinds_seen, restarted, typed = set(), [], False, False
     for _ in range(3000):
         user = await next_to_act(h, seen, rnd)
         if user is None:
@@ -82,10 +87,20 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
         events = await taken_back(h)
         assert len(events) == before + 1 and events[-1].player == str(user) and events[-1].moves[0] <= decision
         kinds.add(events[-1].decision)
+        kinds_seen.append(events[-1].decision)
         told = [message_text(m) for m in h.channel_messages.values() if m.embeds and "Latest" in message_text(m)]
         assert f"{NAMES[user]} took back" in told[-1], told[-1]  # the table's latest lines
     assert game(h) is None, "the game did not finish"
     assert restarted and typed
+    # The export keeps the take-backs as moves, and `augsburg replay` plays it back to the same end.
+    data = json.loads(export_bytes(await service(h).export(await service(h).last_game(h.channel_id))))
+    assert data["complete"] and sum(a["action"]["do"] == "take_back" for a in data["actions"]) == len(kinds_seen)
+    path = tmp_path / "game.json"
+    path.write_bytes(export_bytes(data))
+    out = io.StringIO()
+    assert replay(str(path), step=False, stdout=out) == 0
+    assert out.getvalue().rstrip().endswith("The replay ends with the game's stored final state.")
+    assert "took back" in out.getvalue()
     assert {"bid", "pass", "buy", "take_card", "use"} <= kinds, kinds
     h.assert_all_answered()
     h.assert_no_errors()
