@@ -125,7 +125,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.show_log(interaction, round)
 
     # --- records: statistics, the leaderboard, past games and a game's file. A group of their own, as
-    # Discord allows a command group at most 25 children and /augsburg has 24 besides.
+    # Discord allows a command group at most 25 children.
 
     records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
 
@@ -151,13 +151,17 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
-    # --- seats during a game, and notifications
+    # --- seats during a game, and notifications: a group of their own, as Discord allows a command group at
+    # most 25 children (/augsburg: its commands, records and seat)
 
-    @app_commands.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
+    seat = app_commands.Group(name="seat",
+                              description="Your seat: notifications, leaving, coming back; the host's replace")
+
+    @seat.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.handlers.leave_request(interaction)
 
-    @app_commands.command(name="replace", description="Host: let the computer play a seat whose time ran out")
+    @seat.command(name="replace", description="Host: let the computer play a seat whose time ran out")
     @app_commands.describe(player="Whose seat")
     async def replace(self, interaction: discord.Interaction, player: str) -> None:
         await self.handlers.replace_request(interaction, player)
@@ -171,11 +175,11 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
             pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
         return await _suggest(interaction, pairs, current)
 
-    @app_commands.command(name="back", description="Take your seat back from the computer")
+    @seat.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:
         await self.handlers.back(interaction)
 
-    @app_commands.command(name="notify", description="How to tell you it is your move")
+    @seat.command(name="notify", description="How to tell you it is your move")
     @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing")
     @app_commands.choices(how=[app_commands.Choice(name=clock.notify_choice(ENGLISH, h), value=h)
                                for h in ("channel", "dm", "none")])

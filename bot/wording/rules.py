@@ -122,7 +122,7 @@ def commands(w: Words) -> str:
         "`/augsburg status` the table · `/augsburg board` the table as a picture · "
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
         "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
-        "`/augsburg notify` how you are told it is your move · `/augsburg leave` the computer plays your seat "
-        "from now on · `/augsburg back` you take your seat back from the computer · "
-        "`/augsburg replace` (host) the computer plays a seat whose time has run out"
+        "`/augsburg seat notify` how you are told it is your move · `/augsburg seat leave` the computer plays "
+        "your seat from now on · `/augsburg seat back` you take your seat back from the computer · "
+        "`/augsburg seat replace` (host) the computer plays a seat whose time has run out"
     )
