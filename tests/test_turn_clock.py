@@ -200,7 +200,7 @@ async def test_the_host_replaces_a_seat_only_after_its_time_ran_out(h):
 
 
 async def test_pings_name_only_the_newly_due_and_respect_each_players_choice(h):
-    await h.slash(BEN, "augsburg notify", how="none")
+    await h.slash(BEN, "augsburg seat notify", how="none")
     await open_and_start(h)
     for message in h.channel_messages.values():
         if "your move" in message.content:
@@ -284,7 +284,7 @@ async def test_a_display_name_of_at_everyone_notifies_nobody(tmp_path):
 
 async def test_direct_messages_as_well_and_a_closed_inbox_falls_back_to_the_channel(h):
     for user in (BEN, CLEO):
-        await h.slash(user, "augsburg notify", how="dm")
+        await h.slash(user, "augsburg seat notify", how="dm")
     h.close_dms(CLEO)
     await open_and_start(h)
     ben_dms = list(h.dm_messages(BEN).values())

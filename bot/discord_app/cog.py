@@ -125,7 +125,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.show_log(interaction, round)
 
     # --- records: statistics, the leaderboard, past games and a game's file. A group of their own, as
-    # Discord allows a command group at most 25 children (/augsburg has 23 besides, with `seat`).
+    # Discord allows a command group at most 25 children.
 
     records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
 
@@ -151,9 +151,11 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
-    # --- seats during a game: a group of their own (Discord allows a command group at most 25 children)
+    # --- seats during a game, and notifications: a group of their own, as Discord allows a command group at
+    # most 25 children (/augsburg: its commands, records and seat)
 
-    seat = app_commands.Group(name="seat", description="Leave, come back, or hand a seat to the computer")
+    seat = app_commands.Group(name="seat",
+                              description="Your seat: notifications, leaving, coming back; the host's replace")
 
     @seat.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -177,18 +179,18 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def back(self, interaction: discord.Interaction) -> None:
         await self.handlers.back(interaction)
 
-    # --- taking a decision back, and notifications
-
-    @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
-    async def undo(self, interaction: discord.Interaction) -> None:
-        await self.handlers.undo_typed(interaction)
-
-    @app_commands.command(name="notify", description="How to tell you it is your move")
+    @seat.command(name="notify", description="How to tell you it is your move")
     @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing")
     @app_commands.choices(how=[app_commands.Choice(name=clock.notify_choice(ENGLISH, h), value=h)
                                for h in ("channel", "dm", "none")])
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
         await self.handlers.set_notify(interaction, how.value)
+
+    # --- taking a decision back (the panel's Undo button does the same)
+
+    @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self.handlers.undo_typed(interaction)
 
     # --- every decision also as a typed command: the same action codes as the buttons, or names as a
     # person types them (typed.py)

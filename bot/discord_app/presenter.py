@@ -4,7 +4,7 @@ Within Discord's limits by design: the table is drawn by its one owner (drawer.p
 and posts go out as public follow-ups of the latest player interaction in the
 channel while its token lives (Discord does not count those against the bot's
 global limit), else as paced channel messages. A ping notifies exactly the
-players who newly must act, as each asked (`/augsburg notify`): a mention, a
+players who newly must act, as each asked (`/augsburg seat notify`): a mention, a
 direct message as well, or nothing. Pings carry no buttons (nothing live is left
 behind) and are never deleted, so they stay in the Mentions inbox. A player who
 is watching (their panel follows the game and they used it within `watch`

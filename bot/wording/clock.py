@@ -93,7 +93,7 @@ def dm_reminder(w: Words, due_at: float, link: str) -> str:
 
 def dm_failed(w: Words) -> str:
     return w._("📪 I could not send you a direct message (your DMs may be closed), so I mention you in the "
-               "channel instead. `/augsburg notify` changes how you are told.")
+               "channel instead. `/augsburg seat notify` changes how you are told.")
 
 
 def answered(w: Words, text: str) -> str:

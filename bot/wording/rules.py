@@ -123,7 +123,7 @@ def commands(w: Words) -> str:
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
         "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
         "`/augsburg undo` takes back your last decision while nobody has acted since · "
-        "`/augsburg notify` how you are told it is your move · `/augsburg seat leave` the computer plays your seat "
-        "from now on · `/augsburg seat back` you take your seat back from the computer · "
+        "`/augsburg seat notify` how you are told it is your move · `/augsburg seat leave` the computer plays "
+        "your seat from now on · `/augsburg seat back` you take your seat back from the computer · "
         "`/augsburg seat replace` (host) the computer plays a seat whose time has run out"
     )
