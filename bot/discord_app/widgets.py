@@ -202,7 +202,7 @@ class UndoButton(
     handler = "undo_click"
 
     def __init__(self, game: int, move: int | str, label: str = "…"):
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="↩️",
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="↩️", row=4,
                                            custom_id=f"aug:undo:{game}:{move}"))
         self.game, self.move = game, int(move)
 
