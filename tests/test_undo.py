@@ -311,3 +311,38 @@ def test_what_was_taken_back_is_left_out_of_what_happened():
 def test_final_reasons_are_the_documented_ones():
     assert set(FINAL.values()) == {"revealed", "purchase_resolved", "drew", "dealt", "shuffled", "new_round",
                                    "game_over"}
+
+
+# --- stored: on both backends (the `store` fixture), through the service
+
+
+async def test_a_take_back_is_a_chained_move_that_reloads_and_repairs_on_both_backends(store):
+    """The take-back is appended to the hash-chained log (the decision taken back stays there), the game
+    reloads verified, and a damaged snapshot is rebuilt from that log to the same game."""
+    from support.raw import rows, tamper
+    from support.storage_helpers import table_of
+
+    from bot.service import GameService
+    from engine import new_game
+
+    service = GameService(store)
+    state, _ = new_game(["11", "12", "13"], seed=4)
+    record = await store.games.create_game(1, 9, table_of(["11", "12", "13"], 4), state)
+    bought = await service.act(9, record.id, "11", None, Buy(cards=[]))
+    assert bought.ok and bought.undo == 1
+    await service.act(9, record.id, "12", None, Buy(cards=[]))
+    stale = await service.take_back(9, record.id, "11", 2)  # a button made for another move
+    assert not stale.ok and stale.notice.code == "undo_stale"
+    outcome = await service.take_back(9, record.id, "11", 1)
+    assert outcome.ok and [e.type for e in outcome.events] == ["taken_back"]
+    assert sorted(to_act(outcome.record.state)) == ["11", "13"]
+    logged = await rows(store, "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", record.id)
+    assert [(r[0], r[1]) for r in logged] == [(1, "11"), (2, "12"), (3, "11")]
+    assert '"take_back"' in logged[2][2] and '"move": 1' in logged[2][2]
+    await tamper(store, "UPDATE games SET snapshot_sha256 = 'x' WHERE id = ?", record.id)
+    service._games.drop(9)
+    repaired = await store.games.load_game(record.id)
+    assert repaired.state == outcome.record.state
+    assert await store.log.notes(record.id) and (await store.log.notes(record.id))[-1][0] == "repaired"
+    refused = await service.take_back(9, record.id, "12", None)
+    assert refused.ok  # Ben's own choice, still secret: his to take back
