@@ -255,8 +255,7 @@ class GameOver(_Event):
 
 
 class TakenBack(_Event):
-    """`player` took back their decision `decision` (a verb: bid, pass, buy, ...) of move `moves[0]`; the
-    later `moves` were their own moves with no choice, undone with it. What a secret choice held is not said."""
+    """`player` took back decision `decision` (its verb) of move `moves[0]`, and their forced moves after it."""
 
     type: Literal["taken_back"] = "taken_back"
     player: str

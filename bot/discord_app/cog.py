@@ -186,8 +186,6 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
         await self.handlers.set_notify(interaction, how.value)
 
-    # --- taking a decision back (the panel's Undo button does the same)
-
     @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.handlers.undo_typed(interaction)
