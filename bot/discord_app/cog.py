@@ -92,6 +92,10 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def new(self, interaction: discord.Interaction) -> None:
         await self.handlers.new_table(interaction)
 
+    @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        await self.handlers.rematch(interaction)
+
     @app_commands.command(name="hand", description="Show your hand, your money and your next move (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.handlers.show_panel(interaction)
