@@ -183,12 +183,16 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def back(self, interaction: discord.Interaction) -> None:
         await self.handlers.back(interaction)
 
-    @seat.command(name="notify", description="How to tell you it is your move")
-    @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing")
+    @seat.command(name="notify", description="How to tell you it is your move (without options: what is set)")
+    @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing",
+                           heads_up="Also be told, quietly, when the player before you in an auction is on the clock")
     @app_commands.choices(how=[app_commands.Choice(name=clock.notify_choice(ENGLISH, h), value=h)
-                               for h in ("channel", "dm", "none")])
-    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
-        await self.handlers.set_notify(interaction, how.value)
+                               for h in ("channel", "dm", "none")],
+                          heads_up=[app_commands.Choice(name=clock.heads_up_choice(ENGLISH, h), value=h)
+                                    for h in ("off", "dm", "channel")])
+    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None,
+                     heads_up: app_commands.Choice[str] | None = None) -> None:
+        await self.handlers.set_notify(interaction, how and how.value, heads_up and heads_up.value)
 
     # --- every decision also as a typed command: the same action codes as the buttons, or names as a
     # person types them (typed.py)
