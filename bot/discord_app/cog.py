@@ -128,8 +128,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
         await self.handlers.show_log(interaction, round)
 
-    # --- records: statistics, the leaderboard, past games and a game's file. A group of their own, as
-    # Discord allows a command group at most 25 children.
+    # --- records: statistics, the leaderboard, past games, a game's file (groups: Discord allows 25 children)
 
     records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
 
@@ -155,8 +154,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
-    # --- seats during a game, and notifications: a group of their own, as Discord allows a command group at
-    # most 25 children (/augsburg: its commands, records and seat)
+    # --- seats during a game, and notifications: a group of their own too
 
     seat = app_commands.Group(name="seat",
                               description="Your seat: notifications, leaving, coming back; the host's replace")
@@ -194,8 +192,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      heads_up: app_commands.Choice[str] | None = None) -> None:
         await self.handlers.set_notify(interaction, how and how.value, heads_up and heads_up.value)
 
-    # --- every decision also as a typed command: the same action codes as the buttons, or names as a
-    # person types them (typed.py)
+    # --- every decision also as a typed command: the buttons' action codes, or names as typed (typed.py)
 
     async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
         """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""

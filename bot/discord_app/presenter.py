@@ -24,11 +24,12 @@ from storage import Deadline, GameRecord
 
 from ..picture.story import Story, story
 from ..service import GameService, Outcome
-from ..turns import next_up, people_due
+from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
+from .heads_up import heads_up
 from .live import LivePanels
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
@@ -200,31 +201,12 @@ class Presenter:
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
         """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
         watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
-        await self._heads_up(record, due)
+        await heads_up(self, record, due)
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
             await self.service.put_off_ping(record, watching, self.service.clock.now() + self.watch)
         if due - watching:
             await self.ping_now(record, due - watching)
-
-    async def _heads_up(self, record: GameRecord, due: set[str]) -> None:
-        """Tell the person who bids after the one now on the clock, if they asked to be (`/augsburg seat
-        notify heads_up:`): by a direct message, or by a channel line that pings nobody."""
-        after = next_up(record.state, record.table, due)
-        if after is None:
-            return
-        how = await self.service.heads_up_setting(after)
-        if how == "off":
-            return
-        (now,) = due
-        if how == "dm":
-            mine = await self._reader(after)
-            await self._direct(after, clock.heads_up_dm(mine, people(mine, record.table).plain().name(now),
-                                                        self._table_link(record)))
-        else:
-            w = _words(record)
-            line = clock.heads_up_line(w, mention(after), people(w, record.table).name(now))
-            await self.post(record.channel_id, line)  # names them, notifies nobody
 
     def _lost(self, record: GameRecord, player: str) -> None:
         """A due player's panel could not be redrawn: they are no longer watching, so their ping goes now."""
