@@ -6,8 +6,6 @@ they start when it loads and stop when it unloads.
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -27,7 +25,6 @@ from .pictures import Pictures
 from .presenter import Presenter
 from .upkeep import Upkeep
 
-log = logging.getLogger(__name__)
 MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
@@ -138,8 +135,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.show_stats(interaction, player)
 
     @records.command(name="leaderboard", description="This server's players ranked by wins (only you see it)")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await self.handlers.show_leaderboard(interaction)
+    @app_commands.describe(finished="Only players who finished at least 80% of their games")
+    async def leaderboard(self, interaction: discord.Interaction, finished: bool = False) -> None:
+        await self.handlers.show_leaderboard(interaction, finished)
 
     @records.command(name="history", description="The last games here, with their final tables and logs")
     @app_commands.describe(where="This channel (default) or the whole server")
