@@ -92,8 +92,16 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
         assert f"{NAMES[user]} took back" in told[-1], told[-1]  # the table's latest lines
     assert game(h) is None, "the game did not finish"
     assert restarted and typed
+    # The records count each decision made again once, and neither the decision taken back nor the take-back.
+    last = await service(h).last_game(h.channel_id)
+    logged = await service(h).history(last)
+    gone = {m for move in logged for e in move.entries if e.type == "taken_back" for m in e.moves}
+    for user in (ADA, BEN, CLEO):
+        counted = [m for m in logged if m.player == str(user) and m.actor in ("player", "ahead", "clock")
+                   and m.move not in gone and not any(e.type == "taken_back" for e in m.entries)]
+        assert (await service(h).records.player_stats(str(user))).decisions == len(counted)
     # The export keeps the take-backs as moves, and `augsburg replay` plays it back to the same end.
-    data = json.loads(export_bytes(await service(h).export(await service(h).last_game(h.channel_id))))
+    data = json.loads(export_bytes(await service(h).export(last)))
     assert data["complete"] and sum(a["action"]["do"] == "take_back" for a in data["actions"]) == len(kinds_seen)
     path = tmp_path / "game.json"
     path.write_bytes(export_bytes(data))

@@ -22,7 +22,8 @@ from ..wording import table as words
 from ..wording import undo as undo_words
 from .ahead_widgets import AheadClear, AheadMenu
 from .people import people
-from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, UndoButton, view_of
+from .undo_widgets import UndoButton
+from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
 

@@ -162,6 +162,20 @@ class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=
         return (self.game,)
 
 
+class RematchButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:again:(?P<game>\d+)"):
+    """Under a finished game's standings: play it again (a new table like it; see GameService.rematch)."""
+
+    handler = "rematch"
+
+    def __init__(self, game: int, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"aug:again:{game}"))
+        self.game = game
+
+    def route(self, interaction):
+        return (self.game,)
+
+
 class ConfirmButton(
     _Routed, discord.ui.DynamicItem[discord.ui.Button],
     template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)",
@@ -193,23 +207,6 @@ class PictureButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template
         return True, self.game
 
 
-class UndoButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"
-):
-    """On a private panel right after a decision: take it back (move `move` of the log, so a stale one is
-    recognised: after a restart too)."""
-
-    handler = "undo_click"
-
-    def __init__(self, game: int, move: int | str, label: str = "…"):
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="↩️", row=4,
-                                           custom_id=f"aug:undo:{game}:{move}"))
-        self.game, self.move = game, int(move)
-
-    def route(self, interaction):
-        return self.game, self.move
-
-
 class LogPage(
     _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
 ):
@@ -227,7 +224,7 @@ class LogPage(
 
 
 DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage,
-                 PictureButton, UndoButton)
+                 PictureButton, RematchButton)
 
 
 class StaticView(discord.ui.View):

@@ -105,6 +105,33 @@ def notify_choice(w: Words, how: str) -> str:
             "none": w._("Do not notify me")}[how]
 
 
+def heads_up_choice(w: Words, how: str) -> str:
+    return {"off": w._("No heads-up"), "dm": w._("Heads-up by direct message"),
+            "channel": w._("Heads-up in the channel, without a ping")}[how]
+
+
+def heads_up_set(w: Words, how: str) -> str:
+    return {"off": w._("From now on you get no heads-up before your turn."),
+            "dm": w._("From now on a direct message tells you when the player before you in an auction is on "
+                      "the clock."),
+            "channel": w._("From now on a line in the channel (without a ping) tells you when the player before "
+                           "you in an auction is on the clock.")}[how]
+
+
+def heads_up_dm(w: Words, before: str, link: str) -> str:
+    return w._("👀 Heads-up: {before} is bidding now in Augsburg 1520, and you bid after them.\n{link}",
+               before=before, link=link)
+
+
+def heads_up_line(w: Words, you: str, before: str) -> str:
+    return w._("👀 {you}: {before} is bidding now; you bid after them.", you=you, before=before)
+
+
+def notify_now(w: Words, how: str, heads_up: str) -> str:
+    """/augsburg seat notify without options: what is set now."""
+    return f"{notify_choice(w, how)} · {heads_up_choice(w, heads_up)}"
+
+
 def notify_set(w: Words, how: str) -> str:
     return {"channel": w._("From now on you are mentioned in the channel when it is your move."),
             "dm": w._("From now on you are mentioned in the channel and get a direct message when it is your move."),
