@@ -93,9 +93,10 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         """Statistics, the leaderboard, ended games: read-only queries."""
         return self.store.records
 
-    def lease_keeper(self, seconds: float, on_lost) -> LeaseKeeper:
-        """What holds this database for the process while it serves (see lease.py)."""
-        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost)
+    def lease_keeper(self, seconds: float, on_lost, shards=None) -> LeaseKeeper:
+        """What holds this database (`shards`: these of Discord's shards) for the process while it serves
+        (see lease.py)."""
+        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost, shards)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
