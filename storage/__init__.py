@@ -15,6 +15,7 @@ from .errors import (
     WrongStatus,
 )
 from .lease import Lease, LeaseHeld
+from .ownership import ShardLost
 from .records import (
     LOG,
     Ahead,
@@ -33,5 +34,6 @@ from .store import Store
 
 __all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
            "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined", "GameRecord",
-           "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "StorageUnavailable", "Store",
+           "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError", "StorageUnavailable",
+           "Store",
            "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

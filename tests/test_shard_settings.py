@@ -9,12 +9,16 @@ import sys
 
 import discord
 from conftest import ROOT
+from support.bot_support import ADA, long_lived
+from support.bot_support import make_bot as make_test_bot
+from support.fake_discord import FakeUser, Harness
 
 from bot.config import Settings
 from bot.discord_app.client import AugsburgBot, ShardedAugsburgBot, make_bot
 from bot.shards import shards_of, shards_refused
 
 PG = "postgresql://bot@db.example/augsburg"
+SYNC = ("PUT", "/applications/{application_id}/commands")
 
 
 def settings(**values) -> Settings:
@@ -63,3 +67,26 @@ def test_sqlite_serves_one_process_so_it_refuses_shards_left_to_others(tmp_path)
     (said,) = (out.stdout + out.stderr).strip().splitlines()
     assert "SHARD_IDS=0" in said and "SQLite" in said and "Traceback" not in said
     assert not (tmp_path / "bot.sqlite3").exists()  # refused before the database was opened
+
+
+async def test_only_the_owner_of_shard_0_syncs_commands_and_each_process_paces_at_its_share(postgres_url):
+    """Two processes of a bot with two shards: together they keep to REQUESTS_PER_SECOND (Discord counts per
+    token), and the commands are synced once, by the owner of shard 0 (point 4)."""
+    paced = {"requests_per_second": 30.0, "shard_count": 2}
+    h = await Harness.create(bot_on(postgres_url, shard_ids="1", **paced), users=[FakeUser(ADA, "Ada")],
+                             ignore=(long_lived,))
+    try:
+        assert h.requests_to(*SYNC) == [] and h.commands == {}  # shard 1's owner leaves the commands alone
+        assert h.bot.get_cog("Augsburg").presenter.pacing.rate == 15.0  # half of the whole bot's budget
+        await h.restart(bot_on(postgres_url, shard_ids="0", **paced))
+        assert len(h.requests_to(*SYNC)) == 1 and h.bot.get_cog("Augsburg").presenter.pacing.rate == 15.0
+        await h.restart(bot_on(postgres_url, shard_ids="0", **paced))
+        assert len(h.requests_to(*SYNC)) == 1  # unchanged since: not again
+        await h.restart(bot_on(postgres_url, **paced))  # one process, both shards: the whole budget
+        assert h.bot.get_cog("Augsburg").presenter.pacing.rate == 30.0
+    finally:
+        await h.close()
+
+
+def bot_on(url: str, **settings):
+    return make_test_bot(url, **settings)

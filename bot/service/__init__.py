@@ -109,7 +109,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         record = self._games.get(channel_id)
         if record is None:
             record = await self.store.games.load_channel(channel_id)
-            if record is not None:
+            if record is not None and self.store.ownership.owns(record.guild_id):  # only this process's shards
                 self._games.put(record)
         return record
 
@@ -121,7 +121,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         return self._games.version(channel_id)
 
     def _keep(self, record: GameRecord) -> GameRecord:
-        if record.open:
+        if record.open and self.store.ownership.owns(record.guild_id):
             self._games.put(record)
         else:
             self._games.drop(record.channel_id)
