@@ -12,7 +12,7 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from storage import LeaseHeld, StorageUnavailable
+from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
 from storage.url import DatabaseURL
 
 from .backups import backups_refused, damaged_database
@@ -71,6 +71,10 @@ def main() -> int:
         asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
     except LeaseHeld as held:
         print(refusal(held, DatabaseURL.parse(settings.database).shown), file=sys.stderr)
+        return HELD
+    except DatabaseBusy as exc:  # a process stopped mid-write: as good as serving it, and waiting will not help
+        print(f"Another process is using {DatabaseURL.parse(settings.database).shown}: {exc}. Stop it (fuser names"
+              " it), then start the bot again.", file=sys.stderr)
         return HELD
     except StorageUnavailable as exc:
         print(f"Could not reach the database {DatabaseURL.parse(settings.database).shown}: {exc}. The bot did not"

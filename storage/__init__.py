@@ -6,6 +6,7 @@ package's names are the typed records, statistics and errors the contract speaks
 
 from .errors import (
     ChannelBusy,
+    DatabaseBusy,
     GameNotFound,
     GameNotPlayable,
     GameQuarantined,
@@ -33,7 +34,6 @@ from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
 __all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
-           "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined", "GameRecord",
-           "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError", "StorageUnavailable",
-           "Store",
-           "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]
+           "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
+           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError",
+           "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

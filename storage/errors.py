@@ -65,6 +65,11 @@ class StorageUnavailable(StorageError):
     retries wait. Nothing was written by the call that raised it."""
 
 
+class DatabaseBusy(StorageUnavailable):
+    """Another process has held the SQLite file's write lock longer than the busy timeout (stopped or frozen
+    in the middle of a write). Nothing was written."""
+
+
 class UniqueViolation(StorageError):
     """A unique index refused a row (each backend raises this for its own driver's error)."""
 

@@ -96,6 +96,26 @@ async def test_a_second_bot_is_refused_while_the_first_serves_and_a_killed_one_i
         assert "Traceback" not in "".join(bot.output() for bot in (first, serving))
 
 
+async def test_a_database_stopped_inside_a_write_is_one_line_and_exit_3(tmp_path):
+    """A process SIGSTOPped in the middle of a write holds SQLite's write lock: a new bot cannot start, and says
+    so in one line (a supervisor's log), without a traceback and without connecting to Discord."""
+    path = tmp_path / "bot.sqlite3"
+    async with fake_discord() as fake, bots(fake, tmp_path) as start:
+        first = await start("first")
+        await fake.wait_for_ready()
+        first.proc.send_signal(signal.SIGTERM)
+        assert await first.exited() == 0
+        logins = len(fake.requests_to(*LOGIN))
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as writer:
+            writer.execute("BEGIN IMMEDIATE")
+            second = await start("second")
+            assert await second.exited() == HELD
+            writer.execute("ROLLBACK")
+        (line,) = second.output().strip().splitlines()
+        assert "bot.sqlite3" in line and "write lock" in line and "Stop it" in line
+        assert len(fake.requests_to(*LOGIN)) == logins
+
+
 async def test_a_clean_stop_frees_the_database_at_once_and_unchanged_commands_are_not_synced_again(tmp_path):
     async with fake_discord() as fake, bots(fake, tmp_path) as start:
         first = await start("first")  # the default lease time: 30 s

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import socket
+import sqlite3
 import sys
+import time
 
 import pytest
 from support.bot_support import ADA, BEN, open_and_start
 
 from bot.service.lease import LeaseKeeper, refusal
-from storage import LeaseHeld, Store
+from storage import DatabaseBusy, LeaseHeld, Store
+from storage.sqlite.database import BUSY_TIMEOUT_MS
 from storage.sqlite.restore import live_holder
 
 T0 = 1_700_000_000.0
@@ -197,6 +202,37 @@ async def test_a_killed_holder_on_this_host_is_taken_over_at_once_and_a_live_one
             taken = await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)
             assert taken.holder == "me" and (await store.leases.lease()).pid == os.getpid()
             assert await store.leases.release_lease("me")
+
+
+async def test_a_live_holder_stopped_inside_a_write_is_refused_at_once_not_after_the_busy_timeout(tmp_path):
+    """A holder frozen (SIGSTOP) with SQLite's write lock: a second bot must not wait for the lock, it is told."""
+    path = tmp_path / "bot.sqlite3"
+    async with await Store.open(path) as store:
+        proc = await holding_process(path)
+        proc.send_signal(signal.SIGSTOP)
+        try:
+            with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as writer:
+                writer.execute("BEGIN IMMEDIATE")  # stands in for the write it was stopped in
+                started = time.monotonic()
+                with pytest.raises(LeaseHeld) as refused:
+                    await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)
+                assert time.monotonic() - started < BUSY_TIMEOUT_MS / 1000  # from a read: no wait for the lock
+                assert refused.value.alive and refused.value.lease.pid == proc.pid
+                writer.execute("ROLLBACK")
+        finally:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_a_write_lock_held_past_the_busy_timeout_is_a_storage_refusal_not_a_crash(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    async with await Store.open(path) as store:
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as writer:
+            writer.execute("BEGIN IMMEDIATE")  # a process stopped in a write, holding no lease
+            with pytest.raises(DatabaseBusy, match="held its write lock"):
+                await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)
+            writer.execute("ROLLBACK")
+        assert (await store.leases.take_lease("me", os.getpid(), socket.gethostname(), 30)).holder == "me"
 
 
 async def test_a_holder_on_another_host_is_trusted_until_its_heartbeat_goes_stale(store):

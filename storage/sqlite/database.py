@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from ..errors import UniqueViolation
+from ..errors import DatabaseBusy, UniqueViolation
 from .migrate import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -100,7 +100,13 @@ class SQLiteDatabase(_Connection):
     async def transaction(self, work):
         """Run `work(tx)` inside BEGIN IMMEDIATE ... COMMIT; roll back on any error."""
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
+                                       " (stopped or frozen in the middle of a write?)") from None
+                raise
             try:
                 result = await work(self)
             except BaseException:

@@ -8,8 +8,9 @@ that leave shards to others on SQLite: bot/shards.py)."""
 from __future__ import annotations
 
 import socket
+import time
 
-from ..lease import Lease, Leases
+from ..lease import Lease, LeaseHeld, Leases
 from ..ownership import Ownership
 from .host_lock import HostLock, holder_alive
 
@@ -40,6 +41,13 @@ class HostLeases:
         """The whole database, whatever `shards` (one process serves them all here)."""
         # Taken only by this call: no live process on this host holds the database (host_lock.py).
         locked_now = self.host_lock.acquire()
+        if not locked_now and not self.host_lock.held and holder_alive(self.path):
+            # A live process here holds the file's lock: say so from a read, for it may be stopped inside a
+            # write (then a write would only wait for SQLite's busy timeout).
+            current = await self.rows.lease()
+            if current is not None and current.holder != holder and current.host == host and not current.stale(
+                    time.time() if now is None else now):
+                raise LeaseHeld(current, time.time() if now is None else now, alive=True)
         try:
             taken = await self.rows.take_lease(
                 holder, pid, host, seconds, now, gone=lambda current: current.host == host and locked_now,
