@@ -48,6 +48,7 @@ class LeaseKeeper:
         self._task: asyncio.Task | None = None
         self._stopping: asyncio.Task | None = None
         self._asking: asyncio.Task | None = None  # the renewal the interactions after a stall all wait for
+        self._fenced_out: asyncio.Task | None = None  # stopping after a write was refused (ownership.py)
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
@@ -94,8 +95,8 @@ class LeaseKeeper:
 
     def _fenced(self, lost: ShardLost) -> None:
         """A game write was refused: its shard is another process's now."""
-        if not self.lost:
-            asyncio.get_running_loop().create_task(self._lose(
+        if not self.lost and self._fenced_out is None:
+            self._fenced_out = asyncio.get_running_loop().create_task(self._lose(
                 f"a write to a game of shard {lost.shard} was refused: another process holds that shard now"
                 " (this one was stalled longer than the takeover time)"), name="lease: fenced out")
 
