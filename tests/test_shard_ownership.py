@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 from support.storage_helpers import new_stored_game, play_random
 
+from bot.config import Settings
+from bot.service.lease import LeaseKeeper
+from bot.shards import shards_of
 from engine import apply
 from engine.randomplay import random_action
 from storage import LeaseHeld, ShardLost, Store
@@ -129,3 +133,23 @@ async def eventually(attempt, tries: int = 100):
         except LeaseHeld:
             await asyncio.sleep(0.05)
     return await attempt()
+
+
+async def test_a_process_whose_write_was_fenced_out_stops_serving(processes, caplog):
+    stale, successor, _ = processes
+    stopped = asyncio.Event()
+
+    async def on_lost():
+        stopped.set()
+
+    keeper = LeaseKeeper(stale.leases, stale.where, 30, on_lost, shards_of(Settings(
+        _env_file=None, database_url="postgresql://x@y/z", shard_count=2, shard_ids="1")))
+    await keeper.take()
+    game = await new_stored_game(stale, channel=5, seed=3, guild=guild_of_shard(1))
+    await successor.leases.take_lease("b", 22, "host-b", 30, time.time() + 60, shards=[1], count=2)  # as if stale
+    with pytest.raises(ShardLost):
+        await play_random(stale, game, 1, random.Random(1))
+    await asyncio.wait_for(stopped.wait(), 10)
+    assert keeper.lost and "shard 1 was refused" in caplog.text and "pid 22 on host-b" in caplog.text
+    await keeper.release()
+    assert [(lease.shard, lease.holder) for lease in await successor.leases.leases()] == [(1, "b")]
