@@ -92,7 +92,7 @@ class Leases:
 
         async def work(tx):
             rows = await tx.fetchall(f"{_SELECT} ORDER BY id{self.db.dialect.for_update}")
-            held = {lease.shard: lease for lease in map(lambda row: Lease(*row), rows)}
+            held = {lease.shard: lease for lease in (Lease(*row) for row in rows)}
             for current in held.values():
                 in_the_way = current.shard in shards or current.shard_count != count
                 if in_the_way and current.holder != holder and not (gone(current) or current.stale(now)):

@@ -190,7 +190,8 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
     with sqlite3.connect(path) as db:  # the database as schema 6 left it
         db.executescript("DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"
                          " DROP INDEX games_by_guild; ALTER TABLE player_results DROP COLUMN computer;"
-                         " ALTER TABLE player_results DROP COLUMN name; UPDATE schema_version SET version = 6;")
+                         " ALTER TABLE player_results DROP COLUMN name; ALTER TABLE lease DROP COLUMN shard_count;"
+                         " UPDATE schema_version SET version = 6;")
     store = await Store.open(path)
     try:
         assert {(g, p): await store.records.player_stats(p, g) for g, p in before} == before
