@@ -122,7 +122,8 @@ async def run(args, folder: Path, shard_ids: list[str], games_per_guild: int, ki
                 attempts += 1
                 shard, table, players = games[rnd.randrange(len(games))]
                 if kill and killed_at is not None and back_after is None and shard == 1:
-                    continue  # nothing is sent to the shard while it is down (its clicks would only fail)
+                    continue  # nothing is sent to the shard while it is down (its clicks would only fail); the
+                    # attempt counts, so the loop paces itself (and the fake, on this loop, keeps serving)
                 task = asyncio.ensure_future(one(shard, table, players))
                 in_flight.add(task)
                 task.add_done_callback(in_flight.discard)
