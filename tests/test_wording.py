@@ -170,9 +170,10 @@ def test_help_names_every_command_group_a_newcomer_needs(lang):
     from bot.wording import rules, words
 
     text = rules.commands(words(lang))
-    wanted = {"en": ["board", "log", "records stats", "leave", "replace", "back", "notify"],
-              "de": ["brett", "verlauf", "chronik statistik", "verlassen", "ersetzen", "zurück", "benachrichtigung"],
-              "it": ["tabellone", "cronaca", "archivio statistiche", "lascia", "sostituisci", "rientra",
-                     "avvisi"]}[lang]
+    wanted = {"en": ["board", "log", "records stats", "seat leave", "seat replace", "seat back", "seat notify"],
+              "de": ["brett", "verlauf", "chronik statistik", "platz verlassen", "platz ersetzen", "platz zurück",
+                     "platz benachrichtigung"],
+              "it": ["tabellone", "cronaca", "archivio statistiche", "posto lascia", "posto sostituisci",
+                     "posto rientra", "posto avvisi"]}[lang]
     for name in wanted:
         assert f"`/augsburg {name}`" in text

@@ -39,6 +39,7 @@ from .thinking import Thinkers
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Thinkers", "Timing", "decision_key",
            "refuse"]
 NOTIFY_CHOICES = ("channel", "dm", "none")
+HEADS_UP_CHOICES = ("off", "dm", "channel")  # channel: a line that pings nobody
 
 
 class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
@@ -220,6 +221,16 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         if how not in NOTIFY_CHOICES:
             return refuse("unknown_choice")
         await self.store.settings.merge_player_settings(str(user), {"notify": how, "dm_failed": False, "lang": lang})
+        return Outcome(True)
+
+    async def heads_up_setting(self, user: int | str) -> str:
+        """Whether to tell a player, quietly, that they bid next after the one now on the clock."""
+        return (await self.store.settings.player_settings(str(user))).get("heads_up", "off")
+
+    async def set_heads_up(self, user: int | str, how: str, lang: str = "en") -> Outcome:
+        if how not in HEADS_UP_CHOICES:
+            return refuse("unknown_choice")
+        await self.store.settings.merge_player_settings(str(user), {"heads_up": how, "lang": lang})
         return Outcome(True)
 
     async def note_dm_failed(self, user: str) -> None:

@@ -20,7 +20,7 @@ ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 NOBLE_IN_ENGLISH = {names.noble(words(lang), n): names.noble(ENGLISH, n) for lang in LANGUAGES
                     for n in ("philipp", "louise", "leo", "maria")}
 CARD = re.compile(rf"\b({'|'.join(NOBLE_IN_ENGLISH)}) (\d{{1,2}})\b")
-PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
+PUBLIC_IDS = re.compile(r"^aug:(lob|tbl|again):")
 PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
@@ -181,6 +181,8 @@ class PublicRecord:
     def _note(self, view) -> None:
         self.cards |= {name_of(c) for c in _cards_in(view.model_dump(), frozenset(view.edition.certificates))}
         for p in self._state.players:
+            if not p.id.isdigit():
+                continue  # a computer: it reads no messages
             self.own.setdefault(int(p.id), set()).update(name_of(c) for c in p.hand + p.offered)
 
 

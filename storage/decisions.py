@@ -1,0 +1,53 @@
+"""Who keeps games moving (issue 29): each person's decisions in a finished game, how many were made before
+their clock ran out, and how long each took, from the game's own stored log.
+
+A person is due from the move after which the engine first waits for them (the game's start for the first
+decision) until their decision; a secret choice's clock starts for everybody at once. Counted: the person's
+own decisions (`player`) and the ones they settled ahead (`ahead`), in time; the clock's (`clock`), late. Not
+counted: moves the bot made because they were the only option (`only`), and a computer standing in for
+someone away or gone (`stand_in`: their leaving is counted apart, as a game left). The time to decide is
+kept for the person's own decisions only (one settled ahead took no time of theirs)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from engine import GameState, apply, new_game, to_act
+from engine.edition import Edition
+
+COUNTED = {"player": True, "ahead": True, "clock": False}  # actor → in time
+
+
+@dataclass
+class Decisions:
+    made: int = 0
+    in_time: int = 0
+    seconds: list[float] = field(default_factory=list)  # each of their own decisions, in order
+
+    def seconds_json(self) -> str:
+        return json.dumps([round(s, 1) for s in self.seconds])
+
+
+def decisions(players: list[str], seed: int, start_player: str | None, edition: Edition, rules: int,
+              started_at: float, moves: list[tuple[str, str, float, dict]]) -> dict[str, Decisions]:
+    """`moves`: (player, actor, at, action) in the order played. Replays the game to know who was due when."""
+    state: GameState = new_game(players, seed, start_player, edition, rules)[0]
+    due_since = {p: started_at for p in to_act(state)}
+    found = {p: Decisions() for p in players}
+    for player, actor, at, action in moves:
+        if actor in COUNTED:
+            mine = found[player]
+            mine.made += 1
+            mine.in_time += COUNTED[actor]
+            if actor == "player":
+                mine.seconds.append(max(0.0, at - due_since.get(player, at)))
+        before = set(to_act(state))
+        result = apply(state, player, action)
+        if not result.ok:  # a stored log replays (storage verifies it); stop rather than guess
+            break
+        state = result.state
+        for p in to_act(state):
+            if p not in before or p == player:
+                due_since[p] = at
+    return found
