@@ -194,6 +194,7 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
                          " ALTER TABLE player_results DROP COLUMN name; ALTER TABLE player_results DROP COLUMN"
                          " decisions; ALTER TABLE player_results DROP COLUMN in_time; ALTER TABLE player_results"
                          " DROP COLUMN decide_seconds; ALTER TABLE player_results DROP COLUMN left_game;"
+                         " ALTER TABLE lease DROP COLUMN shard_count;"
                          " UPDATE schema_version SET version = 6;")
     store = await Store.open(path)
     try:

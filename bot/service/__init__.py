@@ -96,9 +96,10 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, Un
         """Statistics, the leaderboard, ended games: read-only queries."""
         return self.store.records
 
-    def lease_keeper(self, seconds: float, on_lost) -> LeaseKeeper:
-        """What holds this database for the process while it serves (see lease.py)."""
-        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost)
+    def lease_keeper(self, seconds: float, on_lost, shards=None) -> LeaseKeeper:
+        """What holds this database (`shards`: these of Discord's shards) for the process while it serves
+        (see lease.py)."""
+        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost, shards)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -111,7 +112,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, Un
         record = self._games.get(channel_id)
         if record is None:
             record = await self.store.games.load_channel(channel_id)
-            if record is not None:
+            if record is not None and self.store.ownership.owns(record.guild_id):  # only this process's shards
                 self._games.put(record)
         return record
 
@@ -123,7 +124,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, Un
         return self._games.version(channel_id)
 
     def _keep(self, record: GameRecord) -> GameRecord:
-        if record.open:
+        if record.open and self.store.ownership.owns(record.guild_id):
             self._games.put(record)
         else:
             self._games.drop(record.channel_id)
