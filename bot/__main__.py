@@ -17,8 +17,9 @@ from storage.url import DatabaseURL
 
 from .backups import backups_refused, damaged_database
 from .config import Settings
-from .discord_app.client import AugsburgBot
+from .discord_app.client import AugsburgBot, make_bot
 from .service.lease import refusal
+from .shards import shards_refused
 
 log = logging.getLogger("bot")
 HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
@@ -55,7 +56,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    refused = backups_refused(settings)
+    refused = shards_refused(settings) or backups_refused(settings)
     if refused:
         print(refused, file=sys.stderr)
         return 2
@@ -64,7 +65,7 @@ def main() -> int:
         print(damaged, file=sys.stderr)
         return DAMAGED
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = AugsburgBot(settings)
+    bot = make_bot(settings)
     point_at(settings, bot)
     try:
         asyncio.run(serve(bot, settings.discord_token.get_secret_value()))

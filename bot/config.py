@@ -39,7 +39,9 @@ class Settings(BaseSettings):
     # Message operations the bot allows itself per channel in 5 s. Discord allows 5, but discord.py holds
     # back the request that empties a bucket for the whole reset: one spare keeps that from happening.
     channel_ops_per_5s: int = 4
-    requests_per_second: float = 35.0  # over all channels (Discord: 50; a margin for requests that bunch in transit)
+    # Over all channels, and over all the bot's processes (Discord: 50 per bot token; a margin for requests that
+    # bunch in transit): each process paces itself at its shards' part of it (bot/shards.py).
+    requests_per_second: float = 35.0
     monitor_path: str | None = None  # write event-loop pauses, GC pauses and memory here (benchmarks)
     turn_timeout_seconds: int = 86400  # time per decision for new tables (the host can change it); 0: none
     reminder_seconds: float | None = None  # a reminder this long before the deadline; unset: half the time
@@ -65,7 +67,10 @@ class Settings(BaseSettings):
     # and the one new tables get unless the host picks another (default: the shipped estimates-1).
     editions_dir: str | None = None
     default_edition: str | None = None
-
+    # Discord's shards (bot/shards.py): how many the whole bot has, and which this process owns ("0,1"; unset:
+    # all). Several processes, each with its own shards, need PostgreSQL; SQLite serves one process.
+    shard_count: int = 1
+    shard_ids: str | None = None
 
     @property
     def database(self) -> str:

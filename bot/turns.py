@@ -68,6 +68,22 @@ def tracked(state: GameState | None, table: Table) -> set[str]:
     return {p for p in due if not table.computer_plays(p)} - set(automatic(state, table).now) if due else set()
 
 
+def next_up(state: GameState | None, table: Table, due: set[str]) -> str | None:
+    """The person who bids after the one now on the clock (the heads-up, issue 29): in an auction, the next
+    seat still in it. None when the order is not a turn order (a secret choice: everyone at once), when that
+    seat is played by the computer, or when the one due now is not the auction's bidder."""
+    if state is None or state.phase != "auction" or state.auction is None or len(due) != 1:
+        return None
+    auction, ids = state.auction, [p.id for p in state.players]
+    if ids[auction.turn] not in due:
+        return None
+    for step in range(1, len(ids)):
+        seat = (auction.turn + step) % len(ids)
+        if not auction.passed[seat]:
+            return None if table.computer_plays(ids[seat]) else ids[seat]
+    return None
+
+
 def on_clock(state: GameState | None, table: Table) -> set[str]:
     """The people due on the clock, when the table has one."""
     return set() if table.turn_seconds is None else tracked(state, table)

@@ -21,6 +21,7 @@ from .actions import (
     ReturnCard,
     Reveal,
     RevealChoice,
+    TakeBack,
     TakeCard,
     Use,
     parse_action,
@@ -36,15 +37,15 @@ from .game import (
     legal_actions,
     new_game,
     only_action,
-    replay,
     to_act,
 )
 from .state import GameState
+from .undo import replay
 from .views import View, player_view, spectator_view
 
 __all__ = [
     "EVENTS", "Applied", "Bid", "Build", "Buy", "BuyChoice", "Call", "Compensate", "Discard", "Done", "Event",
     "GameSetupError", "GameState", "LegalOption", "Pass", "Refused", "ReplayError", "ReturnCard", "Reveal",
-    "RevealChoice", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game", "only_action",
-    "parse_action", "player_view", "replay", "spectator_view", "to_act",
+    "RevealChoice", "TakeBack", "TakeCard", "Use", "View", "apply", "is_legal", "legal_actions", "new_game",
+    "only_action", "parse_action", "player_view", "replay", "spectator_view", "to_act",
 ]

@@ -79,8 +79,16 @@ class ReturnCard(_Action):
     card: str
 
 
+class TakeBack(_Action):
+    """A player takes back their own last decision, move `move` of the log (engine/undo.py). It is never
+    among legal_actions and `apply` refuses it: taking back needs the game's log, which `History` holds."""
+
+    do: Literal["take_back"] = "take_back"
+    move: int
+
+
 Action = Annotated[
-    Buy | Bid | Call | Pass | Reveal | TakeCard | Use | Discard | Build | Done | Compensate | ReturnCard,
+    Buy | Bid | Call | Pass | Reveal | TakeCard | Use | Discard | Build | Done | Compensate | ReturnCard | TakeBack,
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter = TypeAdapter(Action)

@@ -254,6 +254,18 @@ class GameOver(_Event):
     tiebreak: Literal["cathedral", "church", "shared"] | None
 
 
+# --- public: a decision taken back (engine/undo.py)
+
+
+class TakenBack(_Event):
+    """`player` took back decision `decision` (its verb) of move `moves[0]`, and their forced moves after it."""
+
+    type: Literal["taken_back"] = "taken_back"
+    player: str
+    decision: str
+    moves: list[int]
+
+
 # --- private: for `to` alone
 
 
@@ -284,7 +296,8 @@ Event = Annotated[
     | AuctionEnded | CardsRevealed | AuctionWon | Consolation | PrivilegeCardTaken | PrivilegeUsed | GuildersGained
     | PrestigeGained | CardsDrawn | CardDiscarded | StepClimbed | StepLost | CompensationChosen | TileTaken
     | PrivilegesDeclined | PrivilegeCardsSpent | RoundIncome | DeckReshuffled | ShortageStarted | CardReturned
-    | CardsDealt | RoundStarted | GameOver | HandCards | OfferedCards | ChoiceRecorded | CardReturnedPrivate,
+    | CardsDealt | RoundStarted | GameOver | TakenBack | HandCards | OfferedCards | ChoiceRecorded
+    | CardReturnedPrivate,
     Field(discriminator="type"),
 ]
 EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])

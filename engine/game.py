@@ -182,9 +182,10 @@ class ReplayError(ValueError):
         self.refused = refused
 
 
-def replay(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
-           rules: int = RULES_VERSION) -> GameState:
-    """Rebuild a game from its creation arguments (its edition and rules version too) and its (player, action) log."""
+def replay_plain(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+                 rules: int = RULES_VERSION) -> GameState:
+    """Rebuild a game from its creation arguments (its edition and rules version too) and a (player, action) log
+    with no decision taken back in it (engine.replay, in undo.py, reads any log)."""
     state, _ = new_game(player_ids, seed, start_player, edition, rules)
     for index, (player, action) in enumerate(log):
         result = apply(state, player, action)

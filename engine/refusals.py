@@ -58,6 +58,12 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "bad_building": ("what",),  # `what` is not a church or a cathedral
     "no_discard": (),  # there is nothing to discard
     "bad_take": ("take", "money", "prestige"),  # compensation is `money` guilders or `prestige`, not `take`
+    # --- taking a decision back (undo.py)
+    "nothing_to_undo": (),  # the player has no decision of their own standing in this game
+    "undo_stale": ("move",),  # the undo was offered for move `move`, which is no longer their last decision
+    "undo_made_for_you": (),  # their last move was made for them (the clock, a stand-in), not decided by them
+    "undo_other_acted": ("player",),  # `player` has acted since (a secret choice of the same round excepted)
+    "undo_final": ("reason",),  # it can never be taken back: `reason` in undo.FINAL's values
 }
 
 

@@ -16,6 +16,7 @@ from .errors import (
     WrongStatus,
 )
 from .lease import Lease, LeaseHeld
+from .ownership import ShardLost
 from .records import (
     LOG,
     Ahead,
@@ -29,10 +30,10 @@ from .records import (
     TableEvent,
     TableMessages,
 )
-from .stats import MIN_GAMES, BoardRow, GameSummary, PlayerStats
+from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+__all__ = ["LOG", "MIN_GAMES", "STEADY", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
-           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "StorageError", "StorageUnavailable",
-           "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]
+           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError",
+           "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from engine import GameState
 
 from .lease import Lease
+from .ownership import Ownership
 from .records import Actor, Deadline, DeadlinePlan, GameRecord, LoggedMove, Table, TableMessages
 from .stats import BoardRow, GameSummary, PlayerStats
 
@@ -65,6 +66,9 @@ class GameLog(Protocol):
     """What each game leaves behind, read back."""
 
     async def action_log(self, game_id: int) -> list[tuple[str, Any]]: ...
+    async def played(self, game_id: int) -> list[tuple[str, Any, str]]:
+        """(player, action, actor) per move: what undo weighs."""
+
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]: ...
     async def last_decision(self, game_id: int, player: str) -> int: ...
     async def notes(self, game_id: int) -> list[tuple[str, str]]: ...
@@ -100,7 +104,8 @@ class RecordStore(Protocol):
 
     async def player_stats(self, player: str, guild_id: int | None = None) -> PlayerStats: ...
     async def player_name(self, player: str, guild_id: int | None = None) -> str: ...
-    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10) -> tuple[list[BoardRow], int]: ...
+    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10,
+                          steady: bool = False) -> tuple[list[BoardRow], int]: ...
     async def computer_totals(self, guild_id: int) -> tuple[int, int]: ...
     async def recent_games(self, guild_id: int, channel_id: int | None = None, before: int | None = None,
                            limit: int = 10) -> list[GameSummary]: ...
@@ -108,16 +113,22 @@ class RecordStore(Protocol):
 
 
 class LeaseStore(Protocol):
-    """Which process serves the database: one holder, renewing a heartbeat. (Serving several processes,
-    each its own shards, will name a shard in these calls; the whole database is one lease today.)"""
+    """Which process serves which of the bot's Discord shards: a row per shard, its holder renewing a
+    heartbeat; claimed all or none (lease.py). `ownership` is what game writes are fenced with (ownership.py)."""
+
+    ownership: Ownership
 
     async def lease(self) -> Lease | None: ...
+    async def leases(self) -> list[Lease]: ...
 
     async def live_lease(self) -> Lease | None:
-        """The lease if a live process holds it."""
+        """A lease a live process holds."""
 
-    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
-        """LeaseHeld if another live process holds it."""
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                         shards=(0,), count: int = 1) -> Lease:
+        """LeaseHeld if another live process holds one of `shards`, or counts the shards otherwise."""
 
-    async def renew_lease(self, holder: str, now: float | None = None) -> bool: ...
+    async def renew_lease(self, holder: str, now: float | None = None) -> bool:
+        """False if a shard is no longer `holder`'s."""
+
     async def release_lease(self, holder: str) -> bool: ...

@@ -3,13 +3,16 @@
 A deadline is claimed by its exact due time: dropping or postponing one changes the row only if it is
 still due when the caller read it (`AND due_at = ?`), so of two schedulers acting on one deadline exactly
 one wins, and one re-armed meanwhile (a later due time) is left alone. The move a timeout makes is a
-version-checked game write besides.
+version-checked game write besides. With several processes, each reads and claims only the deadlines of
+its own shards' games (ownership.py), and a claim is fenced like a game write: a process that lost the
+shard claims nothing.
 """
 
 from __future__ import annotations
 
 import json
 
+from .ownership import Ownership
 from .records import Deadline
 from .rows import OPEN
 from .sql import Database
@@ -17,8 +20,9 @@ from .writes import UPSERT_DEADLINE
 
 
 class Deadlines:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, ownership: Ownership | None = None):
         self.db = db
+        self.ownership = ownership or Ownership()
 
     async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float, payload: dict | None = None):
         async def work(tx):
@@ -39,13 +43,13 @@ class Deadlines:
         return await self.db.transaction(work)
 
     async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]:
-        """Deadlines of open games, and announcements of any game (its end is announced too), the earliest
-        first; `due_before`: only those due by then."""
+        """Deadlines of open games, and announcements of any game (its end is announced too), of this
+        process's shards, the earliest first; `due_before`: only those due by then."""
+        owned, params = self.ownership.only_owned("g.guild_id")
         sql = ("SELECT d.game_id, d.player, d.kind, d.due_at, d.payload, g.channel_id FROM deadlines d"
-               f" JOIN games g ON g.id = d.game_id WHERE (g.status IN {OPEN} OR d.kind = 'announce')")
-        params: list = []
+               f" JOIN games g ON g.id = d.game_id WHERE (g.status IN {OPEN} OR d.kind = 'announce'){owned}")
         if due_before is not None:
-            sql, params = sql + " AND d.due_at <= ?", [float(due_before)]
+            sql, params = sql + " AND d.due_at <= ?", [*params, float(due_before)]
         sql += " ORDER BY d.due_at"
         if limit is not None:
             sql, params = sql + " LIMIT ?", [*params, limit]
@@ -62,10 +66,12 @@ class Deadlines:
     async def drop_deadline(self, deadline: Deadline) -> bool:
         """Remove a deadline that has been dealt with, unless it was re-armed meanwhile (a later due time)."""
 
+        fence, fenced = self._fence()
+
         async def work(tx):
             return await tx.execute(
-                "DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
-                (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at)),
+                f"DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
+                (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
             ) == 1
 
         return await self.db.transaction(work)
@@ -73,10 +79,21 @@ class Deadlines:
     async def postpone_deadline(self, deadline: Deadline, until: float) -> bool:
         """Move a deadline to `until`, unless it was re-armed (or claimed by another scheduler) meanwhile."""
 
+        fence, fenced = self._fence()
+
         async def work(tx):
             return await tx.execute(
-                "UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?",
-                (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at)),
+                f"UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
+                (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
             ) == 1
 
         return await self.db.transaction(work)
+
+    def _fence(self) -> tuple[str, list]:
+        """A claim's condition that its game's shard is still this process's (nothing before a claim)."""
+        owner = self.ownership
+        if owner.holder is None:
+            return "", []
+        # The shard's lease row: row_of(shard) = shard + 1.
+        return (" AND EXISTS (SELECT 1 FROM games g JOIN lease l ON l.id = ((g.guild_id >> 22) % ?) + 1"
+                " WHERE g.id = deadlines.game_id AND l.holder = ?)", [owner.count, owner.holder])

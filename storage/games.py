@@ -27,6 +27,7 @@ from .errors import (
     VersionConflict,
     WrongStatus,
 )
+from .ownership import Ownership
 from .records import Actor, DeadlinePlan, GameRecord, Table, TableMessages
 from .rows import META, OPEN, SELECT_GAME, record_from, sha
 from .sql import Database
@@ -35,9 +36,10 @@ from .writes import announce, log_entries, plan
 
 
 class Games:
-    def __init__(self, db: Database, editions: Library):
+    def __init__(self, db: Database, editions: Library, ownership: Ownership | None = None):
         self.db = db
         self.editions = editions  # what games are loaded and replayed with (a game's own edition, or refused)
+        self.ownership = ownership or Ownership()  # every write commits only while its shard is ours
 
     # --- creating
 
@@ -54,6 +56,7 @@ class Games:
         snapshot = state.model_dump_json() if state is not None else None
 
         async def work(tx):
+            await self.ownership.fence(tx, self.db.dialect, guild_id)
             row = await tx.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
             if row:
                 raise ChannelBusy(channel_id, row["id"])
@@ -210,6 +213,7 @@ class Games:
             )
             if row is None:
                 await _explain_miss(tx, game_id, expected_version, status)
+            await self.ownership.fence(tx, self.db.dialect, row["guild_id"])
             if also is not None:
                 await also(tx)
             return row
@@ -231,8 +235,11 @@ class Games:
         version = self.db.dialect.json_int("payload", "version")
 
         async def work(tx):
-            if await tx.execute("UPDATE games SET ui = ? WHERE id = ?", (messages.model_dump_json(), game_id)) != 1:
+            row = await tx.fetchone("UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id",
+                                    (messages.model_dump_json(), game_id))
+            if row is None:
                 raise GameNotFound(game_id)
+            await self.ownership.fence(tx, self.db.dialect, row["guild_id"])
             if settled is not None:
                 await tx.execute("DELETE FROM deadlines WHERE game_id = ? AND kind = 'announce' AND player = ''"
                                  f" AND {version} <= ?", (game_id, settled))
@@ -260,14 +267,19 @@ class Games:
         return await repair.verified(self.db, row, self.editions) if row else None
 
     async def active_games(self) -> tuple[list[GameRecord], list]:
-        """Every open game (what the bot restores at start-up), verified, and those that had to be quarantined
-        or cannot be played here (GameQuarantined, GameNotPlayable: their edition is missing)."""
-        rows = await self.db.fetchall(f"{SELECT_GAME} WHERE status IN {OPEN} ORDER BY id")
+        """Every open game of this process's shards (what the bot restores at start-up), verified, and those
+        that had to be quarantined or cannot be played here (GameQuarantined, GameNotPlayable: their edition
+        is missing)."""
+        owned, params = self.ownership.only_owned("guild_id")
+        rows = await self.db.fetchall(f"{SELECT_GAME} WHERE status IN {OPEN}{owned} ORDER BY id", params)
         return await repair.verify_all(self.db, rows, self.editions)
 
     async def open_channels(self) -> list[tuple[int, int, int]]:
-        """(game id, guild id, channel id) of every open game: cheap, nothing is parsed."""
-        rows = await self.db.fetchall(f"SELECT id, guild_id, channel_id FROM games WHERE status IN {OPEN}")
+        """(game id, guild id, channel id) of every open game of this process's shards: cheap, nothing is
+        parsed."""
+        owned, params = self.ownership.only_owned("guild_id")
+        rows = await self.db.fetchall(f"SELECT id, guild_id, channel_id FROM games WHERE status IN {OPEN}{owned}",
+                                      params)
         return [(r["id"], r["guild_id"], r["channel_id"]) for r in rows]
 
 

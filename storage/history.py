@@ -19,14 +19,19 @@ class GameLog:
 
     async def action_log(self, game_id: int) -> list[tuple[str, Any]]:
         """The game's actions in order, parsed for the engine (BadAction / ValueError if a row is damaged)."""
+        return [(player, action) for player, action, _ in await self.played(game_id)]
+
+    async def played(self, game_id: int) -> list[tuple[str, Any, str]]:
+        """The game's moves in order as (player, action, actor): what taking a decision back weighs (who decided
+        each move: the player, the clock...). BadAction / ValueError if a row is damaged."""
         rows = await self.db.fetchall(
-            "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
+            "SELECT move, player, actor, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,)
         )
         out = []
         for expected, row in enumerate(rows, start=1):
             if row["move"] != expected:
                 raise ValueError(f"the log skips from move {expected - 1} to {row['move']}")
-            out.append((row["player"], parse_action(json.loads(row["action"]))))
+            out.append((row["player"], parse_action(json.loads(row["action"])), row["actor"]))
         return out
 
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:

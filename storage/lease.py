@@ -1,13 +1,18 @@
-"""The lease (LeaseStore): which process serves this database. One row; its holder renews the heartbeat.
+"""The lease (LeaseStore): which process serves which of the bot's Discord shards in this database. A row
+per shard claimed (ownership.py: row 1 is shard 0, the whole database when SHARD_COUNT=1); its holder
+renews the heartbeat of all its rows at once.
 
-A bot keeps open games in memory between moves, so two processes on one database would each answer from
-their own copy. The lease lets only one serve: it can be taken when free, when a lock beside the row says
-its holder is dead, or when its heartbeat is older than the holder's takeover time (it froze, or ran where
-no lock can tell). Times are wall-clock (unix): processes compare them.
+A bot keeps open games in memory between moves, so two processes serving one shard would each answer from
+their own copy. The lease lets only one serve each shard: it can be taken when free, when a lock beside
+the row says its holder is dead, or when its heartbeat is older than the holder's takeover time (it froze,
+or ran where no lock can tell). A process claims all its shards or none. Every process on a database must
+count the shards alike (SHARD_COUNT): a live holder counting them otherwise is in the way of any claim.
+Times are wall-clock (unix): processes compare them.
 
-The row is written once here; each backend puts its lock in front of it: on SQLite the kernel's lock on a
-file beside the database (sqlite/lease.py: a dead holder on this host), on PostgreSQL an advisory lock
-held by the holder's own connection (postgres/lease.py: a dead holder anywhere).
+The rows are written here; each backend puts its lock in front of them: on SQLite the kernel's lock on a
+file beside the database (sqlite/lease.py: a dead holder on this host; one process, the whole database),
+on PostgreSQL an advisory lock per shard held by the holder's own connection (postgres/lease.py: a dead
+holder anywhere).
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import StorageError
+from .ownership import row_of
 from .sql import Database
 
 _COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
+_SELECT = f"SELECT {_COLUMNS}, id - 1 AS shard, shard_count FROM lease"
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,8 @@ class Lease:
     taken_at: float
     heartbeat_at: float
     seconds: float  # the holder's takeover time: it renews well within it
+    shard: int = 0
+    shard_count: int = 1
 
     def stale(self, now: float) -> bool:
         return now - self.heartbeat_at >= self.seconds
@@ -43,7 +52,8 @@ class LeaseHeld(StorageError):
         self.alive = alive  # known alive (its lock is held): waiting would not help
         self.age = max(0.0, now - lease.heartbeat_at)  # seconds since its last heartbeat
         self.wait = max(0.0, lease.seconds - self.age)  # until it may be taken over, if it stays silent
-        super().__init__(f"pid {lease.pid} on {lease.host} holds the lease (heartbeat {self.age:.0f} s ago)")
+        super().__init__(f"pid {lease.pid} on {lease.host} holds the lease of shard {lease.shard} of"
+                         f" {lease.shard_count} (heartbeat {self.age:.0f} s ago)")
 
 
 def never(lease: Lease) -> bool:
@@ -51,57 +61,75 @@ def never(lease: Lease) -> bool:
 
 
 class Leases:
-    """The lease row alone (what each backend's lock stands in front of)."""
+    """The lease rows alone (what each backend's lock stands in front of)."""
 
     def __init__(self, db: Database):
         self.db = db
 
+    async def leases(self) -> list[Lease]:
+        return [Lease(*row) for row in await self.db.fetchall(f"{_SELECT} ORDER BY id")]
+
     async def lease(self) -> Lease | None:
-        row = await self.db.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1")
-        return Lease(*row) if row else None
+        """The first shard's lease (the whole database's with SHARD_COUNT=1)."""
+        held = await self.leases()
+        return held[0] if held else None
 
     async def live_lease(self, now: float | None = None) -> Lease | None:
-        """The lease if a live process holds it (its heartbeat is fresh); None if nobody serves the database."""
-        lease = await self.lease()
-        return lease if lease is not None and not lease.stale(time.time() if now is None else now) else None
+        """A lease a live process holds (its heartbeat is fresh); None if nobody serves the database."""
+        now = time.time() if now is None else now
+        return next((lease for lease in await self.leases() if not lease.stale(now)), None)
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                         gone: Callable[[Lease], bool] = never, alive: Callable[[Lease], bool] = never) -> Lease:
-        """Hold the lease (promising a heartbeat well within `seconds`) if it is free, already ours, stale, or
-        its holder is `gone` (the backend's lock says so); otherwise raise LeaseHeld (`alive`: the lock says
-        the holder lives). One transaction, so two takers cannot both win."""
+                         shards=(0,), count: int = 1, gone: Callable[[Lease], bool] = never,
+                         alive: Callable[[Lease], bool] = never) -> Lease:
+        """Hold the lease of each of `shards` (of `count`), promising a heartbeat well within `seconds`, if
+        every row in the way is free, already ours, stale, or its holder is `gone` (the backend's lock says
+        so); otherwise raise LeaseHeld naming one holder in the way (`alive`: the lock says it lives) and take
+        none. In the way: the rows of these shards, and any row of a holder counting the shards otherwise.
+        One transaction, so two takers cannot both win."""
         now = time.time() if now is None else now
+        shards = sorted(set(shards))
 
         async def work(tx):
-            row = await tx.fetchone(f"SELECT {_COLUMNS} FROM lease WHERE id = 1{self.db.dialect.for_update}")
-            current = Lease(*row) if row else None
-            ours = current is not None and current.holder == holder
-            if current is not None and not (ours or gone(current) or current.stale(now)):
-                raise LeaseHeld(current, now, alive=alive(current))
-            lease = Lease(holder, pid, host, current.taken_at if ours else now, now, float(seconds))
-            await tx.execute(
-                f"INSERT INTO lease (id, {_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
-                " holder = excluded.holder, pid = excluded.pid, host = excluded.host, taken_at = excluded.taken_at,"
-                " heartbeat_at = excluded.heartbeat_at, seconds = excluded.seconds",
-                (lease.holder, lease.pid, lease.host, lease.taken_at, lease.heartbeat_at, lease.seconds),
-            )
-            return lease
+            rows = await tx.fetchall(f"{_SELECT} ORDER BY id{self.db.dialect.for_update}")
+            held = {lease.shard: lease for lease in (Lease(*row) for row in rows)}
+            for current in held.values():
+                in_the_way = current.shard in shards or current.shard_count != count
+                if in_the_way and current.holder != holder and not (gone(current) or current.stale(now)):
+                    raise LeaseHeld(current, now, alive=alive(current))
+            await tx.execute("DELETE FROM lease WHERE shard_count != ?", (count,))
+            taken = []
+            for shard in shards:
+                current = held.get(shard)
+                since = current.taken_at if current is not None and current.holder == holder else now
+                lease = Lease(holder, pid, host, since, now, float(seconds), shard, count)
+                await tx.execute(
+                    f"INSERT INTO lease (id, {_COLUMNS}, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id)"
+                    " DO UPDATE SET holder = excluded.holder, pid = excluded.pid, host = excluded.host, taken_at ="
+                    " excluded.taken_at, heartbeat_at = excluded.heartbeat_at, seconds = excluded.seconds,"
+                    " shard_count = excluded.shard_count",
+                    (row_of(shard), lease.holder, lease.pid, lease.host, lease.taken_at, lease.heartbeat_at,
+                     lease.seconds, count),
+                )
+                taken.append(lease)
+            return taken[0]
 
         return await self.db.transaction(work)
 
-    async def renew_lease(self, holder: str, now: float | None = None) -> bool:
-        """Refresh the heartbeat; False if `holder` no longer holds the lease (taken over, or released)."""
+    async def renew_lease(self, holder: str, now: float | None = None, *, rows: int = 1) -> bool:
+        """Refresh the heartbeat of `holder`'s `rows` leases; False if any is no longer its (taken over, or
+        released)."""
         now = time.time() if now is None else now
 
         async def work(tx):
-            return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND holder = ?", (now, holder)) == 1
+            return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE holder = ?", (now, holder)) == rows
 
         return await self.db.transaction(work)
 
     async def release_lease(self, holder: str) -> bool:
-        """Give the lease up (a clean stop), so the next process starts at once; False if it was not ours."""
+        """Give the leases up (a clean stop), so the next process starts at once; False if none was ours."""
 
         async def work(tx):
-            return await tx.execute("DELETE FROM lease WHERE id = 1 AND holder = ?", (holder,)) == 1
+            return await tx.execute("DELETE FROM lease WHERE holder = ?", (holder,)) >= 1
 
         return await self.db.transaction(work)

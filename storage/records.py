@@ -80,6 +80,7 @@ class Table(_Record):
     # `rules`, the rules version it starts under. Tables stored before games recorded them: LEGACY and 1.
     edition: EditionRef | None = None
     rules: int | None = None
+    rematch_of: int | None = None  # the finished game this table plays again (its people join by a click)
 
     @model_validator(mode="before")
     @classmethod

@@ -10,15 +10,19 @@ rows (index on the player).
 
 from __future__ import annotations
 
+import json
+import statistics
 from dataclasses import dataclass
 
 from engine import GameState
 
+from .decisions import Decisions, decisions
 from .records import Table
 from .rows import ENDED
 from .sql import Database, Dialect
 
 MIN_GAMES = 3  # a win rate counts in the leaderboard's order from this many games on
+STEADY = 80  # the leaderboard's filter: people who finished at least this share (%) of their games
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,14 @@ class PlayerStats:
     best_score: int
     favourite: str | None  # the noble whose auctions the player won most often (ties: by name)
     favourite_wins: int = 0
+    decisions: int = 0  # in the games that counted them (decisions.py): all, and those made in time
+    in_time: int = 0
+    median_seconds: float | None = None  # of the person's own decisions; None: none counted
+    left: int = 0  # finished games they had left (the computer played their seat to the end)
+
+    @property
+    def in_time_share(self) -> float | None:
+        return self.in_time / self.decisions if self.decisions else None
 
     @property
     def average(self) -> float:
@@ -74,27 +86,31 @@ BOARD_ORDER = (f"wins DESC, CASE WHEN games >= {MIN_GAMES} THEN CAST(wins AS DOU
 async def record_results(tx, dialect: Dialect, game_id: int, state: GameState, now: float) -> None:
     """A game finished at its end: its results, auctions won and each player's totals, in its transaction.
     The totals are added to in place (`ON CONFLICT ... DO UPDATE`), so two games ending at once both count."""
-    row = await tx.fetchone("SELECT guild_id, setup FROM games WHERE id = ?", (game_id,))
+    row = await tx.fetchone("SELECT guild_id, setup, created_at FROM games WHERE id = ?", (game_id,))
     guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
+    timing = await _decisions(tx, game_id, table, state, row["created_at"])
     for seat, p in enumerate(state.players):
         winner = p.id in state.winners
         # Winners share first place; everyone else is placed after all who scored more, and the winners.
         place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
         sat = table.seat(p.id)
         computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
+        left, mine = int(sat is not None and sat.left), timing[p.id]
         await tx.execute(
             "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
-            " finished_at, computer, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name),
+            " finished_at, computer, name, decisions, in_time, decide_seconds, left_game)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name,
+             mine.made, mine.in_time, mine.seconds_json(), left),
         )
         await tx.execute(
-            "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
+            "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score,"
+            " left_games) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET"
             " name = excluded.name, computer = excluded.computer, games = player_totals.games + 1,"
             " wins = player_totals.wins + excluded.wins, score_sum = player_totals.score_sum + excluded.score_sum,"
             " best_score = CASE WHEN excluded.best_score > player_totals.best_score THEN excluded.best_score"
-            " ELSE player_totals.best_score END",
-            (guild, p.id, computer, name, int(winner), p.score, p.score),
+            " ELSE player_totals.best_score END, left_games = player_totals.left_games + excluded.left_games",
+            (guild, p.id, computer, name, int(winner), p.score, p.score, left),
         )
     # The auctions won, from the events this game stored with its moves (the last one included).
     who, noble, kind = (dialect.json_field("e.value", key) for key in ("player", "noble", "type"))
@@ -105,6 +121,16 @@ async def record_results(tx, dialect: Dialect, game_id: int, state: GameState, n
         f" GROUP BY {who}, {noble}",
         (game_id, guild, game_id),
     )
+
+
+async def _decisions(tx, game_id: int, table: Table, state: GameState, created_at: float) -> dict[str, Decisions]:
+    """Each seat's decisions in this game, from its stored moves (decisions.py); the game started when the
+    deal was logged (before the first move), else when its table was opened."""
+    started = await tx.fetchone("SELECT MIN(at) AS at FROM table_log WHERE game_id = ? AND move = 0", (game_id,))
+    moves = [(r["player"], r["actor"], r["at"], json.loads(r["action"])) for r in await tx.fetchall(
+        "SELECT player, actor, at, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,))]
+    return decisions(table.players, table.seed, table.start_player, state.edition, table.game_rules,
+                     started["at"] if started and started["at"] is not None else created_at, moves)
 
 
 class Records:
@@ -119,12 +145,18 @@ class Records:
             "player = ?", (player,))
         row = await self.db.fetchone(
             "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(SUM(score), 0) AS score_sum,"
-            f" COALESCE(MAX(score), 0) AS best_score FROM player_results WHERE {where}", params)
+            " COALESCE(MAX(score), 0) AS best_score, COALESCE(SUM(decisions), 0) AS decisions,"
+            " COALESCE(SUM(in_time), 0) AS in_time, COALESCE(SUM(left_game), 0) AS left_games"
+            f" FROM player_results WHERE {where}", params)
         noble = await self.db.fetchone(
             f"SELECT noble, SUM(wins) AS won FROM noble_wins WHERE {where} GROUP BY noble"
             " ORDER BY won DESC, noble ASC LIMIT 1", params)
+        seconds = [t for r in await self.db.fetchall(f"SELECT decide_seconds FROM player_results WHERE {where}",
+                                                     params) for t in json.loads(r["decide_seconds"])]
         return PlayerStats(row["games"], row["wins"], row["score_sum"], row["best_score"],
-                           noble["noble"] if noble else None, noble["won"] if noble else 0)
+                           noble["noble"] if noble else None, noble["won"] if noble else 0,
+                           row["decisions"], row["in_time"], statistics.median(seconds) if seconds else None,
+                           row["left_games"])
 
     async def player_name(self, player: str, guild_id: int | None = None) -> str:
         """The name a player had at their latest finished game ('' if none)."""
@@ -133,13 +165,16 @@ class Records:
             + " ORDER BY finished_at DESC LIMIT 1", (player,) if guild_id is None else (player, guild_id))
         return row["name"] if row else ""
 
-    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10) -> tuple[list[BoardRow], int]:
-        """A page of the server's people (computers never rank), and how many people there are in all."""
+    async def leaderboard(self, guild_id: int, offset: int = 0, limit: int = 10,
+                          steady: bool = False) -> tuple[list[BoardRow], int]:
+        """A page of the server's people (computers never rank), and how many people there are in all;
+        `steady`: only those who finished at least STEADY of their games (left no more than the rest)."""
+        who = "guild_id = ? AND computer = 0" + (f" AND (games - left_games) * 100 >= games * {STEADY}" if steady
+                                                 else "")
         rows = await self.db.fetchall(
-            "SELECT player, name, games, wins, best_score FROM player_totals WHERE guild_id = ? AND computer = 0"
+            f"SELECT player, name, games, wins, best_score FROM player_totals WHERE {who}"
             f" ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?", (guild_id, limit, offset))
-        total = await self.db.fetchone(
-            "SELECT COUNT(*) AS n FROM player_totals WHERE guild_id = ? AND computer = 0", (guild_id,))
+        total = await self.db.fetchone(f"SELECT COUNT(*) AS n FROM player_totals WHERE {who}", (guild_id,))
         board = [BoardRow(offset + i + 1, r["player"], r["name"], r["games"], r["wins"], r["best_score"])
                  for i, r in enumerate(rows)]
         return board, total["n"]

@@ -16,6 +16,7 @@ from .contract import LeaseStore
 from .deadlines import Deadlines
 from .games import Games
 from .history import GameLog
+from .ownership import Ownership
 from .settings import Settings
 from .sql import Database
 from .stats import Records
@@ -30,12 +31,15 @@ class Store:
         self.url = url
         # The editions games may be loaded and replayed with: a game whose edition is not among them is refused.
         self.editions = editions or Library()
-        self.games = Games(db, self.editions)
+        # The shards this process claimed (through `leases`): every game write is fenced by them, and the
+        # scheduler and start-up read only their games (ownership.py). Nothing is fenced before a claim.
+        self.ownership: Ownership = getattr(leases, "ownership", None) or Ownership()
+        self.games = Games(db, self.editions, self.ownership)
         self.log = GameLog(db)
-        self.deadlines = Deadlines(db)
+        self.deadlines = Deadlines(db, self.ownership)
         self.settings = Settings(db)
         self.records = Records(db)
-        self.leases = leases  # the backend's: the lease row behind its own lock (sqlite/lease.py, postgres/lease.py)
+        self.leases = leases  # the backend's: the lease rows behind its own locks (sqlite/lease.py, postgres/lease.py)
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,

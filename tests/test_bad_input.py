@@ -46,7 +46,7 @@ def assert_polite(result) -> str:
 FORGED_COMMANDS = [
     pytest.param("augsburg rules", {"topic": "limits"}, {"topic": "xyz"}, (), (), id="unknown rules topic"),
     pytest.param("augsburg compensate", {"take": "money"}, {"take": "gold"}, (), (), id="unknown compensation"),
-    pytest.param("augsburg notify", {"how": "dm"}, {"how": "carrier pigeon"}, (), (), id="unknown notify choice"),
+    pytest.param("augsburg seat notify", {"how": "dm"}, {"how": "carrier pigeon"}, (), (), id="unknown notify choice"),
     pytest.param("augsburg buy", {"cards": "nothing"}, None, ("cards",), (), id="missing required option"),
     pytest.param("augsburg bid", {"count": 3}, {"count": "three"}, (), (), id="text for a number"),
     pytest.param("augsburg bid", {"count": 3}, {"count": 500}, (), (), id="number out of range"),

@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-from support.fake_discord import FakeDiscord, FakeUser, stop_process
+from support.bot_processes import Bot
+from support.bot_processes import bots as bot_processes
+from support.fake_discord import FakeDiscord, FakeUser
 
 GUILD_ID, CHANNEL_ID = 720_000_000_000_000_001, 720_000_000_000_000_002
 ALICE = 720_000_000_000_000_101
@@ -23,50 +25,8 @@ LOGIN = ("GET", "/users/@me")
 GUILD_SYNC = ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
 
 
-class Bot:
-    """One `python -m bot` process; its output goes to a log file, printed if the test fails."""
-
-    def __init__(self, fake: FakeDiscord, tmp_path: Path, name: str, **settings: str):
-        self.log = tmp_path / f"{name}.log"
-        self.env = {**os.environ, **fake.env(), "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
-                    "DISCORD_GUILD_ID": str(GUILD_ID), "TABLE_EDIT_DELAY": "0.1", "PYTHONPATH": str(ROOT),
-                    "PYTHONUNBUFFERED": "1", "STARTUP_RETRY_FIRST": "0.05", **settings}
-        self.cwd = tmp_path
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> Bot:
-        with self.log.open("wb") as out:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=self.env, cwd=self.cwd, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
-        return self
-
-    async def exited(self, timeout: float = 60) -> int:
-        return await asyncio.wait_for(self.proc.wait(), timeout)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-@contextlib.asynccontextmanager
-async def bots(fake: FakeDiscord, tmp_path: Path):
-    """A factory of bot processes; all are stopped at the end, and their logs shown if the test failed."""
-    started: list[Bot] = []
-
-    async def start(name: str, **settings: str) -> Bot:
-        bot = Bot(fake, tmp_path, name, **settings)
-        started.append(bot)
-        return await bot.start()
-
-    try:
-        yield start
-    except BaseException:
-        for bot in started:
-            print(f"----- {bot.log.name}\n{bot.output()[-3000:]}")
-        raise
-    finally:
-        for bot in started:
-            await stop_process(bot.proc, 10)
+def bots(fake: FakeDiscord, tmp_path: Path):
+    return bot_processes(fake, tmp_path, DISCORD_GUILD_ID=str(GUILD_ID))
 
 
 def lease_row(tmp_path: Path):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.wording import rules, words
 from engine import apply, legal_actions, new_game, player_view, to_act
 from engine.ai.levels import computer, visible_to
 from engine.components import JOKER
@@ -181,3 +182,13 @@ def test_a_library_offers_the_shipped_editions_and_an_operators(tmp_path):
     assert library.get("estimates-1") is default()  # an operator's file cannot take a shipped id
     assert Library.load(tmp_path / "nowhere", "nope").default is default()
     assert len(Library.load(tmp_path / "nowhere", "nope").problems) == 2
+
+
+@pytest.mark.parametrize("lang, players", [("en", "players"), ("de", "Spieler"), ("it", "giocatori")])
+def test_the_rules_overview_gives_the_editions_number_of_rounds(tmp_path, lang, players):
+    shorter = tmp_path / "shorter.toml"
+    shorter.write_text(TEST_BOX.read_text().replace("rounds = { 2 = 4, 3 = 5, 4 = 6, 5 = 7 }",
+                                                    "rounds = { 2 = 3, 3 = 4, 4 = 5, 5 = 6 }"))
+    overview = rules.topic(words(lang), "overview", read_file(shorter))
+    assert f"2 {players}: 3" in overview and f"5 {players}: 6" in overview
+    assert "+ 2" not in overview and "+2" not in overview

@@ -9,10 +9,12 @@ import typing
 from conftest import ROOT
 
 from engine import apply, legal_actions, new_game, player_view, to_act
+from engine.actions import Buy
 from engine.editions import default
 from engine.events import EVENTS, CardsDrawn, Event, HandCards, PrivilegeUsed
 from engine.position import build
 from engine.randomplay import concrete
+from engine.undo import History
 
 ALL_CARDS = default().all_cards  # the shipped edition's
 
@@ -92,6 +94,10 @@ def scenario_events() -> list:
             if result.ok:
                 state = result.state
                 found.extend(result.events)
+    history = History(["ada", "ben"], seed=1)  # a decision taken back (engine/undo.py)
+    found.extend(history.deal)
+    found.extend(history.play("ada", Buy(cards=[])).events)
+    found.extend(history.take_back("ada").events)
     return found
 
 
@@ -120,7 +126,7 @@ def test_event_lists_round_trip_through_json_losslessly():
 
 def test_event_types_are_unique_and_as_is_stored_under_its_json_name():
     types = [c.model_fields["type"].default for c in EVENT_CLASSES]
-    assert len(types) == len(set(types)) == 35
+    assert len(types) == len(set(types)) == 36
     used = PrivilegeUsed(player="ada", card="4", slot=0, kind="trade", as_="step")
     assert b'"as":"step"' in EVENTS.dump_json([used])
     assert EVENTS.validate_json(EVENTS.dump_json([used])) == [used]

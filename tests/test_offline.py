@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import subprocess
 import sys
@@ -60,3 +61,43 @@ def test_stop_and_resume(tmp_path):
     resumed = play(tmp_path, "--resume", stdin=answers(3, 40_000))
     assert resumed.returncode == 0 and "Resuming your game" in resumed.stdout
     assert "=== Final standings ===" in resumed.stdout
+
+
+class _Player(io.StringIO):
+    """Typed answers: at the question after a game, 'y' the first time and 'n' then; elsewhere a mix of
+    sensible and silly things."""
+
+    def __init__(self, out: io.StringIO, seed: int):
+        super().__init__()
+        self.out, self.rnd, self.rematches = out, random.Random(seed), 0
+
+    def readline(self, *args) -> str:
+        if self.out.getvalue().endswith("(y/n) "):
+            self.rematches += 1
+            return "y\n" if self.rematches == 1 else "n\n"
+        return self.rnd.choice(["1", "2", "3", "", "1 2", "4", "abc", "y"]) + "\n"
+
+
+def test_a_rematch_in_the_terminal_deals_a_new_game_with_the_same_computers(tmp_path):
+    from bot.terminal.game import run
+    from bot.wording import words
+
+    out = io.StringIO()
+    player = _Player(out, 4)
+    code = asyncio.run(run(str(tmp_path / "t.sqlite3"), 2, False, True, 9, stdin=player, stdout=out, w=words("en"),
+                           levels=["easy", "strong"]))
+    text = out.getvalue()
+    assert code == 0 and player.rematches == 2 and text.count("=== Final standings ===") == 2
+    assert "A new game with the same players, dealt anew." in text and "Traceback" not in text
+
+    async def games():
+        store = await Store.open(tmp_path / "t.sqlite3")
+        try:
+            return [await store.games.load_game(n) for n in (1, 2)]
+        finally:
+            await store.close()
+
+    first, second = asyncio.run(games())
+    assert first.status == second.status == "finished" and second.table.rematch_of == first.id
+    assert [(s.id, s.level) for s in second.table.seats[1:]] == [("ai1", "easy"), ("ai2", "strong")]
+    assert second.table.seed != first.table.seed  # dealt anew

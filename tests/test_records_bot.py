@@ -171,3 +171,22 @@ async def test_export_of_a_running_game_holds_nothing_hidden(harness, seed):
              for c in CARD_ID.findall(json.dumps(e))}
     shown |= {data["table"]["discard_top"]} - {None}
     assert set(CARD_ID.findall(text)) <= shown, set(CARD_ID.findall(text)) - shown
+
+
+async def test_stats_show_who_keeps_games_moving_and_the_leaderboard_filters_steady_players(harness):
+    h = harness
+    await _finished(h, seed=3)
+    store = service(h).store
+    ada = await store.records.player_stats(str(ADA), h.guild_id)
+    stats = _private(await h.slash(ADA, "augsburg records stats"))
+    assert f"Decided in time: 100% ({ada.in_time} of {ada.decisions})" in stats.content and ada.decisions > 0
+    assert "median time to decide:" in stats.content and "Games finished: 1 · left: 0" in stats.content
+    await store.db.transaction(lambda tx: tx.execute(  # Ben left that game: the computer finished it for him
+        "UPDATE player_totals SET left_games = 1 WHERE player = ?", (str(BEN),)))
+    everyone = _private(await h.slash(CLEO, "augsburg records leaderboard"))
+    steady = _private(await h.slash(CLEO, "augsburg records leaderboard", finished=True))
+    assert "Only players who finished at least 80% of their games." in steady.content
+    ranked = [line for line in steady.content.splitlines() if line[:2] in ("1.", "2.")]
+    assert len(ranked) == 1 and f"P{ADA}" in ranked[0]  # Ben finished 0 of 1: filtered out
+    assert f"P{BEN}" in everyone.content and f"P{BEN}" not in steady.content
+    h.assert_all_answered()

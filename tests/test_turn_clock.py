@@ -78,7 +78,8 @@ async def test_a_player_who_never_acts_does_not_stop_the_game(h):
     assert all(m.actor in ("player", "only") for m in history if m.player in (str(ADA), str(BEN)))
     everything = "\n".join(m.content for m in h.channel_messages.values())
     assert "final standings" in everything
-    assert not any(m.custom_ids() for m in h.channel_messages.values()), "a live button was left behind"
+    live = [c for m in h.channel_messages.values() for c in m.custom_ids()]
+    assert all(c.startswith("aug:again:") for c in live), "a live button was left behind"  # only Rematch
     page = (await h.slash(ADA, "augsburg log")).answer
     logged = page.content
     while "(page 1 of" not in page.content:
@@ -159,13 +160,13 @@ async def test_the_host_sets_the_clock_in_the_lobby(h):
 
 async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandons_the_game(h):
     await open_and_start(h, players=(ADA, BEN))
-    ask = await h.slash(BEN, "augsburg leave")
+    ask = await h.slash(BEN, "augsburg seat leave")
     assert ask.answer.ephemeral
     done = await h.click(BEN, ask.answer.message_id, label="Yes, leave the game")
     assert "computer plays your seat" in done.answer.content and game(h).table.seat(str(BEN)).left
     assert str(BEN) not in {d.player for d in await service(h).store.deadlines.deadlines()}
     game_id = game(h).id
-    ask = await h.slash(ADA, "augsburg leave")
+    ask = await h.slash(ADA, "augsburg seat leave")
     await h.click(ADA, ask.answer.message_id, label="Yes, leave the game")
     assert game(h) is None
     record = await service(h).store.games.load_game(game_id)
@@ -176,31 +177,31 @@ async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandon
 
 async def test_the_host_replaces_a_seat_only_after_its_time_ran_out(h):
     await open_and_start(h)
-    ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
+    ask = await h.slash(ADA, "augsburg seat replace", player=str(CLEO))
     early = await h.click(ADA, ask.answer.message_id, label="Yes, the computer plays")
     assert "never run out" in early.answer.content and not game(h).table.seat(str(CLEO)).stand_in
     for user in (ADA, BEN):
         panel = (await h.click(user, table_id(h), label="My hand & actions")).answer
         await h.click(user, panel.message_id, label="Buy nothing")
     await pass_time(h, HOUR + 1)  # Cleo's time runs out once
-    choices = await h.autocomplete(ADA, "augsburg replace", "player", "")
+    choices = await h.autocomplete(ADA, "augsburg seat replace", "player", "")
     assert [c["value"] for c in choices] == [str(CLEO)]
-    ask = await h.slash(BEN, "augsburg replace", player=str(CLEO))
+    ask = await h.slash(BEN, "augsburg seat replace", player=str(CLEO))
     refused = await h.click(BEN, ask.answer.message_id, label="Yes, the computer plays")
     assert "Only the host" in refused.answer.content
-    ask = await h.slash(ADA, "augsburg replace", player=str(CLEO))
+    ask = await h.slash(ADA, "augsburg seat replace", player=str(CLEO))
     await h.click(ADA, ask.answer.message_id, label="Yes, the computer plays")
     assert game(h).table.seat(str(CLEO)).stand_in
     history = await moves(h, game(h).id)
     assert any(e.type == "table" and e.what == "replaced" and e.by == str(ADA) for m in history for e in m.entries)
-    back = await h.slash(CLEO, "augsburg back")
+    back = await h.slash(CLEO, "augsburg seat back")
     assert "Welcome back" in back.answer.content and not game(h).table.seat(str(CLEO)).stand_in
-    again = await h.slash(CLEO, "augsburg back")
+    again = await h.slash(CLEO, "augsburg seat back")
     assert "your seat is yours" in again.answer.content
 
 
 async def test_pings_name_only_the_newly_due_and_respect_each_players_choice(h):
-    await h.slash(BEN, "augsburg notify", how="none")
+    await h.slash(BEN, "augsburg seat notify", how="none")
     await open_and_start(h)
     for message in h.channel_messages.values():
         if "your move" in message.content:
@@ -246,7 +247,7 @@ async def test_the_end_ranks_and_explains_every_score_and_leaves_no_live_button(
         assert f"{p.money:,} guilders left" in field["value"] and "Trade" in field["value"]
         if p.score:
             assert "from the rounds' scoring" in field["value"]
-    assert not any(m.custom_ids() for m in h.channel_messages.values())
+    assert all(c.startswith("aug:again:") for m in h.channel_messages.values() for c in m.custom_ids())  # Rematch
     status = await h.slash(BEN, "augsburg status")
     assert "The game is over" in status.answer.embeds[0]["description"]
 
@@ -284,7 +285,7 @@ async def test_a_display_name_of_at_everyone_notifies_nobody(tmp_path):
 
 async def test_direct_messages_as_well_and_a_closed_inbox_falls_back_to_the_channel(h):
     for user in (BEN, CLEO):
-        await h.slash(user, "augsburg notify", how="dm")
+        await h.slash(user, "augsburg seat notify", how="dm")
     h.close_dms(CLEO)
     await open_and_start(h)
     ben_dms = list(h.dm_messages(BEN).values())

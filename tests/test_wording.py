@@ -13,12 +13,14 @@ from typing import get_args
 import pytest
 
 from bot.service import Notice
-from bot.wording import ENGLISH, People, clock, log, moves, names, notices, phases
+from bot.wording import ENGLISH, People, clock, log, moves, names, notices, phases, undo
 from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
 from engine.actions import parse_action
 from engine.editions import default
+from engine.events import TakenBack
 from engine.randomplay import concrete
 from engine.refusals import PARAMS
+from engine.undo import FINAL
 from storage import TableEvent
 
 ED = default()  # the shipped edition
@@ -29,7 +31,7 @@ SAMPLES = {
     "phase": "auction", "action": "bid", "count": 3, "high": 2, "max": 4, "noble": "maria", "card": "maria-15",
     "cost": 700, "money": 650, "tile": "church", "slot": 1, "kind": "offices", "as": "minter", "what": "church",
     "category": "nobility", "level": 3, "player": "ben", "take": "gold", "prestige": 1, "field": "do",
-    "problem": "missing",
+    "problem": "missing", "move": 12, "reason": "revealed",
 }
 
 
@@ -170,9 +172,26 @@ def test_help_names_every_command_group_a_newcomer_needs(lang):
     from bot.wording import rules, words
 
     text = rules.commands(words(lang))
-    wanted = {"en": ["board", "log", "records stats", "leave", "replace", "back", "notify"],
-              "de": ["brett", "verlauf", "chronik statistik", "verlassen", "ersetzen", "zurück", "benachrichtigung"],
-              "it": ["tabellone", "cronaca", "archivio statistiche", "lascia", "sostituisci", "rientra",
-                     "avvisi"]}[lang]
+    wanted = {"en": ["board", "log", "records stats", "seat leave", "seat replace", "seat back", "seat notify",
+                     "undo"],
+              "de": ["brett", "verlauf", "chronik statistik", "platz verlassen", "platz ersetzen", "platz zurück",
+                     "platz benachrichtigung", "zurücknehmen"],
+              "it": ["tabellone", "cronaca", "archivio statistiche", "posto lascia", "posto sostituisci",
+                     "posto rientra", "posto avvisi", "ritira"]}[lang]
     for name in wanted:
         assert f"`/augsburg {name}`" in text
+
+
+@pytest.mark.parametrize("reason", sorted(set(FINAL.values())))
+def test_every_reason_an_undo_is_refused_has_its_own_sentence(reason):
+    text = notices.notice(W, "undo_final", {"reason": reason}, PEOPLE)
+    assert text != notices.notice(W, "undo_final", {"reason": "no such reason"}, PEOPLE) and text.endswith(".")
+
+
+@pytest.mark.parametrize("decision", ["bid", "call", "pass", "reveal", "buy", "take_card", "use", "build", "discard",
+                                      "done", "compensate", "return_card"])
+def test_every_decision_taken_back_has_its_own_public_line_which_shows_nothing_secret(decision):
+    """R28: a lay-down or purchase taken back is told as such, never with the cards it held."""
+    line = log.public_line(W, TakenBack(player="ben", decision=decision, moves=[7]), PEOPLE, default())
+    assert line.startswith(PEOPLE.name("ben")) and "took back" in line and "{" not in line
+    assert line != undo.taken_back(W, "no such decision", PEOPLE.name("ben"))

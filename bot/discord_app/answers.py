@@ -29,6 +29,8 @@ import logging
 
 import discord
 
+from ..choices import filtered
+
 log = logging.getLogger(__name__)
 MISSING = discord.utils.MISSING
 DEFER_AFTER = 2.0  # seconds of work before an answer is deferred (Discord allows 3)
@@ -237,3 +239,9 @@ async def suggest(interaction: discord.Interaction, choices: list[discord.app_co
                 raise
             interaction.response._response_type = Kind.autocomplete_result  # nothing more to send
     return []
+
+
+async def suggest_matching(interaction: discord.Interaction, pairs, current: str) -> list:
+    """The (name, value) pairs matching what was typed so far, sent as the autocomplete answer."""
+    return await suggest(interaction, [discord.app_commands.Choice(name=n, value=v)
+                                       for n, v in filtered(pairs, current)])

@@ -13,6 +13,7 @@ from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock, SystemClock
 from ..service import GameService
+from ..shards import Shards, shards_of
 from ..wording import notices, words
 from . import answers, inputs
 from .backoff import transient, with_backoff
@@ -35,13 +36,15 @@ def intents() -> discord.Intents:
 
 class AugsburgBot(commands.Bot):
     def __init__(self, settings: Settings, service: GameService | None = None, clock: Clock | None = None):
+        self.shards_owned: Shards = shards_of(settings)
         # The bot never joins voice: discord.py's warnings about missing voice libraries would only bury
         # the lines that matter at start-up (a refused lease, a refused token).
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree)
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree,
+                         **self.shards_owned.client_options())
         self.settings = settings
         self.service = service  # opened at login: the game service on the database
         self.clock = clock or SystemClock()  # tests pass one they can move forward
@@ -54,7 +57,7 @@ class AugsburgBot(commands.Bot):
         # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
         if self.service is None:
             self.service = await open_service(self.settings, self.clock)
-        self.lease = self.service.lease_keeper(self.settings.lease_seconds, self.close)
+        self.lease = self.service.lease_keeper(self.settings.lease_seconds, self.close, self.shards_owned)
         await self.lease.take()
         # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
         await with_backoff("log in to Discord", lambda: self._login_once(token),
@@ -83,7 +86,8 @@ class AugsburgBot(commands.Bot):
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        await sync_commands(self, guild)  # retried if Discord fails for a while; skipped if nothing changed
+        if 0 in self.shards_owned.ids:  # once per deployment: by the process that owns shard 0
+            await sync_commands(self, guild)  # retried if Discord fails for a while; skipped if nothing changed
         # What exists now lives as long as the process (modules, discord.py's structures): freezing it
         # spares every later full garbage collection from walking it again, halving its pause.
         gc.collect()
@@ -129,3 +133,13 @@ class AugsburgBot(commands.Bot):
             await self.lease.release()
         if self.service is not None:
             await self.service.close()
+
+
+class ShardedAugsburgBot(AugsburgBot, commands.AutoShardedBot):
+    """The bot as discord.py's AutoShardedClient: the gateway sessions of the shards this process owns."""
+
+
+def make_bot(settings: Settings, service: GameService | None = None, clock: Clock | None = None) -> AugsburgBot:
+    """One gateway session (SHARD_COUNT=1, the default), or one per shard this process owns."""
+    kind = ShardedAugsburgBot if shards_of(settings).sharded else AugsburgBot
+    return kind(settings, service, clock)

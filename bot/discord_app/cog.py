@@ -6,8 +6,6 @@ they start when it loads and stop when it unloads.
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -27,16 +25,9 @@ from .pictures import Pictures
 from .presenter import Presenter
 from .upkeep import Upkeep
 
-log = logging.getLogger(__name__)
 MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
-
-
-async def _suggest(interaction: discord.Interaction, pairs, current: str) -> list:
-    """The (name, value) pairs matching what was typed so far, sent as the autocomplete answer."""
-    return await answers.suggest(interaction, [app_commands.Choice(name=n, value=v)
-                                               for n, v in choices.filtered(pairs, current)])
 
 
 # Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
@@ -92,6 +83,10 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def new(self, interaction: discord.Interaction) -> None:
         await self.handlers.new_table(interaction)
 
+    @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        await self.handlers.rematch(interaction)
+
     @app_commands.command(name="hand", description="Show your hand, your money and your next move (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.handlers.show_panel(interaction)
@@ -124,8 +119,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
         await self.handlers.show_log(interaction, round)
 
-    # --- records: statistics, the leaderboard, past games and a game's file. A group of their own, as
-    # Discord allows a command group at most 25 children and /augsburg has 24 besides.
+    # --- records: statistics, the leaderboard, past games, a game's file (groups: Discord allows 25 children)
 
     records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
 
@@ -135,8 +129,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.show_stats(interaction, player)
 
     @records.command(name="leaderboard", description="This server's players ranked by wins (only you see it)")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await self.handlers.show_leaderboard(interaction)
+    @app_commands.describe(finished="Only players who finished at least 80% of their games")
+    async def leaderboard(self, interaction: discord.Interaction, finished: bool = False) -> None:
+        await self.handlers.show_leaderboard(interaction, finished)
 
     @records.command(name="history", description="The last games here, with their final tables and logs")
     @app_commands.describe(where="This channel (default) or the whole server")
@@ -151,13 +146,16 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
         await self.handlers.export(interaction, game)
 
-    # --- seats during a game, and notifications
+    # --- seats during a game, and notifications: a group of their own too
 
-    @app_commands.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
+    seat = app_commands.Group(name="seat",
+                              description="Your seat: notifications, leaving, coming back; the host's replace")
+
+    @seat.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.handlers.leave_request(interaction)
 
-    @app_commands.command(name="replace", description="Host: let the computer play a seat whose time ran out")
+    @seat.command(name="replace", description="Host: let the computer play a seat whose time ran out")
     @app_commands.describe(player="Whose seat")
     async def replace(self, interaction: discord.Interaction, player: str) -> None:
         await self.handlers.replace_request(interaction, player)
@@ -169,21 +167,28 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         if record is not None and record.status == "active":
             who = people(words(interaction.locale), record.table)
             pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
-        return await _suggest(interaction, pairs, current)
+        return await answers.suggest_matching(interaction, pairs, current)
 
-    @app_commands.command(name="back", description="Take your seat back from the computer")
+    @seat.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:
         await self.handlers.back(interaction)
 
-    @app_commands.command(name="notify", description="How to tell you it is your move")
-    @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing")
+    @seat.command(name="notify", description="How to tell you it is your move (without options: what is set)")
+    @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing",
+                           heads_up="Also be told, quietly, when the player before you in an auction is on the clock")
     @app_commands.choices(how=[app_commands.Choice(name=clock.notify_choice(ENGLISH, h), value=h)
-                               for h in ("channel", "dm", "none")])
-    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
-        await self.handlers.set_notify(interaction, how.value)
+                               for h in ("channel", "dm", "none")],
+                          heads_up=[app_commands.Choice(name=clock.heads_up_choice(ENGLISH, h), value=h)
+                                    for h in ("off", "dm", "channel")])
+    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None,
+                     heads_up: app_commands.Choice[str] | None = None) -> None:
+        await self.handlers.set_notify(interaction, how and how.value, heads_up and heads_up.value)
 
-    # --- every decision also as a typed command: the same action codes as the buttons, or names as a
-    # person types them (typed.py)
+    @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self.handlers.undo_typed(interaction)
+
+    # --- every decision also as a typed command: the buttons' action codes, or names as typed (typed.py)
 
     async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
         """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
@@ -196,7 +201,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         if options:
             w = words(interaction.locale)  # suggestions in the typist's language
             pairs = pick(w, options, player_view(record.state, player), people(w, record.table))
-        return await _suggest(interaction, pairs, current)
+        return await answers.suggest_matching(interaction, pairs, current)
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
     @app_commands.describe(count="How many cards you offer")

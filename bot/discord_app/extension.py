@@ -13,6 +13,7 @@ import logging
 from ..config import Settings, editions_of
 from ..scheduler import Clock
 from ..service import GameService, Thinkers, Timing
+from ..shards import shards_of
 from .cog import Augsburg
 from .pacing import Pacing
 from .pictures import Pictures
@@ -39,7 +40,9 @@ async def setup(bot) -> None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
     service.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
-    pacing = Pacing(rate=settings.requests_per_second, per_channel=settings.channel_ops_per_5s)
+    # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
+    pacing = Pacing(rate=settings.requests_per_second * shards_of(settings).share,
+                    per_channel=settings.channel_ops_per_5s)
     await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
                                                  settings.pictures_per_second),

@@ -19,15 +19,18 @@ from ..choices import positions
 from ..service import decision_key
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
+from ..wording import undo as undo_words
 from .ahead_widgets import AheadClear, AheadMenu
 from .people import people
+from .undo_widgets import UndoButton
 from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
 
 
-def panel(w: Words, record: GameRecord, user_id: int, note: str = ""):
-    """(content, view) of a player's private panel."""
+def panel(w: Words, record: GameRecord, user_id: int, note: str = "", undo: int | None = None):
+    """(content, view) of a player's private panel; `undo`: the move of a decision just made, offered to be
+    taken back (an Undo button, shown only on the panel that answers the decision)."""
     player = str(user_id)
     view = player_view(record.state, player)
     who = people(w, record.table)
@@ -44,6 +47,11 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = ""):
         lines += ["", notices.your_move_heading(w, decision.add(options))]
     elif choices := ahead_choices(record.state, player):
         lines += ["", decide_ahead(w, buttons, record, player, choices)]
+    if undo is not None:
+        try:
+            buttons.add_item(UndoButton(record.id, undo, undo_words.button(w)))
+        except ValueError:
+            pass  # no room beside the decision: `/augsburg undo` takes it back
     try:
         buttons.add_item(PictureButton(record.id, words.hand_picture_label(w)))
     except ValueError:

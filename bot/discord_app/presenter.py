@@ -4,7 +4,7 @@ Within Discord's limits by design: the table is drawn by its one owner (drawer.p
 and posts go out as public follow-ups of the latest player interaction in the
 channel while its token lives (Discord does not count those against the bot's
 global limit), else as paced channel messages. A ping notifies exactly the
-players who newly must act, as each asked (`/augsburg notify`): a mention, a
+players who newly must act, as each asked (`/augsburg seat notify`): a mention, a
 direct message as well, or nothing. Pings carry no buttons (nothing live is left
 behind) and are never deleted, so they stay in the Mentions inbox. A player who
 is watching (their panel follows the game and they used it within `watch`
@@ -29,11 +29,12 @@ from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
+from .heads_up import heads_up
 from .live import LivePanels
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
 from .pictures import Pictures
-from .widgets import lobby_view, table_view
+from .widgets import RematchButton, lobby_view, table_view, view_of
 
 log = logging.getLogger(__name__)
 LOG_LINES = 8  # lines of the log on the table
@@ -77,22 +78,23 @@ class Presenter:
         self._followups[interaction.channel_id] = (interaction.followup, expires)
 
     async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING,
-                   nonce: str | None = None, must: bool = False):
+                   nonce: str | None = None, must: bool = False, view: discord.ui.View | None = None):
         """A public message naming (and notifying) exactly `users`, within the channel's pace: a follow-up
         if a token lives (free of the global limit), else a channel message. With a `nonce`, always a
         channel message: Discord then keeps a repeat (after a restart) from appearing twice. A channel that
         refuses the bot's posts is logged and skipped, unless the post `must` be made (then it raises)."""
         mentions = notify(list(users)) if users else NOBODY
+        buttons = {} if view is None else {"view": view}
         await self.pacing.turn(channel_id, counted=False)
         hook, expires = self._followups.get(channel_id, (None, 0.0))
         if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
-                return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True)
+                return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True, **buttons)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
         try:
-            return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions,
+            return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions, **buttons,
                                                        **({"nonce": nonce} if nonce else {}))
         except discord.Forbidden as refused:  # the channel's settings, not the game: what was done stands
             if must:
@@ -199,6 +201,7 @@ class Presenter:
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
         """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
         watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
+        await heads_up(self, record, due)
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
             await self.service.put_off_ping(record, watching, self.service.clock.now() + self.watch)
@@ -275,8 +278,9 @@ class Presenter:
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         w = _words(record)
         embed = standings_embed(w, record, spectator_view(record.state), over, prestige)
+        again = view_of(RematchButton(record.id, end.rematch_button(w))) if record.table.humans() else None
         message = await self.post(record.channel_id, end.standings(w, over, people(w, record.table))[:2000],
-                                  humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True)
+                                  humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True, view=again)
         return message.id
 
     # --- announcements

@@ -6,21 +6,26 @@ from __future__ import annotations
 import discord
 
 from .ahead_widgets import AHEAD_ITEMS
+from .undo_widgets import UNDO_ITEMS
 from .widgets import DYNAMIC_ITEMS, _Routed
 
 
-class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)"):
-    """A page of a server's leaderboard (records.py)."""
+class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button],
+                template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)(?::(?P<steady>s))?"):
+    """A page of a server's leaderboard (records.py); `steady`: only who finished most games (buttons made
+    before the filter existed carry none, and show everyone, as they did)."""
 
     handler = "leaderboard_page"
 
-    def __init__(self, guild: str | int, page: str | int, label: str = "…", disabled: bool = False):
+    def __init__(self, guild: str | int, page: str | int, label: str = "…", disabled: bool = False,
+                 steady: str | bool | None = None):
+        self.steady = bool(steady)
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"aug:lb:{guild}:{page}"))
+                                           custom_id=f"aug:lb:{guild}:{page}" + (":s" if self.steady else "")))
         self.guild, self.page = int(guild), int(page)
 
     def route(self, interaction):
-        return self.guild, self.page
+        return self.guild, self.page, self.steady
 
 
 class HistoryPage(
@@ -55,4 +60,4 @@ class HistoryGame(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r
 
 
 RECORD_ITEMS = (BoardPage, HistoryPage, HistoryGame)
-ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS + AHEAD_ITEMS  # every item discord.py routes
+ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS + AHEAD_ITEMS + UNDO_ITEMS  # every item discord.py routes

@@ -162,6 +162,20 @@ class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=
         return (self.game,)
 
 
+class RematchButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:again:(?P<game>\d+)"):
+    """Under a finished game's standings: play it again (a new table like it; see GameService.rematch)."""
+
+    handler = "rematch"
+
+    def __init__(self, game: int, label: str = "…"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"aug:again:{game}"))
+        self.game = game
+
+    def route(self, interaction):
+        return (self.game,)
+
+
 class ConfirmButton(
     _Routed, discord.ui.DynamicItem[discord.ui.Button],
     template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)",
@@ -210,7 +224,7 @@ class LogPage(
 
 
 DYNAMIC_ITEMS = (LobbyButton, LobbyMenu, TableButton, ActButton, ActSelect, CancelButton, ConfirmButton, LogPage,
-                 PictureButton)
+                 PictureButton, RematchButton)
 
 
 class StaticView(discord.ui.View):

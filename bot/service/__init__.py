@@ -5,7 +5,8 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off).
+stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off),
+undo.py (taking a decision back).
 
 The service is the front-ends' one door into storage: they open it with
 `GameService.open(url)`, read and change games through it, and are handed
@@ -35,13 +36,15 @@ from .moves import MovesMixin
 from .pings import PingsMixin
 from .seats import SeatsMixin
 from .thinking import Thinkers
+from .undo import UndoMixin
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Notice", "Outcome", "Thinkers", "Timing", "decision_key",
            "refuse"]
 NOTIFY_CHOICES = ("channel", "dm", "none")
+HEADS_UP_CHOICES = ("off", "dm", "channel")  # channel: a line that pings nobody
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, UndoMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store
@@ -93,9 +96,10 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         """Statistics, the leaderboard, ended games: read-only queries."""
         return self.store.records
 
-    def lease_keeper(self, seconds: float, on_lost) -> LeaseKeeper:
-        """What holds this database for the process while it serves (see lease.py)."""
-        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost)
+    def lease_keeper(self, seconds: float, on_lost, shards=None) -> LeaseKeeper:
+        """What holds this database (`shards`: these of Discord's shards) for the process while it serves
+        (see lease.py)."""
+        return LeaseKeeper(self.store.leases, self.store.where, seconds, on_lost, shards)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -108,7 +112,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         record = self._games.get(channel_id)
         if record is None:
             record = await self.store.games.load_channel(channel_id)
-            if record is not None:
+            if record is not None and self.store.ownership.owns(record.guild_id):  # only this process's shards
                 self._games.put(record)
         return record
 
@@ -120,7 +124,7 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         return self._games.version(channel_id)
 
     def _keep(self, record: GameRecord) -> GameRecord:
-        if record.open:
+        if record.open and self.store.ownership.owns(record.guild_id):
             self._games.put(record)
         else:
             self._games.drop(record.channel_id)
@@ -219,6 +223,16 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin):
         if how not in NOTIFY_CHOICES:
             return refuse("unknown_choice")
         await self.store.settings.merge_player_settings(str(user), {"notify": how, "dm_failed": False, "lang": lang})
+        return Outcome(True)
+
+    async def heads_up_setting(self, user: int | str) -> str:
+        """Whether to tell a player, quietly, that they bid next after the one now on the clock."""
+        return (await self.store.settings.player_settings(str(user))).get("heads_up", "off")
+
+    async def set_heads_up(self, user: int | str, how: str, lang: str = "en") -> Outcome:
+        if how not in HEADS_UP_CHOICES:
+            return refuse("unknown_choice")
+        await self.store.settings.merge_player_settings(str(user), {"heads_up": how, "lang": lang})
         return Outcome(True)
 
     async def note_dm_failed(self, user: str) -> None:

@@ -31,6 +31,7 @@ class Outcome:
     player: str | None = None  # a move's: whose it was, who made it (storage.Actor) and what it was
     actor: str | None = None
     action: object = None
+    undo: int | None = None  # a decision just made that an Undo button may offer to take back (its move)
 
 
 def refuse(code: str, record: GameRecord | None = None, **params) -> Outcome:

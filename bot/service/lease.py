@@ -1,10 +1,13 @@
-"""The bot's hold on its database: taken before anything is said to Discord, renewed every third of the
-takeover time, given up on a clean stop. A restart after a crash on the same machine is immediate too: the
-kernel frees the dead process's lock on the file (storage/sqlite/host_lock.py).
+"""The bot's hold on its database (on its Discord shards there, all of them by default): taken before
+anything is said to Discord, all of them or none, renewed every third of the takeover time, given up on a
+clean stop. A restart after a crash on the same machine is immediate too: the kernel frees the dead
+process's lock on the file (storage/sqlite/host_lock.py), PostgreSQL its session's locks.
 
 Only the holder may serve: the bot keeps open games in memory, and a second process would answer from
 its own copy ("someone acted at the same moment" for moves that were in fact applied). If the lease is
-found in another process's hands (this one was frozen past the takeover time), the bot stops serving.
+found in another process's hands (this one was frozen past the takeover time), or a game write is refused
+because its shard is (storage/ownership.py), the bot stops serving: all its shards, so it never answers for
+one it lost.
 """
 
 from __future__ import annotations
@@ -22,14 +25,17 @@ from datetime import datetime
 
 from storage import LeaseHeld
 from storage.contract import LeaseStore
+from storage.ownership import ShardLost
 
 log = logging.getLogger(__name__)
 HEARTBEAT_TASK = "lease heartbeat"
 
 
 class LeaseKeeper:
-    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]]):
+    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]],
+                 shards=None):
         self.leases = leases
+        self.shards = shards  # bot.shards.Shards: which to claim (None: the whole database, shard 0 of 1)
         self.where = where  # the database, as logs name it
         self.seconds = seconds
         self.on_lost = on_lost  # stops the bot
@@ -42,12 +48,16 @@ class LeaseKeeper:
         self._task: asyncio.Task | None = None
         self._stopping: asyncio.Task | None = None
         self._asking: asyncio.Task | None = None  # the renewal the interactions after a stall all wait for
+        self._fenced_out: asyncio.Task | None = None  # stopping after a write was refused (ownership.py)
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
-        await self.leases.take_lease(self.holder, self.pid, self.host, self.seconds)
+        ids, count = (self.shards.ids, self.shards.count) if self.shards is not None else ((0,), 1)
+        await self.leases.take_lease(self.holder, self.pid, self.host, self.seconds, shards=ids, count=count)
         self.held, self._renewed = True, time.monotonic()
-        log.info("serving %s (lease held by pid %s on %s)", self.where, self.pid, self.host)
+        self.leases.ownership.on_lost = self._fenced
+        what = f" ({self.shards.describe()})" if self.shards is not None and self.shards.sharded else ""
+        log.info("serving %s%s (lease held by pid %s on %s)", self.where, what, self.pid, self.host)
         self._task = asyncio.create_task(self._heartbeat(), name=HEARTBEAT_TASK)
 
     async def _heartbeat(self) -> None:
@@ -80,16 +90,26 @@ class LeaseKeeper:
             if time.monotonic() - self._renewed < self.seconds:
                 return True
             why = f"it could not be renewed for {self.seconds:g} s"
-        if not self.lost:
-            self.held, self.lost = False, True
-            with contextlib.suppress(Exception):
-                if (now := await self.leases.lease()) is not None:
-                    why += f"; it is now held by pid {now.pid} on {now.host}"
-            log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.",
-                      self.where, why)
-            # In a task of its own: stopping cancels the heartbeat, which may be the caller.
-            self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
+        await self._lose(why)
         return False
+
+    def _fenced(self, lost: ShardLost) -> None:
+        """A game write was refused: its shard is another process's now."""
+        if not self.lost and self._fenced_out is None:
+            self._fenced_out = asyncio.get_running_loop().create_task(self._lose(
+                f"a write to a game of shard {lost.shard} was refused: another process holds that shard now"
+                " (this one was stalled longer than the takeover time)"), name="lease: fenced out")
+
+    async def _lose(self, why: str) -> None:
+        if self.lost:
+            return
+        self.held, self.lost = False, True
+        with contextlib.suppress(Exception):
+            if (now := await self.leases.lease()) is not None:
+                why += f"; it is now held by pid {now.pid} on {now.host}"
+        log.error("lost the lease on %s: %s. Stopping, so as not to answer from a stale copy.", self.where, why)
+        # In a task of its own: stopping cancels the heartbeat, which may be the caller.
+        self._stopping = asyncio.create_task(self.on_lost(), name="stopping: lease lost")
 
     async def release(self) -> None:
         """Stop renewing and give the lease up (unless it was lost: then it is someone else's)."""
@@ -110,8 +130,9 @@ def refusal(held: LeaseHeld, path: str) -> str:
     """One line for an operator who started a second bot on the same database."""
     lease = held.lease
     since = datetime.fromtimestamp(lease.taken_at).astimezone().isoformat(sep=" ", timespec="seconds")
-    serves = (f"Another bot process serves {path}: pid {lease.pid} on {lease.host}, since {since}, last heartbeat"
-              f" {held.age:.0f} s ago.")
+    shard = f"shard {lease.shard} of {lease.shard_count} of " if lease.shard_count > 1 else ""
+    serves = (f"Another bot process serves {shard}{path}: pid {lease.pid} on {lease.host}, since {since}, last"
+              f" heartbeat {held.age:.0f} s ago.")
     if held.alive:  # its lock says it is running (the kernel's on this machine, PostgreSQL's): waiting would not help
         where = " on this machine" if lease.host == socket.gethostname() else ""
         return f"{serves} It is running{where}: stop it first."

@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 from engine import new_game
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+from engine.editions import EditionUnavailable
 from engine.state import RULES_VERSION
-from storage import ChannelBusy, GameNotPlayable, GameQuarantined, GameRecord, Seat, Table
+from storage import ChannelBusy, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord, Seat, Table
 
 from ..languages import LANGUAGES
 from ..turns import TURN_CHOICES
@@ -45,6 +46,50 @@ class LobbyMixin:
                 record = await self.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
                                                            lang=lang, edition=edition))
+            except ChannelBusy:
+                return refuse("channel_busy")
+            return Outcome(True, record=self._keep(record))
+
+    async def rematch(self, guild_id: int, channel_id: int, game_id: int, person: Seat) -> Outcome:
+        """Play finished game `game_id` again: one of its people asks, and a table opens with them as host,
+        its computers at their levels, its clock, language and edition. Its other people are not seated: each
+        confirms by joining, or by asking for the rematch too (then they join the table it opened)."""
+        async with self.lock(channel_id):
+            try:
+                previous = await self.store.games.load_game(game_id)
+            except (GameNotFound, GameQuarantined, GameNotPlayable):
+                return refuse("game_gone")
+            if previous.channel_id != channel_id or previous.status not in ("finished", "abandoned"):
+                return refuse("game_gone")
+            if person.id not in previous.table.humans():
+                return refuse("rematch_players_only")
+            try:
+                existing = await self.current(channel_id)
+            except GameQuarantined:
+                existing = None
+            except GameNotPlayable as exc:
+                return refuse("not_playable", game=exc.game_id, edition=exc.edition)
+            if existing is not None:
+                if existing.status != "lobby" or existing.table.rematch_of != game_id:
+                    return refuse("channel_busy", existing)
+                if existing.table.seat(person.id) is not None:
+                    return refuse("already_seated", existing)
+                if len(existing.table.seats) >= MAX_PLAYERS:
+                    return refuse("table_full", existing, most=MAX_PLAYERS)
+                record = await self.store.games.update_lobby(existing.id, existing.version,
+                                                             existing.table.with_seats([*existing.table.seats, person]))
+                return Outcome(True, record=self._keep(record))
+            table = previous.table
+            computers = [Seat(id=s.id, kind="computer", number=s.number, level=s.level)
+                         for s in table.seats if s.kind == "computer"]
+            try:  # the same components, if this bot still has them; else the server's default
+                edition = self.store.editions.resolve(table.game_edition).ref
+            except EditionUnavailable:
+                edition = None
+            again = Table(host=person.id, seats=(person, *computers), turn_seconds=table.turn_seconds,
+                          lang=table.lang, edition=edition, rematch_of=game_id)
+            try:
+                record = await self.store.games.open_lobby(guild_id, channel_id, again)
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))

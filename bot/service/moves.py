@@ -11,6 +11,7 @@ from engine import apply, legal_actions, only_action, player_view, to_act
 from engine.actions import ActionModel, Done
 from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
+from engine.undo import final_reason
 from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent, VersionConflict
 
 from ..automatic import automatic, lapsed
@@ -84,7 +85,13 @@ class MovesMixin:
                 table = table.with_seat(player, stand_in=False, streak=0)
                 log = [TableEvent(what="returned", player=player)] if seat.stand_in else []
             outcome = await self._move(record, player, action, "player", table, log)
-            return await self._finish_card(outcome, player)
+            decided = outcome.record.state.moves if outcome.ok else None
+            if decided is not None and only_action(record.state, player) == action:
+                decided = None  # their only option: no decision to take back
+            outcome = await self._finish_card(outcome, player)
+            if decided is not None and outcome.ok and final_reason(outcome.events) is None:
+                outcome.undo = decided
+            return outcome
 
     async def _finish_card(self, outcome: Outcome, player: str) -> Outcome:
         """A privilege card with nothing left to decide on it (both privileges used, nothing to build) is
@@ -200,6 +207,12 @@ class MovesMixin:
         result = apply(state, player, action)
         if not result.ok:
             return refuse(result.code, record, **result.params)
+        return await self._commit(record, player, action, result, actor, table, log)
+
+    async def _commit(self, record: GameRecord, player: str, action, result, actor: str, table: Table,
+                      log: list) -> Outcome:
+        """Commit a move the engine applied (`result`) with the game's deadlines after it."""
+        state = record.state
         table = lapsed(table, result.state, player if state.phase == "auction" else None)
         deadlines = self._plan(record, table, result.state, restart=frozenset({player}))
         announce = self._announce_at()

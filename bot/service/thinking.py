@@ -20,6 +20,7 @@ from multiprocessing import get_context
 from engine import Event, View
 from engine.actions import ActionModel
 from engine.ai.levels import THINK_SECONDS, computer
+from engine.undo import without_taken_back
 
 log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
@@ -39,8 +40,8 @@ class Thinkers:
         self._thread: ThreadPoolExecutor | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
-        # game id -> (the last move read, the game's engine events up to it, oldest first)
-        self._histories: OrderedDict[int, tuple[int, list[Event]]] = OrderedDict()
+        # game id -> (the last move read, (move, its engine events) up to it, oldest first)
+        self._histories: OrderedDict[int, tuple[int, list[tuple[int, list[Event]]]]] = OrderedDict()
 
     def _executor(self) -> Executor:
         if self.workers > 0:
@@ -67,17 +68,17 @@ class Thinkers:
 
     async def history(self, log, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""
-        last, events = self._histories.pop(game_id, (-1, []))
+        last, moves = self._histories.pop(game_id, (-1, []))
         logged = await log.moves_since(game_id, last)
         # A read after move `last` repeats the table log written after it: only later moves are new.
-        new = [e for m in logged if m.move > last for e in m.entries if e.type != "table"]
+        new = [(m.move, [e for e in m.entries if e.type != "table"]) for m in logged if m.move > last]
         if logged:
             last = max(last, logged[-1].move)
-        events = events + new
-        self._histories[game_id] = (last, events)
+        moves = moves + new
+        self._histories[game_id] = (last, moves)
         while len(self._histories) > KEPT_HISTORIES:
             self._histories.popitem(last=False)
-        return events
+        return without_taken_back(moves)  # moves taken back: as if never made (engine/undo.py)
 
     def forget(self, game_id: int) -> None:
         self._histories.pop(game_id, None)
@@ -90,3 +91,4 @@ class Thinkers:
                 executor.shutdown(wait=False, cancel_futures=True)
         self._thread = self._pool = None
         self._histories.clear()
+

@@ -68,41 +68,46 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         _show(term, started, YOU)
     else:
         term.say(words.resuming(w, record.state.round))
-    people, refused, jokers_told = _people(w, record.table), False, False
-    term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
-    term.say(rules.edition_line(w, record.state.edition))
-    await drawn.update(record, service)
-    while record.status == "active":
-        made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
-        if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
-            view = player_view(record.state, YOU)
-            term.say()
-            term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
-            jokers_told = jokers_told or JOKER in view.you.hand
-            term.say(words.your_move(w, phases.your_move(w, view, people)))
-            action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
-            if action is None:
-                term.say(words.input_ended(w, term.command('--resume')))
-                return 0
-            outcome = await service.act(CHANNEL, record.id, YOU, None, action)
-        else:
-            only = made.now.get(YOU)
-            label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
-            outcome = await service.play_computer(CHANNEL)
-            if outcome is not None and outcome.ok and outcome.player == YOU:
-                term.say(words.only_choice(w, label))
-        if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
-            term.say(words.changed_elsewhere(w))
-            return 1
-        refused = not outcome.ok
-        if refused:  # the next prompt asks even for a single option, so that a refusal cannot repeat forever
-            term.say(words.refused(w, notices.notice(w, outcome.notice.code, outcome.notice.params, people)))
-            continue
-        _show(term, outcome, YOU)
-        record = outcome.record
+    while True:
+        people, refused, jokers_told = _people(w, record.table), False, False
+        term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
+        term.say(rules.edition_line(w, record.state.edition))
         await drawn.update(record, service)
-    _final(term, record, _people(w, record.table, words.NAME_LIMIT))
-    return 0
+        while record.status == "active":
+            made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
+            if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
+                view = player_view(record.state, YOU)
+                term.say()
+                term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
+                jokers_told = jokers_told or JOKER in view.you.hand
+                term.say(words.your_move(w, phases.your_move(w, view, people)))
+                action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
+                if action is None:
+                    term.say(words.input_ended(w, term.command('--resume')))
+                    return 0
+                outcome = await service.act(CHANNEL, record.id, YOU, None, action)
+            else:
+                only = made.now.get(YOU)
+                label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
+                outcome = await service.play_computer(CHANNEL)
+                if outcome is not None and outcome.ok and outcome.player == YOU:
+                    term.say(words.only_choice(w, label))
+            if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
+                term.say(words.changed_elsewhere(w))
+                return 1
+            refused = not outcome.ok
+            if refused:  # the next prompt asks even for a single option, so that a refusal cannot repeat forever
+                term.say(words.refused(w, notices.notice(w, outcome.notice.code, outcome.notice.params, people)))
+                continue
+            _show(term, outcome, YOU)
+            record = outcome.record
+            await drawn.update(record, service)
+        _final(term, record, _people(w, record.table, words.NAME_LIMIT))
+        answer = term.read(words.again_prompt(w))
+        if answer is None or not words.is_yes(w, answer):
+            return 0
+        record = await _rematch(service, record, Seat(id=YOU, name=name))
+        term.say(words.rematch_started(w))
 
 
 async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
@@ -115,6 +120,15 @@ async def _start(service: GameService, you: Seat, opponents: int, seed: int | No
         added = await service.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
         assert added.ok, added.notice
     return await service.start(CHANNEL, record.id, YOU, seed=seed)
+
+
+async def _rematch(service: GameService, finished, you: Seat):
+    """The same computers at their levels, with the same edition, dealt anew (as Discord's Rematch)."""
+    lobby = await service.rematch(GUILD, CHANNEL, finished.id, you)
+    assert lobby.ok, lobby.notice
+    started = await service.start(CHANNEL, lobby.record.id, YOU)
+    assert started.ok, started.notice
+    return started.record
 
 
 def _people(w: Words, table, limit: int | None = None) -> People:

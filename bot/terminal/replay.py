@@ -17,10 +17,11 @@ import os
 import sys
 from typing import Any, TextIO
 
-from engine import View, apply, new_game, parse_action, spectator_view
+from engine import View, parse_action, spectator_view
 from engine.edition import Edition, EditionError, parse_edition
 from engine.editions import legacy
 from engine.state import RULES_PLAYED, GameState
+from engine.undo import History
 from storage import LoggedMove, Seat
 from storage.records import ENTRY
 
@@ -106,14 +107,16 @@ class Replay:
         """Play the finished game again from its seed; the final state as the engine reaches it."""
         w, data = self.w, self.data
         ids = [p["id"] for p in data["players"]]
-        state, events = new_game(ids, data["seed"], data.get("start_player"), self.edition, self.rules)
+        history = History(ids, data["seed"], data.get("start_player"), self.edition, self.rules)  # undos too
+        state, events = history.state, history.deal
         self.term.say(words.deal_heading(w))
         self._tell(events, state)
         for entry in data["actions"]:
             if not self.pause():
                 self.term.say(words.stopped(w))
                 return None
-            result = apply(state, entry["player"], parse_action(entry["action"]))
+            result = history.play(entry["player"], parse_action(entry["action"]),
+                                  by_player=entry.get("actor", "player") == "player")
             if not result.ok:
                 raise BadFile(f"move {entry['move']} is refused by the rules: {result.code}")
             state = result.state

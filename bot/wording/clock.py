@@ -93,7 +93,7 @@ def dm_reminder(w: Words, due_at: float, link: str) -> str:
 
 def dm_failed(w: Words) -> str:
     return w._("📪 I could not send you a direct message (your DMs may be closed), so I mention you in the "
-               "channel instead. `/augsburg notify` changes how you are told.")
+               "channel instead. `/augsburg seat notify` changes how you are told.")
 
 
 def answered(w: Words, text: str) -> str:
@@ -103,6 +103,33 @@ def answered(w: Words, text: str) -> str:
 def notify_choice(w: Words, how: str) -> str:
     return {"channel": w._("Mention me in the channel"), "dm": w._("Mention me and send a direct message"),
             "none": w._("Do not notify me")}[how]
+
+
+def heads_up_choice(w: Words, how: str) -> str:
+    return {"off": w._("No heads-up"), "dm": w._("Heads-up by direct message"),
+            "channel": w._("Heads-up in the channel, without a ping")}[how]
+
+
+def heads_up_set(w: Words, how: str) -> str:
+    return {"off": w._("From now on you get no heads-up before your turn."),
+            "dm": w._("From now on a direct message tells you when the player before you in an auction is on "
+                      "the clock."),
+            "channel": w._("From now on a line in the channel (without a ping) tells you when the player before "
+                           "you in an auction is on the clock.")}[how]
+
+
+def heads_up_dm(w: Words, before: str, link: str) -> str:
+    return w._("👀 Heads-up: {before} is bidding now in Augsburg 1520, and you bid after them.\n{link}",
+               before=before, link=link)
+
+
+def heads_up_line(w: Words, you: str, before: str) -> str:
+    return w._("👀 {you}: {before} is bidding now; you bid after them.", you=you, before=before)
+
+
+def notify_now(w: Words, how: str, heads_up: str) -> str:
+    """/augsburg seat notify without options: what is set now."""
+    return f"{notify_choice(w, how)} · {heads_up_choice(w, heads_up)}"
 
 
 def notify_set(w: Words, how: str) -> str:

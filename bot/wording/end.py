@@ -54,6 +54,16 @@ def standings(w: Words, over, people: People) -> str:
     return "\n".join(lines)
 
 
+def rematch_button(w: Words) -> str:
+    return w._("Rematch")
+
+
+def rematch_invitation(w: Words, host: str, others: list[str]) -> str:
+    """Posted with a rematch's table: who asked, and who may join (each is mentioned, so they hear of it)."""
+    return w._("{host} asks for a rematch: the same computers, clock and language. {others}: press Join to play "
+               "again.", host=host, others=w.both(others))
+
+
 def tied_below(w: Words) -> str:
     return w._("Equal scores below the win share their place: the rules break a tie for the win only.")
 

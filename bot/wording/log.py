@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import Event
 from engine.edition import Edition
 
-from . import names
+from . import names, undo
 from .words import People, Words
 
 
@@ -99,6 +99,8 @@ def public_line(w: Words, e: Event, people: People, ed: Edition) -> str | None:
             return w._("{who} has chosen.", who=who)
         case "game_over":
             return w._("The game is over.")
+        case "taken_back":
+            return undo.taken_back(w, e.decision, who)
     return None
 
 

@@ -6,14 +6,14 @@ their parameters are that person's own information, so nothing here leaks.
 
 from __future__ import annotations
 
-from . import names
+from . import names, undo
 from .phases import phase
 from .words import People, Words
 
 
 def notice(w: Words, code: str, params: dict, people: People) -> str:
     """The sentence for a refusal code; an unknown code still gets a polite answer."""
-    texts = {**_table(w, params, people), **_engine(w, params, people)}
+    texts = {**_table(w, params, people), **_engine(w, params, people), **undo.refusals(w, params, people)}
     text = texts.get(code)
     return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
 
@@ -38,6 +38,10 @@ def _table(w: Words, p: dict, people: People) -> dict:
             "Only the host or someone who can manage this channel can cancel the game."
         ),
         "game_gone": lambda: w._("That game is over or was cancelled; these buttons no longer work."),
+        "rematch_players_only": lambda: w._("Only the people who played that game can ask for its rematch; "
+                                            "`/augsburg new` opens a table of your own."),
+        "no_rematch": lambda: w._("There is no finished game in this channel to play again."),
+        "rematch_joined": lambda: w._("You have a seat at the rematch. The host starts it when everyone is in."),
         "not_started": lambda: w._("The game has not started yet."),
         "not_seated": lambda: w._("You are not playing in this game."),
         "stale_decision": lambda: w._("That decision has already been taken; here is what you can do now."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from storage import MIN_GAMES, BoardRow, GameSummary, PlayerStats
 
@@ -24,7 +24,36 @@ def stats_block(w: Words, heading: str, s: PlayerStats) -> str:
     if s.favourite:
         lines.append(w.n_("Favourite noble: {noble} ({n} auction won)", "Favourite noble: {noble} ({n} auctions won)",
                           s.favourite_wins, noble=names.noble(w, s.favourite)))
+    if s.decisions:
+        lines.append(w._("Decided in time: {share} ({n} of {all})", share=_percent(w, s.in_time_share),
+                         n=s.in_time, all=s.decisions)
+                     + (" · " + w._("median time to decide: {time}", time=_span(w, s.median_seconds))
+                        if s.median_seconds is not None else ""))
+    lines.append(w._("Games finished: {finished} · left: {left}", finished=s.games - s.left, left=s.left))
     return "\n".join(lines)
+
+
+def _percent(w: Words, share: float) -> str:
+    return format_percent(share, locale=w.lang)
+
+
+def _span(w: Words, seconds: float) -> str:
+    """'40 s', '12 min', '3 h 20 min', '2 d 4 h': how long a decision took, to a sensible precision."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return w._("{n} s", n=seconds)
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return w._("{n} min", n=minutes)
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return w._("{h} h {m} min", h=hours, m=minutes) if minutes else w._("{n} h", n=hours)
+    days, hours = divmod(hours, 24)
+    return w._("{d} d {h} h", d=days, h=hours)
+
+
+def board_steady(w: Words, share: int) -> str:
+    return w._("Only players who finished at least {share}% of their games.", share=share)
 
 
 def on_this_server(w: Words) -> str:

@@ -39,11 +39,18 @@ def _per_level(w: Words, values: dict[int, int]) -> str:
     return "/".join(w.number(values[level]) for level in sorted(values))
 
 
+def _rounds(w: Words, ed: Edition) -> str:
+    """'2 players: 4, 3 players: 5, …': the game's length by its number of players."""
+    return w.join(w._("{players} players: {rounds}", players=p, rounds=r) for p, r in sorted(ed.rounds.items()))
+
+
 _TEXTS = {
     "overview": lambda w, ed: w._(
         'You are a merchant lending money to five nobles. In return they grant privileges, and privileges '
-        'turn into prestige. After players + 2 rounds the most prestige wins. Each round has five auctions '
-        '({nobles}) followed by income and new debt cards.', nobles=w.join(names.noble(w, n) for n in ed.nobles)
+        'turn into prestige. The game lasts a number of rounds set by the number of players ({rounds}); then '
+        'the most prestige wins. Each round has five auctions ({nobles}) followed by income and new debt cards.',
+        rounds=_rounds(w, ed),
+        nobles=w.join(names.noble(w, n) for n in ed.nobles)
     ),
     "auction": lambda w, ed: w._(
         'Bids count cards, not values. On your turn pass (you are out of this auction), call (offer as many '
@@ -115,7 +122,8 @@ def commands(w: Words) -> str:
         "`/augsburg status` the table · `/augsburg board` the table as a picture · "
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
         "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
-        "`/augsburg notify` how you are told it is your move · `/augsburg leave` the computer plays your seat "
-        "from now on · `/augsburg back` you take your seat back from the computer · "
-        "`/augsburg replace` (host) the computer plays a seat whose time has run out"
+        "`/augsburg undo` takes back your last decision while nobody has acted since · "
+        "`/augsburg seat notify` how you are told it is your move · `/augsburg seat leave` the computer plays "
+        "your seat from now on · `/augsburg seat back` you take your seat back from the computer · "
+        "`/augsburg seat replace` (host) the computer plays a seat whose time has run out"
     )

@@ -203,6 +203,20 @@ def verdict(w: Words, you_won: bool) -> str:
     return w._("You win!") if you_won else w._("A computer player wins this time.")
 
 
+def again_prompt(w: Words) -> str:
+    return w._("Play again with the same computer players? (y/n) ")
+
+
+def is_yes(w: Words, answer: str) -> bool:
+    """'y' or 'yes', or the reader's language's word for it (its first letter too)."""
+    word = w._("yes").casefold()
+    return answer.strip().casefold() in {"y", "yes", word, word[:1]}
+
+
+def rematch_started(w: Words) -> str:
+    return w._("A new game with the same players, dealt anew.")
+
+
 def default_name(w: Words) -> str:
     """Your name at the table when you give none (`--name`)."""
     return w._("Player")

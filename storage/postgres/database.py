@@ -41,6 +41,7 @@ LOST = (asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError, asyncpg.
 class PostgresDialect:
     name = "postgresql"
     for_update = " FOR UPDATE"
+    key_share = " FOR KEY SHARE"  # keeps the row's holder as read until the commit; a heartbeat still goes through
 
     def json_field(self, expr: str, key: str) -> str:
         return f"(({expr})::jsonb ->> '{key}')"

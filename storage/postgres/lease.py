@@ -1,14 +1,15 @@
-"""The lease on PostgreSQL: the lease row (lease.py), behind a session-level advisory lock that the holder
-keeps on a connection of its own, outside the pool.
+"""The lease on PostgreSQL: a lease row per shard (lease.py), each behind a session-level advisory lock
+(its key names the shard) that the holder keeps on a connection of its own, outside the pool.
 
 PostgreSQL frees an advisory lock when its session ends, so a holder that dies (kill -9, a crash, its
-machine gone) frees the lease as soon as its connection is gone: the next process takes over at once,
-whatever the row's heartbeat says. A holder that is alive but frozen keeps its connection, and so the
-lock: once its heartbeat is older than its takeover time, a taker ends that session
-(`pg_terminate_backend`), which frees the lock, and takes the lease; the frozen process finds it gone
-at its next heartbeat. The row keeps saying who holds the lease (pid, host, since) for messages.
+machine gone) frees its shards as soon as its connection is gone: the next process takes over at once,
+whatever the rows' heartbeat says. A holder that is alive but frozen keeps its connection, and so the
+locks: once its heartbeat is older than its takeover time, a taker ends that session
+(`pg_terminate_backend`), which frees them, and takes the shards; the frozen process finds them gone at
+its next heartbeat, and its writes meanwhile are refused by the fence (ownership.py). The rows keep saying
+who holds each shard (pid, host, since) for messages.
 
-(Several processes each owning some shards will each hold a lock per shard: the key names the shard.)
+Session locks need a session: behind PgBouncer's transaction pooling they do not hold (see the README).
 """
 
 from __future__ import annotations
@@ -20,82 +21,122 @@ import time
 import asyncpg
 
 from ..lease import Lease, LeaseHeld, Leases
+from ..ownership import Ownership
 from .database import PostgresDatabase, lost
 
-KEY = 0x6175677362757202  # the advisory lock key of the whole database's lease ("augsbur\x02")
+KEY = 0x6175677362757202  # the advisory lock key of shard 0's lease, the whole database's ("augsbur\x02")
 TAKEOVER_WAIT = 5.0  # seconds to wait for a frozen holder's session to end once it was told to
+
+
+def key(shard: int) -> int:
+    """Shard s's lock: KEY + s (shard 0 keeps the key of the lease before sharding)."""
+    return KEY + shard
+
+
+def unknown(now: float, shard: int = 0) -> Lease:
+    """A lock held by a session whose row is not (yet) written."""
+    return Lease("", 0, "an unknown host", now, now, 0.0, shard)
 
 
 class AdvisoryLeases:
     def __init__(self, db: PostgresDatabase):
         self.db = db
         self.rows = Leases(db)
-        self._con: asyncpg.Connection | None = None  # the connection holding the lock
+        self.ownership = Ownership()  # what the game writes are fenced with, once claimed
+        self._con: asyncpg.Connection | None = None  # the connection holding the locks
+        self._shards: list[int] = []  # the shards claimed
         self._holding = False  # from taking the lease to giving it up (or finding it gone): its connection may drop
         self._busy = asyncio.Lock()  # that connection runs one statement at a time (renewals can overlap)
 
     async def lease(self) -> Lease | None:
         return await self.rows.lease()
 
+    async def leases(self) -> list[Lease]:
+        return await self.rows.leases()
+
     async def live_lease(self, now: float | None = None) -> Lease | None:
-        """The lease if a live process holds it: one whose session holds the lock."""
+        """A lease a live process holds: one whose session holds its shard's lock."""
         if self._holding:
             return await self.rows.lease()
+        now = time.time() if now is None else now
+        rows = {lease.shard: lease for lease in await self.rows.leases()}
         con = await self.db.connect()
         try:
-            if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
-                return None  # nobody holds it (closing this connection frees it again)
+            for shard in sorted({0, *rows}):
+                if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+                    return rows.get(shard) or unknown(now, shard)
+            return None  # nobody holds any (closing this connection frees them again)
         finally:
             await con.close()
-        now = time.time() if now is None else now
-        return await self.rows.lease() or Lease("", 0, "an unknown host", now, now, 0.0)
 
-    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                         shards=(0,), count: int = 1) -> Lease:
         async with self._busy:
-            return await self._take(holder, pid, host, seconds, now)
+            return await self._take(holder, pid, host, seconds, now, sorted(set(shards)), count)
 
-    async def _take(self, holder: str, pid: int, host: str, seconds: float, now: float | None) -> Lease:
+    async def _take(self, holder: str, pid: int, host: str, seconds: float, now: float | None, shards: list[int],
+                    count: int) -> Lease:
         now = time.time() if now is None else now
-        fresh = False
-        if self._con is None or self._con.is_closed():
-            self._con = await self._lock(holder, now)
-            fresh = True
+        fresh = self._con is None or self._con.is_closed()
+        if fresh:
+            self._con = await self._lock(holder, now, shards)
         try:
-            # Locked by this call: whoever the row names is gone. Otherwise the lock is this process's already
-            # (one process, several holder ids: tests), and the row decides.
-            taken = await self.rows.take_lease(holder, pid, host, seconds, now, gone=lambda current: fresh)
+            # Locked by this call: whoever the rows of these shards name is gone. Otherwise the locks are this
+            # process's already (one process, several holder ids: tests), and the rows decide. A row of a
+            # holder counting the shards otherwise is gone if its lock is free.
+            free = set(shards) if fresh else set()
+            others = [lease for lease in await self.rows.leases() if lease.shard_count != count
+                      and lease.shard not in shards and lease.holder != holder]
+            tried = [lease.shard for lease in others
+                     if await self._con.fetchval("SELECT pg_try_advisory_lock($1)", key(lease.shard))]
+            try:
+                taken = await self.rows.take_lease(
+                    holder, pid, host, seconds, now, shards=shards, count=count,
+                    gone=lambda current: current.shard in free or current.shard in tried,
+                    alive=lambda current: fresh)
+            finally:
+                for shard in tried:
+                    await self._con.fetchval("SELECT pg_advisory_unlock($1)", key(shard))
         except BaseException:
             if fresh:
                 await self._unlock()
             raise
-        self._holding = True
+        self._holding, self._shards = True, shards
+        self.ownership.claimed(holder, shards, count)
         return taken
 
-    async def _lock(self, holder: str, now: float) -> asyncpg.Connection:
+    async def _lock(self, holder: str, now: float, shards: list[int]) -> asyncpg.Connection:
+        """A connection holding every shard's lock, or LeaseHeld (and none held: all or nothing)."""
         con = await self.db.connect()
         try:
-            if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
-                return con
-            current = await self.rows.lease()  # a live session holds the lock
-            if current is not None and current.holder != holder and current.stale(now):
-                await con.fetch(  # frozen past its takeover time: end the session that holds the lock
-                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                    " AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1"
-                    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                    KEY >> 32, KEY & 0xFFFFFFFF)
-                until = time.monotonic() + TAKEOVER_WAIT
-                while time.monotonic() < until:
-                    if await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
-                        return con
-                    await asyncio.sleep(0.05)
-            raise LeaseHeld(current or Lease("", 0, "an unknown host", now, now, 0.0), now, alive=True)
+            for shard in shards:
+                if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+                    await self._take_over(con, holder, now, shard)
+            return con
         except BaseException:
-            await con.close()
+            await con.close()  # frees the locks taken so far
             raise
 
+    async def _take_over(self, con: asyncpg.Connection, holder: str, now: float, shard: int) -> None:
+        """A live session holds the shard's lock: end it if its holder is frozen past its takeover time and
+        take the lock, else LeaseHeld."""
+        current = next((lease for lease in await self.rows.leases() if lease.shard == shard), None)
+        if current is not None and current.holder != holder and current.stale(now):
+            await con.fetch(  # frozen past its takeover time: end the session that holds the lock
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                " AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                key(shard) >> 32, key(shard) & 0xFFFFFFFF)
+            until = time.monotonic() + TAKEOVER_WAIT
+            while time.monotonic() < until:
+                if await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+                    return
+                await asyncio.sleep(0.05)
+        raise LeaseHeld(current or unknown(now, shard), now, alive=True)
+
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
-        """The heartbeat; False if the lease is no longer ours. If the lock's connection was lost (the server
-        restarted), the lock is taken again first, unless another process has taken it meanwhile."""
+        """The heartbeat; False if a shard is no longer ours. If the locks' connection was lost (the server
+        restarted), they are taken again first, unless another process has taken one meanwhile."""
         async with self._busy:
             return await self._renew(holder, now)
 
@@ -105,13 +146,13 @@ class AdvisoryLeases:
         if self._con is None or not await self._still_locked():
             await self._drop_connection()
             con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
-            if not await con.fetchval("SELECT pg_try_advisory_lock($1)", KEY):
-                await con.close()  # another process holds it now
-                self._holding = False
-                return False
+            for shard in self._shards:
+                if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+                    await con.close()  # another process holds it now
+                    self._holding = False
+                    return False
             self._con = con
-        return await self.rows.renew_lease(holder, now)
-
+        return await self.rows.renew_lease(holder, now, rows=len(self._shards))
     async def _still_locked(self) -> bool:
         if self._con.is_closed():
             return False

@@ -25,7 +25,7 @@ BUSY_TIMEOUT_MS = 5000
 
 class SQLiteDialect:
     name = "sqlite"
-    for_update = ""  # BEGIN IMMEDIATE has locked the whole file already
+    for_update = key_share = ""  # BEGIN IMMEDIATE has locked the whole file already
 
     def json_field(self, expr: str, key: str) -> str:
         return f"json_extract({expr}, '$.{key}')"

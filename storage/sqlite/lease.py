@@ -1,6 +1,9 @@
 """The lease on SQLite: the lease row (lease.py), behind the kernel's lock on a file beside the database
 (host_lock.py), which the serving process holds: a holder that died on this host is taken over at once;
-one elsewhere (a file on a network share), or frozen, once its heartbeat is stale."""
+one elsewhere (a file on a network share), or frozen, once its heartbeat is stale.
+
+SQLite serves one process, so its one row is the whole database, every shard (the bot refuses SHARD_IDS
+that leave shards to others on SQLite: bot/shards.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import socket
 import time
 
 from ..lease import Lease, LeaseHeld, Leases
+from ..ownership import Ownership
 from .host_lock import HostLock, holder_alive
 
 
@@ -16,6 +20,7 @@ class HostLeases:
         self.rows = Leases(db)
         self.path = path
         self.host_lock = HostLock(path)  # held while this process holds the lease
+        self.ownership = Ownership()  # what the game writes are fenced with, once taken
 
     async def lease(self) -> Lease | None:
         return await self.rows.lease()
@@ -28,7 +33,12 @@ class HostLeases:
             return None
         return lease
 
-    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None) -> Lease:
+    async def leases(self) -> list[Lease]:
+        return await self.rows.leases()
+
+    async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
+                         shards=(0,), count: int = 1) -> Lease:
+        """The whole database, whatever `shards` (one process serves them all here)."""
         # Taken only by this call: no live process on this host holds the database (host_lock.py).
         locked_now = self.host_lock.acquire()
         if not locked_now and not self.host_lock.held and holder_alive(self.path):
@@ -39,13 +49,15 @@ class HostLeases:
                     time.time() if now is None else now):
                 raise LeaseHeld(current, time.time() if now is None else now, alive=True)
         try:
-            return await self.rows.take_lease(
+            taken = await self.rows.take_lease(
                 holder, pid, host, seconds, now, gone=lambda current: current.host == host and locked_now,
                 alive=lambda current: current.host == host and not self.host_lock.held)
         except BaseException:
             if locked_now:
                 self.host_lock.release()
             raise
+        self.ownership.claimed(holder, {0}, 1)
+        return taken
 
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
         held = await self.rows.renew_lease(holder, now)

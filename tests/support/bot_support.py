@@ -20,7 +20,7 @@ ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
 NOBLE_IN_ENGLISH = {names.noble(words(lang), n): names.noble(ENGLISH, n) for lang in LANGUAGES
                     for n in ("philipp", "louise", "leo", "maria")}
 CARD = re.compile(rf"\b({'|'.join(NOBLE_IN_ENGLISH)}) (\d{{1,2}})\b")
-PUBLIC_IDS = re.compile(r"^aug:(lob|tbl):")
+PUBLIC_IDS = re.compile(r"^aug:(lob|tbl|again):")
 PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
@@ -154,7 +154,8 @@ class PublicRecord:
     async def update(self, h: Harness) -> PublicRecord:
         from bot.discord_app.people import people
         from bot.wording.history import move_lines
-        from engine import apply, new_game, spectator_view
+        from engine import spectator_view
+        from engine.undo import History
 
         record = game(h)
         if record is None:
@@ -163,10 +164,11 @@ class PublicRecord:
         if record.id != self._game:
             table = record.table
             self._game, self._applied, self._told = record.id, 0, -1
-            self._state, _ = new_game(table.players, table.seed, table.start_player)
+            self._history = History(table.players, table.seed, table.start_player)  # it replays take-backs too
+            self._state = self._history.state
             self._note(spectator_view(self._state))
-        for player, action in (await log.action_log(record.id))[self._applied:]:
-            result = apply(self._state, player, action)
+        for player, action, actor in (await log.played(record.id))[self._applied:]:
+            result = self._history.play(player, action, by_player=actor in ("player", "only", "ahead"))
             assert result.ok, f"the stored log does not replay: {result}"
             self._state, self._applied = result.state, self._applied + 1
             self._note(spectator_view(self._state))
@@ -181,6 +183,8 @@ class PublicRecord:
     def _note(self, view) -> None:
         self.cards |= {name_of(c) for c in _cards_in(view.model_dump(), frozenset(view.edition.certificates))}
         for p in self._state.players:
+            if not p.id.isdigit():
+                continue  # a computer: it reads no messages
             self.own.setdefault(int(p.id), set()).update(name_of(c) for c in p.hand + p.offered)
 
 

@@ -43,14 +43,30 @@ class Channels:
     def __init__(self) -> None:
         super().__init__()
         self.channel_ids: list[int] = []
+        self.guild_ids: list[int] = []  # the first is the default guild
+        self._guild_of: dict[int, int] = {}  # channel -> its guild
         self._positions: dict[int, int] = {}
         self._by_channel: dict[int, dict[int, StoredMessage]] = {}
         self._nonces: dict[tuple[int, str], tuple[StoredMessage, float]] = {}
 
-    def set_channels(self, ids: list[int]) -> None:
-        self.channel_ids = ids
-        self._positions = {cid: i for i, cid in enumerate(ids)}
+    def set_channels(self, ids: list[int], guild_id: int, more_guilds: dict[int, Iterable[int]]) -> None:
+        """The default guild's channels ``ids``; ``more_guilds``: other guilds, each with its channels."""
+        self.guild_ids = [guild_id, *more_guilds]
+        self._guild_of = {cid: guild_id for cid in ids}
+        for other, channels in more_guilds.items():
+            self._guild_of.update((int(cid), int(other)) for cid in channels)
+        self.channel_ids = list(self._guild_of)
+        if len(self.channel_ids) != len(ids) + sum(len(list(c)) for c in more_guilds.values()):
+            raise ValueError("every channel belongs to one guild")
+        self._positions = {cid: i for i, cid in enumerate(self.channel_ids)}
         self.channel_id = ids[0]
+
+    def guild_of(self, channel_id: int) -> int:
+        """The guild of a text channel (the default guild for any other id)."""
+        return self._guild_of.get(int(channel_id), self.guild_ids[0] if self.guild_ids else 0)
+
+    def channels_of(self, guild_id: int) -> list[int]:
+        return [cid for cid in self.channel_ids if self._guild_of[cid] == guild_id]
 
     def delete_channel(self, channel_id: int, *, tell: bool = True) -> None:
         """A server admin deletes a text channel: its messages go, requests naming it get 404 10003, and
@@ -58,6 +74,7 @@ class Channels:
         payload = payloads.channel(self, channel_id)
         del self._positions[int(channel_id)]
         self.channel_ids.remove(int(channel_id))
+        self._guild_of.pop(int(channel_id), None)
         for msg in self._by_channel.pop(int(channel_id), {}).values():
             msg.deleted = True
         if tell:

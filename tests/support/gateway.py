@@ -1,6 +1,11 @@
 """The gateway websocket, for a bot in another process: HELLO, IDENTIFY -> READY + GUILD_CREATE,
 heartbeats, RESUME with replay, and dispatches of INTERACTION_CREATE and message events.
 
+Sharding as on Discord: a session that identifies with ``shard: [id, count]`` gets the guilds with
+``(guild_id >> 22) % count == id`` and only their events (DMs go to shard 0); one without is shard [0, 1],
+every guild. Two connected sessions that identified as the same shard both get its events, and that is
+counted loudly: ``shard_conflicts`` (at IDENTIFY) and ``delivered_twice`` (per event).
+
 discord.py asks for ``compress=zlib-stream`` (or ``zstd-stream`` when zstandard is importable):
 zlib-stream is done for real (one deflate context per connection, each frame ended with Z_SYNC_FLUSH);
 for anything else plain text frames are sent, which discord.py accepts whatever it asked for.
@@ -75,6 +80,7 @@ class Session:
     def __init__(self, identify: dict, backlog: int) -> None:
         self.id = secrets.token_hex(16)
         self.identify = identify
+        self.shard: tuple[int, int] = tuple(identify.get("shard") or (0, 1))  # type: ignore[assignment]
         self.intents = int(identify.get("intents") or 0)
         self.seq = 0
         self.backlog: deque[tuple[int, str]] = deque(maxlen=backlog)  # (seq, frame) replayed on RESUME
@@ -87,6 +93,11 @@ class Session:
         self.backlog.append((self.seq, raw))
         if self.conn is not None:
             self.conn.send_raw(raw)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (None: a DM, shard 0's)."""
+        shard, count = self.shard
+        return shard == 0 if guild_id is None else (guild_id >> 22) % count == shard
 
     def resumable(self, seq: int) -> bool:
         """Whether every dispatch after ``seq`` is still kept."""
@@ -104,25 +115,41 @@ class Gateway:
         self.connections: list[dict[str, str]] = []  # the query of every websocket connect
         self.received: list[dict] = []  # every payload a client sent
         self.ready_count = self.resume_count = 0
+        self.shard_conflicts: list[tuple[int, int]] = []  # a shard identified while another session had it
+        self.delivered_twice: list[tuple[str, int | None]] = []  # (event, guild) sent to two connected sessions
+        self.delivered: dict[str, int] = {}  # session id -> INTERACTION_CREATEs it was sent
         self._open: set[Connection] = set()
         fake.listeners.append(self._on_model_event)
 
     def _on_model_event(self, event: str, data: dict) -> None:
         """Message events reach a session only with the GUILD_MESSAGES (DIRECT_MESSAGES in a DM) intent."""
-        sessions = [s for s in self.sessions.values() if delivered(s.intents, data, event)]
-        if sessions:
-            data_json = _frame(data)
-            for session in sessions:
-                session.queue(event, data_json)
+        self._send(event, data, lambda s: delivered(s.intents, data, event))
+
+    def _send(self, event: str, data: dict, wanted=lambda session: True) -> None:
+        """To every session of the event's guild's shard (a disconnected one gets it on RESUME)."""
+        guild = data.get("guild_id")
+        guild_id = int(guild) if guild is not None else None
+        sessions = [s for s in self.sessions.values() if s.serves(guild_id) and wanted(s)]
+        if not sessions:
+            return
+        if sum(s.conn is not None for s in sessions) > 1:
+            self.delivered_twice.append((event, guild_id))
+        data_json = _frame(data)
+        for session in sessions:
+            session.queue(event, data_json)
+            if event == "INTERACTION_CREATE":
+                self.delivered[session.id] = self.delivered.get(session.id, 0) + 1
+
+    def serving(self, guild_id: int | None) -> bool:
+        """Whether a connected session has the guild's shard (else its interactions fail)."""
+        return any(s.conn is not None and s.serves(guild_id) for s in self.sessions.values())
 
     def live(self) -> bool:
         return any(s.conn is not None for s in self.sessions.values())
 
     async def dispatch(self, event: str, data: dict) -> None:
-        """Send a DISPATCH to every session; one that is reconnecting gets it on RESUME."""
-        data_json = _frame(data)
-        for session in list(self.sessions.values()):
-            session.queue(event, data_json)
+        """Send a DISPATCH to every session of its guild's shard; one that is reconnecting gets it on RESUME."""
+        self._send(event, data)
 
     async def reconnect(self) -> None:
         """Ask every client to reconnect (op 7); discord.py then RESUMEs."""
@@ -166,11 +193,14 @@ class Gateway:
                 await conn.close(code=4004, message=b"Authentication failed.")
                 return
             session = Session(d, self.backlog)
+            if any(s.conn is not None and s.shard == session.shard for s in self.sessions.values()):
+                self.shard_conflicts.append(session.shard)
             self.sessions[session.id] = conn.session = session
             session.conn = conn
-            ready = payloads.ready(self.fake, session.id, [0, 1], owns_guild=True)
-            session.queue("READY", _frame(ready))
-            session.queue("GUILD_CREATE", _frame(payloads.guild(self.fake)))
+            guilds = [g for g in self.fake.guild_ids if session.serves(g)]
+            session.queue("READY", _frame(payloads.ready(self.fake, session.id, list(session.shard), guilds)))
+            for guild_id in guilds:
+                session.queue("GUILD_CREATE", _frame(payloads.guild(self.fake, guild_id=guild_id)))
             self.ready_count += 1
         elif op == 6:  # RESUME
             session = self.sessions.get(d.get("session_id"))

@@ -103,7 +103,8 @@ class Harness(FakeDiscord):
         self._begin()
         await bot.login(f"fake-token-{self.key}")
         await self.settle()
-        bot._connection._add_guild_from_data(payloads.guild(self))  # type: ignore[arg-type]
+        for guild_id in self.guild_ids:
+            bot._connection._add_guild_from_data(payloads.guild(self, guild_id=guild_id))  # type: ignore[arg-type]
         if isinstance(getattr(bot, "_ready", None), asyncio.Event):
             bot._ready.set()  # type: ignore[attr-defined]
         if dispatch_ready:

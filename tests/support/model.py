@@ -1,5 +1,5 @@
-"""One model of Discord for one guild, its text channels (``channels``) and the bot's DMs (``dms``): what
-exists, who sees what, and on what clock.
+"""One model of Discord for one guild (or several: ``more_guilds``), its text channels (``channels``) and the
+bot's DMs (``dms``): what exists, who sees what, and on what clock.
 
 Route handlers change it; both doors read it. Message events (MESSAGE_CREATE/UPDATE/DELETE) go to
 ``listeners`` (discord.py's parsers in process, gateway sessions for a subprocess), each deciding by its
@@ -64,11 +64,12 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         locale: str = "en-US",
         record_requests: bool = True,
         keep_outputs: int | None = None,
+        more_guilds: dict[int, Iterable[int]] | None = None,
     ) -> None:
         super().__init__()
         self.key = next(_keys)
         self.guild_id = guild_id
-        self.set_channels(plan_channels(channel_id, channel_ids, channels))
+        self.set_channels(plan_channels(channel_id, channel_ids, channels), guild_id, more_guilds or {})
         self.application_id = application_id  # the bot user's id too, as on Discord
         self.bot_user = FakeUser(application_id, bot_name, bot=True)
         self.users: dict[int, FakeUser] = {}
@@ -129,7 +130,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
         data: dict[str, Any] = {
             "id": str(mid),
             "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self.guild_of(channel_id)),
             "author": self.bot_user.user_payload(),
             "content": body.get("content") or "",
             "timestamp": now_iso(),
@@ -151,7 +152,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.user_payload(),
-                "authorizing_integration_owners": {"0": "0" if recipient else str(self.guild_id)},
+                "authorizing_integration_owners": {"0": "0" if recipient else str(self.guild_of(channel_id))},
             }
             if interaction.type == 2:
                 data["type"] = 20  # CHAT_INPUT_COMMAND
@@ -204,7 +205,7 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
     def delete_message(self, msg: StoredMessage) -> None:
         msg.deleted = True
         if not msg.ephemeral:
-            guild = {} if msg.in_dm else {"guild_id": str(self.guild_id)}
+            guild = {} if msg.in_dm else {"guild_id": str(self.guild_of(msg.channel_id))}
             self.emit("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), **guild})
 
     def emit(self, event: str, data: dict) -> None:

@@ -81,7 +81,7 @@ def channel(fake: Any, channel_id: int | None = None) -> dict:
     return {
         "id": str(channel_id),
         "type": 0,
-        "guild_id": str(fake.guild_id),
+        "guild_id": str(fake.guild_of(channel_id)),
         "name": "augsburg" if position == 0 else f"augsburg-{position + 1}",
         "position": position,
         "permission_overwrites": [],
@@ -105,10 +105,10 @@ def dm_channel(channel_id: int, recipient: FakeUser) -> dict:
     }
 
 
-def everyone_role(fake: Any) -> dict:
+def everyone_role(fake: Any, guild_id: int | None = None) -> dict:
     perms = discord.Permissions.text() | discord.Permissions(view_channel=True, use_application_commands=True)
     return {
-        "id": str(fake.guild_id),
+        "id": str(guild_id or fake.guild_id),
         "name": "@everyone",
         "permissions": str(perms.value),
         "position": 0,
@@ -120,21 +120,24 @@ def everyone_role(fake: Any) -> dict:
     }
 
 
-def guild(fake: Any, *, full: bool = True) -> dict:
-    """GUILD_CREATE's guild (``full``) or the REST guild object (no members, channels, ...)."""
+def guild(fake: Any, *, full: bool = True, guild_id: int | None = None) -> dict:
+    """GUILD_CREATE's guild (``full``) or the REST guild object (no members, channels, ...), of ``guild_id``
+    (default: the first guild). Every user is a member of every guild."""
+    guild_id = guild_id or fake.guild_id
+    channels = fake.channels_of(guild_id)
     members = [u.member_payload() for u in [fake.bot_user, *fake.users.values()]]
     payload = {
-        "id": str(fake.guild_id),
+        "id": str(guild_id),
         "name": "Fake Guild",
         "icon": None,
         "owner_id": str(next(iter(fake.users), fake.bot_user.id)),
-        "roles": [everyone_role(fake)],
+        "roles": [everyone_role(fake, guild_id)],
         "emojis": [],
         "stickers": [],
         "features": [],
         "preferred_locale": fake.locale,
         "premium_tier": 0,
-        "system_channel_id": str(fake.channel_id),
+        "system_channel_id": str(channels[0]),
         "system_channel_flags": 0,
         "verification_level": 0,
         "default_message_notifications": 0,
@@ -144,7 +147,7 @@ def guild(fake: Any, *, full: bool = True) -> dict:
     }
     if full:  # member_count == len(members): discord.py sees the guild as chunked
         payload.update(
-            channels=[channel(fake, channel_id) for channel_id in fake.channel_ids],
+            channels=[channel(fake, channel_id) for channel_id in channels],
             threads=[],
             members=members,
             member_count=len(members),
@@ -172,11 +175,11 @@ def application(fake: Any) -> dict:
     }
 
 
-def ready(fake: Any, session_id: str, shard: list[int], owns_guild: bool) -> dict:
+def ready(fake: Any, session_id: str, shard: list[int], guilds: list[int]) -> dict:
     return {
         "v": 10,
         "user": {**fake.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-        "guilds": [{"id": str(fake.guild_id), "unavailable": True}] if owns_guild else [],
+        "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guilds],
         "session_id": session_id,
         "session_type": "normal",
         "resume_gateway_url": fake.gateway_url,
@@ -195,14 +198,15 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
     there is no guild, ``user`` replaces ``member``, the context is 1 (BOT_DM) and the guild install's
     authorizing owner is "0", as Discord documents for a DM with the app's bot user. ``message`` is
     copied one level deep: the model replaces a message's keys, never changes them in place."""
+    guild_id = place.get("guild_id") or str(fake.guild_id)
     payload: dict[str, Any] = {
         "id": str(iid),
         "application_id": str(fake.application_id),
         "type": itype,
         "token": f"fake-token-{fake.key}-{iid}",
         "version": 1,
-        "guild_id": str(fake.guild_id),
-        "guild": {"id": str(fake.guild_id), "locale": fake.locale, "features": []},
+        "guild_id": guild_id,
+        "guild": {"id": guild_id, "locale": fake.locale, "features": []},
         "channel_id": place["id"],
         "channel": place,
         "member": user.member_payload(with_permissions=True),
@@ -210,7 +214,7 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
         "locale": user.locale or fake.locale,
         "guild_locale": fake.locale,
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(fake.guild_id)},
+        "authorizing_integration_owners": {"0": guild_id},
         "context": 0,
         "attachment_size_limit": 10 * 1024 * 1024,
         "data": data,

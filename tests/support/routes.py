@@ -88,7 +88,7 @@ def _scope(fake: Any, req: RecordedRequest) -> int | None:
     if "guild_id" not in req.params:
         return None
     _guild(fake, req)
-    return fake.guild_id
+    return int(req.params["guild_id"])
 
 
 @route("PUT", "/applications/{application_id}/commands")
@@ -120,14 +120,14 @@ def list_commands(fake: Any, req: RecordedRequest) -> list[dict]:
 
 
 def _guild(fake: Any, req: RecordedRequest) -> None:
-    if int(req.params["guild_id"]) != fake.guild_id:
+    if int(req.params["guild_id"]) not in fake.guild_ids:
         raise DiscordError(404, 10004, "Unknown Guild")
 
 
 @route("GET", "/guilds/{guild_id}")
 def get_guild(fake: Any, req: RecordedRequest) -> dict:
     _guild(fake, req)
-    return payloads.guild(fake, full=False)
+    return payloads.guild(fake, full=False, guild_id=int(req.params["guild_id"]))
 
 
 def _user(fake: Any, req: RecordedRequest, code: int, message: str) -> Any:

@@ -12,9 +12,10 @@ from .lobby import LobbyHandlers
 from .play import PlayHandlers
 from .records import RecordsHandlers
 from .seats import SeatHandlers
+from .undo import UndoHandlers
 
 
-class Handlers(LobbyHandlers, PlayHandlers, SeatHandlers, InfoHandlers, RecordsHandlers, HandlerBase):
+class Handlers(LobbyHandlers, PlayHandlers, SeatHandlers, UndoHandlers, InfoHandlers, RecordsHandlers, HandlerBase):
     pass
 
 

@@ -11,7 +11,7 @@ from contextvars import ContextVar
 import discord
 
 from engine import to_act
-from storage import GameNotPlayable, GameQuarantined, GameRecord, StorageUnavailable
+from storage import GameNotPlayable, GameQuarantined, GameRecord, ShardLost, StorageUnavailable
 
 from ...service import GameService, Notice, Outcome
 from ...wording import ENGLISH, People, Words, clock, notices, words
@@ -39,6 +39,9 @@ def guarded(func=None, *, edits: bool = False, public: bool = False):
         async with answering(interaction, edits, public, func.__name__):
             try:
                 return await func(self, interaction, *args)
+            except ShardLost:  # another process owns this guild's shard now: it answers; this one is stopping
+                log.warning("not answering %s in channel %s: its shard is another process's now", func.__name__,
+                            interaction.channel_id)
             except StorageUnavailable:  # the database stayed out of reach: nothing was changed
                 log.warning("the database is out of reach (%s, channel %s)", func.__name__, interaction.channel_id)
                 with contextlib.suppress(discord.HTTPException):

@@ -10,8 +10,9 @@ from storage import Seat
 
 from ...languages import language_of
 from ...service import Notice, Outcome
-from ...wording import names, notices
+from ...wording import end, names, notices
 from .. import answers, permissions
+from ..people import mention
 from ..widgets import CancelButton, table_view, view_of
 from .base import guarded, say
 
@@ -39,6 +40,44 @@ class LobbyHandlers:
         embed, view, _ = await self.presenter.looks(record)  # a lobby: no picture yet
         message = await answers.post(interaction, embed=embed, view=view)
         await self.service.set_messages(record, table=message)
+
+    @guarded(public=True)
+    async def rematch(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        """The standings' Rematch button (or /augsburg rematch: the channel's last game): a table like the
+        finished one, or, if one of its people opened that already, a seat at it."""
+        if interaction.guild_id is None:
+            await say(interaction, self.notice(Notice("server_only")))
+            return
+        if game_id is None:
+            last = await self.service.last_game(interaction.channel_id)
+            if last is None or last.status not in ("finished", "abandoned"):
+                await say(interaction, self.notice(Notice("no_rematch"), last))
+                return
+            game_id = last.id
+        lacking = permissions.flags(permissions.missing(interaction))
+        if lacking:
+            await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
+            return
+        person = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
+        outcome = await self.service.rematch(interaction.guild_id, interaction.channel_id, game_id, person)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        record = outcome.record
+        if record.table.host != person.id:  # joined the rematch another player opened
+            self.presenter.refresh(record)
+            await say(interaction, self.notice_code("rematch_joined", record))
+            return
+        embed, view, _ = await self.presenter.looks(record)
+        message = await answers.post(interaction, embed=embed, view=view)
+        await self.service.set_messages(record, table=message)
+        previous = await self.service.game(game_id)
+        others = [p for p in previous.table.humans() if p != person.id]
+        if others:
+            w = self.table_words(record)
+            await self.presenter.post(record.channel_id, end.rematch_invitation(w, mention(person.id),
+                                                                                [mention(p) for p in others]),
+                                      others)
 
     async def _table_again(self, interaction: discord.Interaction, record) -> bool:
         """The channel's table message was deleted: post it again as the answer (else nobody could join)."""

@@ -153,7 +153,7 @@ class PlayHandlers:
         if not record.open:
             content, view = f"{note}\n{notices.game_over_here(self.w)}", None
         else:
-            content, view = panel(self.w, record, interaction.user.id, note)
+            content, view = panel(self.w, record, interaction.user.id, note, outcome.undo)
         # A click redraws the panel it came from; a typed command answers with a fresh private panel.
         # Either then follows the game (live.py).
         if outcome.ok:

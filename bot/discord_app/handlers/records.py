@@ -12,7 +12,7 @@ import math
 
 import discord
 
-from storage import GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
+from storage import STEADY, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
 
 from ...service.export import export_bytes, file_name, is_complete
 from ...wording import records
@@ -43,32 +43,34 @@ class RecordsHandlers:
         await answers.send(interaction, text[:2000], allowed_mentions=NOBODY)
 
     @guarded
-    async def show_leaderboard(self, interaction: discord.Interaction) -> None:
-        content, view = await self._board(interaction.guild_id or 0, 0)
+    async def show_leaderboard(self, interaction: discord.Interaction, steady: bool = False) -> None:
+        content, view = await self._board(interaction.guild_id or 0, 0, steady)
         await answers.send(interaction, content, view=view, allowed_mentions=NOBODY)
 
     @guarded(edits=True)
-    async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int) -> None:
+    async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int,
+                               steady: bool = False) -> None:
         if guild != (interaction.guild_id or 0):
             await say(interaction, records.unknown_game(self.w))
             return
-        content, view = await self._board(guild, page)
+        content, view = await self._board(guild, page, steady)
         await answers.update(interaction, content, view=view)
 
-    async def _board(self, guild: int, page: int):
+    async def _board(self, guild: int, page: int, steady: bool = False):
         w, queries = self.w, self.service.records
-        total = (await queries.leaderboard(guild, 0, 0))[1]
+        total = (await queries.leaderboard(guild, 0, 0, steady))[1]
         pages = max(1, math.ceil(total / BOARD_PAGE))
         page = max(0, min(page, pages - 1))
-        rows, _ = await queries.leaderboard(guild, page * BOARD_PAGE, BOARD_PAGE)
-        lines = [records.board_title(w, page + 1, pages), f"-# {records.board_order(w)}", ""]
+        rows, _ = await queries.leaderboard(guild, page * BOARD_PAGE, BOARD_PAGE, steady)
+        order = records.board_order(w) + (" " + records.board_steady(w, STEADY) if steady else "")
+        lines = [records.board_title(w, page + 1, pages), f"-# {order}", ""]
         lines += [records.board_line(w, r) for r in rows] or [records.board_empty(w)]
         games, wins = await queries.computer_totals(guild)
         if games:
             lines += ["", records.computers_apart(w, games, wins)]
         lines.append(f"-# {records.counted(w)}")
-        buttons = [BoardPage(guild, max(0, page - 1), records.previous(w), disabled=page == 0),
-                   BoardPage(guild, page + 1, records.next_page(w), disabled=page >= pages - 1)]
+        buttons = [BoardPage(guild, max(0, page - 1), records.previous(w), disabled=page == 0, steady=steady),
+                   BoardPage(guild, page + 1, records.next_page(w), disabled=page >= pages - 1, steady=steady)]
         return "\n".join(lines)[:2000], view_of(*buttons) if pages > 1 else discord.utils.MISSING
 
     @guarded

@@ -81,6 +81,14 @@ class SeatHandlers:
         await self.seats_changed(outcome, interaction)
 
     @guarded
-    async def set_notify(self, interaction: discord.Interaction, how: str) -> None:
-        outcome = await self.service.set_notify(interaction.user.id, how, self.w.lang)  # DMs in their language
-        await say(interaction, clock.notify_set(self.w, how) if outcome.ok else self.notice(outcome.notice))
+    async def set_notify(self, interaction: discord.Interaction, how: str | None, heads_up: str | None = None) -> None:
+        user, said = interaction.user.id, []
+        for choice, setter, told in ((how, self.service.set_notify, clock.notify_set),
+                                     (heads_up, self.service.set_heads_up, clock.heads_up_set)):
+            if choice is not None:
+                outcome = await setter(user, choice, self.w.lang)  # DMs in their language
+                said.append(told(self.w, choice) if outcome.ok else self.notice(outcome.notice))
+        if not said:  # neither option: what is set now
+            said.append(clock.notify_now(self.w, await self.service.notify_setting(user),
+                                         await self.service.heads_up_setting(user)))
+        await say(interaction, "\n".join(said))

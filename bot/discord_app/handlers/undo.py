@@ -1,0 +1,55 @@
+"""Taking a decision back: the Undo button of a panel (it names its move) and `/augsburg undo` (the last one).
+
+Answered privately like any decision: the panel with the decision due again, or a polite refusal that
+changes nothing; the public side (table, log line, deadlines, computers) follows as after any move."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from ...wording import notices
+from ...wording import undo as words
+from .. import answers
+from ..panels import panel
+from .base import guarded, say
+
+log = logging.getLogger(__name__)
+
+
+class UndoHandlers:
+    @guarded(edits=True)
+    async def undo_click(self, interaction: discord.Interaction, game_id: int, move: int) -> None:
+        await self._take_back(interaction, game_id, move)
+
+    @guarded
+    async def undo_typed(self, interaction: discord.Interaction) -> None:
+        record = await self.game_here(interaction, active=True, seated=True)
+        if record is not None:
+            await self._take_back(interaction, record.id, None)
+
+    async def _take_back(self, interaction: discord.Interaction, game_id: int, move: int | None) -> None:
+        try:
+            await answers.acknowledge(interaction)
+        except discord.HTTPException:
+            return  # Discord cannot be reached: nothing was taken back
+        outcome = await self.service.take_back(interaction.channel_id, game_id, interaction.user.id, move)
+        record = outcome.record
+        if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
+            await say(interaction, self.notice(outcome.notice, record))
+            return
+        if outcome.ok:
+            note = f"↩️ {words.done(self.w)}"
+        else:
+            note = notices.warning(self.w, self.notice(outcome.notice, record))
+        content, view = panel(self.w, record, interaction.user.id, note)
+        try:
+            shown = await answers.update(interaction, content, view=view, embed=None)
+            self.presenter.live.remember(interaction, record, shown)
+        except Exception:  # taken back: never an apology, and its public side happens all the same
+            if not outcome.ok:
+                raise
+            log.exception("the answer to an undo in channel %s could not be sent", interaction.channel_id)
+        if outcome.ok:
+            await self.moved(outcome, interaction)

@@ -1,0 +1,69 @@
+"""Taking a decision back (engine/undo.py decides what may be): from a panel's Undo button, which names the
+move it was offered for, or typed (`/augsburg undo`, the terminal's `u`), which takes back the last one.
+
+The game is rebuilt from its stored log (a History), checked against the stored game, and the take-back
+is committed as a move of its own (a TakeBack row with its TakenBack event): the log keeps the decision
+taken back, nothing is deleted. Deadlines, pings and computers then follow as after any move."""
+
+from __future__ import annotations
+
+import logging
+
+from engine import ReplayError
+from engine.actions import BadAction
+from engine.undo import History
+from storage import GameRecord, TableEvent
+
+from .core import Outcome, refuse
+
+log = logging.getLogger(__name__)
+BY_PLAYER = ("player", "only", "ahead")  # actors whose moves are the player's own (not the clock's)
+
+
+class UndoMixin:
+    async def take_back(self, channel_id: int, game_id: int, user: int | str, move: int | None) -> Outcome:
+        """Take back `user`'s last decision; `move`: the one their Undo button was made for (None: typed)."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None or record.id != game_id:
+                return refuse("game_gone")
+            if record.status != "active":
+                return refuse("not_started", record)
+            player = str(user)
+            seat = record.table.seat(player)
+            if seat is None:
+                return refuse("not_seated", record)
+            if seat.left:
+                return refuse("seat_left", record)
+            history = await self._history(record)
+            if history is None:
+                return refuse("undo_unavailable", record)
+            result = history.take_back(player, move)
+            if not result.ok:
+                return refuse(result.code, record, **result.params)
+            table, entries = record.table, []
+            if seat.stand_in or seat.streak:  # a click of theirs gives their seat back, as any decision does
+                table = table.with_seat(player, stand_in=False, streak=0)
+                entries = [TableEvent(what="returned", player=player)] if seat.stand_in else []
+            action = history.rows[-1].action
+            return await self._commit(record, player, action, result, "player", table, entries)
+
+    async def _history(self, record: GameRecord) -> History | None:
+        """The game rebuilt from its log with who decided each move; None (logged) if it cannot be, or does
+        not rebuild the stored game (a damaged log: the game goes on, but nothing is taken back)."""
+        table = record.table
+        try:
+            played = await self.store.log.played(record.id)
+            history = History(table.players, table.seed, table.start_player, record.state.edition, table.game_rules)
+            for index, (player, action, actor) in enumerate(played):
+                result = history.play(player, action, by_player=actor in BY_PLAYER)
+                if not result.ok:
+                    raise ReplayError(index, result)
+        except (BadAction, ValueError, KeyError, TypeError) as exc:
+            log.error("game %s: its log does not rebuild it (%s): no undo", record.id, exc)
+            return None
+        if history.state != record.state:
+            log.error("game %s: its log rebuilds another game than the stored one: no undo", record.id)
+            return None
+        return history
+

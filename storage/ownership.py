@@ -1,0 +1,72 @@
+"""Which games this process may write: those of the Discord shards it claimed (lease.py), and the fence
+that every game write passes inside its transaction.
+
+A game belongs to the shard of its guild, `(guild_id >> 22) % shard_count` (Discord's rule), computed
+from the game row's guild_id, so nothing about shards is stored with a game. Shard s is lease row s + 1:
+row 1 is shard 0, which with SHARD_COUNT=1 (the default, and always on SQLite) is the whole database,
+the one lease there was before sharding.
+
+The fence: a game write reads its shard's lease row (FOR KEY SHARE on PostgreSQL: a taker, who locks the
+row FOR UPDATE, waits for the write to commit; the holder's heartbeat does not) and commits only if the row
+still names this process. A process frozen past its takeover time that wakes up inside a write therefore
+cannot write over its successor: ShardLost, nothing written, and the process is told (`on_lost`) so it
+stops answering. Until a process has claimed anything (tools, tests, the terminal game) nothing is fenced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .errors import StorageError
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    return (int(guild_id) >> 22) % count
+
+
+def row_of(shard: int) -> int:
+    """The lease row that names the holder of `shard`."""
+    return shard + 1
+
+
+class ShardLost(StorageError):
+    """This process no longer holds the game's shard (another process took it over): nothing written."""
+
+    def __init__(self, shard: int, holder: str | None):
+        self.shard = shard
+        self.holder = holder  # who holds it now (None: nobody)
+        super().__init__(f"shard {shard} is no longer this process's")
+
+
+@dataclass
+class Ownership:
+    holder: str | None = None  # this process's lease holder id, once it claimed its shards
+    shards: frozenset[int] = frozenset({0})
+    count: int = 1
+    on_lost: Callable[[ShardLost], None] = field(default=lambda lost: None)  # the lease keeper's: stop serving
+
+    def claimed(self, holder: str, shards, count: int) -> None:
+        self.holder, self.shards, self.count = holder, frozenset(shards), count
+
+    def owns(self, guild_id: int) -> bool:
+        return self.holder is None or self.count == 1 or shard_of(guild_id, self.count) in self.shards
+
+    def only_owned(self, guild_column: str) -> tuple[str, list]:
+        """An SQL condition (`AND ...`) keeping rows of owned guilds only, and its parameters."""
+        if self.holder is None or self.count == 1:
+            return "", []
+        owned = sorted(self.shards)
+        return (f" AND (({guild_column} >> 22) % ?) IN ({', '.join('?' * len(owned))})", [self.count, *owned])
+
+    async def fence(self, tx, dialect, guild_id: int) -> None:
+        """Inside a write's transaction: ShardLost (the write is rolled back) unless `guild_id`'s shard is
+        still this process's."""
+        if self.holder is None:
+            return
+        shard = shard_of(guild_id, self.count)
+        row = await tx.fetchone(f"SELECT holder FROM lease WHERE id = ?{dialect.key_share}", (row_of(shard),))
+        if row is None or row["holder"] != self.holder:
+            lost = ShardLost(shard, row["holder"] if row else None)
+            self.on_lost(lost)
+            raise lost
