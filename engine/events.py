@@ -1,9 +1,8 @@
 """Events: what happened, as typed data. Front-ends turn them into sentences in any language.
 
-One frozen model per event, discriminated by `type` (the strings are stored
-data: never rename them). `to` is None for a public event, which everyone may
-know, or the id of the one player who may see a private event. Debt card ids
-appear in public events only where the cards are shown openly: CardsRevealed
+One frozen model per event, discriminated by `type` (the strings are stored data: never rename them).
+`to` is None for a public event, which everyone may know, or the id of the one player who may see a
+private event. Debt card ids appear in public events only where the cards are shown openly: CardsRevealed
 and CardDiscarded.
 
     EVENTS.dump_json(events)      # bytes, for storage
@@ -158,9 +157,7 @@ class CardsDrawn(_Event):
     player: str
     count: int
     reason: Literal["privilege"]
-    # The price on the back of the first card drawn: it lay on top of the deck for all to see (R28).
-    # None: the deck was empty (refilled as it was drawn from), or the event is older than this field.
-    price: int | None = None
+    price: int | None = None  # the first card's back, seen on the deck (R28); None: empty deck, or an older event
 
 
 class CardDiscarded(_Event):
