@@ -12,7 +12,7 @@ from engine import to_act
 from storage import Ahead, VersionConflict
 
 from ..automatic import ahead_action, ahead_choices, auction_id
-from .core import Outcome, refuse
+from .core import Outcome, cannot_decide, refuse
 
 
 class AheadMixin:
@@ -22,16 +22,11 @@ class AheadMixin:
         it is their decision now, made at once."""
         async with self.lock(channel_id):
             record = await self.current(channel_id)
-            if record is None or record.id != game_id:
-                return refuse("game_gone")
-            if record.status != "active":
-                return refuse("not_started", record)
             player = str(user)
+            refused = cannot_decide(record, game_id, player)
+            if refused is not None:
+                return refused
             seat = record.table.seat(player)
-            if seat is None:
-                return refuse("not_seated", record)
-            if seat.left:
-                return refuse("seat_left", record)
             if auction_id(record.state) != auction or not ahead_choices(record.state, player, due_too=True):
                 return refuse("ahead_lapsed", record)
             if ahead is not None and ahead not in ahead_choices(record.state, player, due_too=True):

@@ -38,6 +38,21 @@ def refuse(code: str, record: GameRecord | None = None, **params) -> Outcome:
     return Outcome(False, Notice(code, params), record)
 
 
+def cannot_decide(record: GameRecord | None, game_id: int, player: str) -> Outcome | None:
+    """Why `player` cannot decide anything in game `game_id` (the channel's game is `record`), or None: the
+    game is over or another, it has not started, they have no seat, or they left it."""
+    if record is None or record.id != game_id:
+        return refuse("game_gone")
+    if record.status != "active":
+        return refuse("not_started", record)
+    seat = record.table.seat(player)
+    if seat is None:
+        return refuse("not_seated", record)
+    if seat.left:
+        return refuse("seat_left", record)
+    return None
+
+
 def decision_key(state: GameState) -> str:
     """Names the decision a panel was built for, so a stale button is recognised.
 

@@ -16,7 +16,7 @@ from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent,
 
 from ..automatic import automatic, lapsed
 from ..turns import computers_due, on_clock
-from .core import Outcome, decision_key, refuse
+from .core import Outcome, cannot_decide, decision_key, refuse
 
 log = logging.getLogger(__name__)
 
@@ -61,16 +61,11 @@ class MovesMixin:
         """
         async with self.lock(channel_id):
             record = await self.current(channel_id)
-            if record is None or record.id != game_id:
-                return refuse("game_gone")
-            if record.status != "active":
-                return refuse("not_started", record)
             player = str(user)
+            refused = cannot_decide(record, game_id, player)
+            if refused is not None:
+                return refused
             seat = record.table.seat(player)
-            if seat is None:
-                return refuse("not_seated", record)
-            if seat.left:
-                return refuse("seat_left", record)
             if key is not None and key != decision_key(record.state):
                 return refuse("stale_decision", record)
             if chose_already(record.state, player):

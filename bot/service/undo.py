@@ -14,7 +14,7 @@ from engine.actions import BadAction
 from engine.undo import History
 from storage import GameRecord, TableEvent
 
-from .core import Outcome, refuse
+from .core import Outcome, cannot_decide, refuse
 
 log = logging.getLogger(__name__)
 BY_PLAYER = ("player", "only", "ahead")  # actors whose moves are the player's own (not the clock's)
@@ -25,16 +25,11 @@ class UndoMixin:
         """Take back `user`'s last decision; `move`: the one their Undo button was made for (None: typed)."""
         async with self.lock(channel_id):
             record = await self.current(channel_id)
-            if record is None or record.id != game_id:
-                return refuse("game_gone")
-            if record.status != "active":
-                return refuse("not_started", record)
             player = str(user)
+            refused = cannot_decide(record, game_id, player)
+            if refused is not None:
+                return refused
             seat = record.table.seat(player)
-            if seat is None:
-                return refuse("not_seated", record)
-            if seat.left:
-                return refuse("seat_left", record)
             history = await self._history(record)
             if history is None:
                 return refuse("undo_unavailable", record)
