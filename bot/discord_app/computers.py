@@ -31,15 +31,21 @@ class ComputerRunner:
 
     async def _play(self, channel_id: int) -> None:
         try:
-            while True:
-                await asyncio.sleep(self.delay)
-                outcome = await self.service.play_computer(channel_id)
-                if outcome is None:
-                    return
-                if outcome.ok:
-                    await self.on_move(outcome)
-                elif outcome.notice.code not in ("stale_decision", "raced"):
-                    log.error("a computer in channel %s was refused: %s", channel_id, outcome.notice)
-                    return
+            while await self._turn(channel_id):
+                pass
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
+
+    async def _turn(self, channel_id: int) -> bool:
+        """One computer move, a moment from now; False when no computer is due. Its own function so that no
+        move's records are held while the next one waits."""
+        await asyncio.sleep(self.delay)
+        outcome = await self.service.play_computer(channel_id)
+        if outcome is None:
+            return False
+        if outcome.ok:
+            await self.on_move(outcome)
+        elif outcome.notice.code not in ("stale_decision", "raced"):
+            log.error("a computer in channel %s was refused: %s", channel_id, outcome.notice)
+            return False
+        return True

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -41,6 +42,21 @@ class ChannelGone(Exception):
     """Discord says the game's channel no longer exists."""
 
 
+@dataclass(frozen=True)
+class _Parked:
+    """A record waiting for its round without its game, which the service's cache holds (that version or a
+    newer one) and parses again when the round comes: a thousand parsed games waiting their turn under
+    Discord's pace would be walked by every full garbage collection, a pause of the whole bot."""
+    id: int
+    channel_id: int
+    version: int
+    status: str
+
+    @property
+    def open(self) -> bool:
+        return self.status in ("lobby", "active")
+
+
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
                  looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
@@ -56,7 +72,7 @@ class TableDrawer:
         self.ping = ping  # tell these players it is their move
         self.standings = standings  # post a finished game's standings; their message id
         self.gone = gone  # the game's channel was deleted
-        self._latest: dict[int, GameRecord] = {}  # per game: the newest record to draw
+        self._latest: dict[int, GameRecord | _Parked] = {}  # per game: the newest record to draw
         self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
 
@@ -67,7 +83,7 @@ class TableDrawer:
         """Announce this game's newest state soon: ping `due` (with `again`: everyone due), draw the table."""
         known = self._latest.get(record.id)
         if known is None or (record.version, not record.open) >= (known.version, not known.open):
-            self._latest[record.id] = record
+            self._latest[record.id] = self._park(record)
         if again and record.state is not None:
             due = set(due) | set(to_act(record.state))
         if due:
@@ -84,29 +100,15 @@ class TableDrawer:
     async def _work(self, game_id: int) -> None:
         channel_id = self._latest[game_id].channel_id
         try:
-            while True:
-                await asyncio.sleep(self.delay)
-                record = self._newest(game_id)
-                if record.open and computers_due(record.state, record.table):
-                    del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
-                    return
-                await self._ping(record)
-                await self.pacing.turn(record.channel_id)
-                record = self._newest(game_id)
-                if not await self._draw(record):
-                    continue  # given up for a newer state
-                standings = await self._standings(record)
-                latest = self._latest[game_id]
-                if (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id):
-                    await self.service.set_messages(record, drawn=record.version, standings=standings,
-                                                    settled=record.version)
-                    del self._latest[game_id]
-                    return
+            while not await self._round(game_id, channel_id):
+                pass
         except ChannelGone:
             self._forget(game_id)
             log.info("the channel %s of game %s was deleted", channel_id, game_id)
             if self.gone is not None:
-                await self.gone(record)
+                record = self.service.cached(channel_id)
+                await self.gone(record if record is not None and record.id == game_id
+                                else await self.service.game(game_id))
         except discord.HTTPException as exc:
             self._forget(game_id)  # the promise stays: the scheduler asks again
             log.warning("could not announce game %s in channel %s (%s %s); trying again later", game_id, channel_id,
@@ -115,17 +117,50 @@ class TableDrawer:
             self._forget(game_id)
             log.exception("could not announce game %s in channel %s; trying again later", game_id, channel_id)
 
+    async def _round(self, game_id: int, channel_id: int) -> bool:
+        """One round of work: True once all of it is done (or left to a computer's move), False to go again.
+        No parsed game is held while the round waits for its turn under Discord's pace (see `_Parked`)."""
+        await asyncio.sleep(self.delay)
+        record = await self._newest(game_id)
+        if record.open and computers_due(record.state, record.table):
+            del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
+            return True
+        await self._ping(record)
+        del record
+        await self.pacing.turn(channel_id)
+        record = await self._newest(game_id)
+        if not await self._draw(record):
+            return False  # given up for a newer state
+        standings = await self._standings(record)
+        latest = self._latest[game_id]
+        if (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id):
+            await self.service.set_messages(record, drawn=record.version, standings=standings,
+                                            settled=record.version)
+            del self._latest[game_id]
+            return True
+        return False
+
     def _forget(self, game_id: int) -> None:
         self._latest.pop(game_id, None)
         self._due.pop(game_id, None)
 
-    def _newest(self, game_id: int) -> GameRecord:
-        """The newest record, with the newest message ids (the cache has them while the game is open)."""
-        record = self._latest[game_id]
-        cached = self.service.cached(record.channel_id)
-        if cached is not None and cached.id == game_id and cached.version >= record.version:
-            self._latest[game_id] = record = cached
+    def _park(self, record: GameRecord) -> GameRecord | _Parked:
+        cached = self.service.cached_version(record.channel_id)
+        if record.open and cached is not None and cached[0] == record.id and cached[1] >= record.version:
+            return _Parked(record.id, record.channel_id, record.version, record.status)
         return record
+
+    async def _newest(self, game_id: int) -> GameRecord:
+        """The newest record, with the newest message ids (the cache has them while the game is open)."""
+        kept = self._latest[game_id]
+        cached = self.service.cached(kept.channel_id)
+        if cached is not None and cached.id == game_id and cached.version >= kept.version:
+            self._latest[game_id] = self._park(cached)
+            return cached
+        if isinstance(kept, _Parked):  # the cache let the game go meanwhile (it ended, or was cancelled)
+            self._latest[game_id] = record = await self.service.game(game_id)
+            return record
+        return kept
 
     async def _ping(self, record: GameRecord) -> None:
         """Ping who became due and still is (players who acted meanwhile are left out)."""
@@ -172,8 +207,8 @@ class TableDrawer:
             message = await _gone_if_unknown(channel.send(embed=embed, view=view, files=files,
                                                           allowed_mentions=NOBODY))
             _, updated = await self.service.set_messages(record, table=message.id)
-            self._latest[record.id] = updated if updated.version >= self._latest[record.id].version else \
-                self._latest[record.id]
+            if updated.version >= self._latest[record.id].version:
+                self._latest[record.id] = self._park(updated)
         return True
 
 

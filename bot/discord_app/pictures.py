@@ -25,7 +25,7 @@ from multiprocessing import get_context
 
 import discord
 
-from engine import player_view, spectator_view
+from engine import GameState, player_view, spectator_view
 from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
@@ -118,9 +118,12 @@ class Pictures:
         key = (record.id, record.version, w.lang, tuple(names.values()))
         picture = self._kept.get(key)
         if picture is None:
-            await self._budget.take()
-            view = spectator_view(record.state)
             told = await self.story(record) if self.story is not None else None
+            # Waiting for its slot, the game is kept as text: hundreds of drawings may wait at a busy time,
+            # and parsed games would be walked by every full garbage collection (see bot/service/cache.py).
+            state, record = record.state.model_dump_json(), None
+            await self._budget.take()
+            view = spectator_view(GameState.model_validate_json(state))
             picture = await self._run(_draw_table, view, names, w.lang, told)
             self._kept[key] = picture
             while len(self._kept) > KEPT:
