@@ -12,9 +12,9 @@ import logging
 from engine import ReplayError
 from engine.actions import BadAction
 from engine.undo import History
-from storage import GameRecord, TableEvent
+from storage import GameRecord
 
-from .core import Outcome, cannot_decide, refuse
+from .core import Outcome, back_to_seat, cannot_decide, refuse
 
 log = logging.getLogger(__name__)
 BY_PLAYER = ("player", "only", "ahead")  # actors whose moves are the player's own (not the clock's)
@@ -29,17 +29,13 @@ class UndoMixin:
             refused = cannot_decide(record, game_id, player)
             if refused is not None:
                 return refused
-            seat = record.table.seat(player)
             history = await self._history(record)
             if history is None:
                 return refuse("undo_unavailable", record)
             result = history.take_back(player, move)
             if not result.ok:
                 return refuse(result.code, record, **result.params)
-            table, entries = record.table, []
-            if seat.stand_in or seat.streak:  # a click of theirs gives their seat back, as any decision does
-                table = table.with_seat(player, stand_in=False, streak=0)
-                entries = [TableEvent(what="returned", player=player)] if seat.stand_in else []
+            table, entries = back_to_seat(record.table, player)  # a click of theirs, as any decision
             action = history.rows[-1].action
             return await self._commit(record, player, action, result, "player", table, entries)
 
