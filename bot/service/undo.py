@@ -11,7 +11,7 @@ import logging
 
 from engine import ReplayError
 from engine.actions import BadAction
-from engine.undo import History
+from engine.undo import History, Undoable
 from storage import GameRecord
 
 from .core import Outcome, back_to_seat, cannot_decide, refuse
@@ -38,6 +38,15 @@ class UndoMixin:
             table, entries = back_to_seat(record.table, player)  # a click of theirs, as any decision
             action = history.rows[-1].action
             return await self._commit(record, player, action, result, "player", table, entries)
+
+    async def can_take_back(self, channel_id: int, user: int | str) -> bool:
+        """Whether `user` may take back their last decision now (engine/undo.py): what the terminal offers."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None or cannot_decide(record, record.id, str(user)) is not None:
+                return False
+            history = await self._history(record)
+            return history is not None and isinstance(history.undoable(str(user)), Undoable)
 
     async def _history(self, record: GameRecord) -> History | None:
         """The game rebuilt from its log with who decided each move; None (logged) if it cannot be, or does
