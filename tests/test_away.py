@@ -23,8 +23,8 @@ from support.bot_support import (
     take_a_decision,
 )
 
-from bot.turns import plan
 from bot.service import Timing
+from bot.turns import plan
 from engine import new_game, to_act
 from storage import Seat, Table
 
