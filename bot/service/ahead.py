@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import to_act
+from engine import only_action, to_act
+from engine.undo import final_reason
 from storage import Ahead, VersionConflict
 
 from ..automatic import ahead_action, ahead_choices, auction_id
@@ -35,8 +36,11 @@ class AheadMixin:
                 if ahead is None:
                     return Outcome(True, record=record)  # nothing was set that could be used
                 table, log = back_to_seat(record.table, player)
-                return await self._move(record, player, ahead_action(ahead, record.state.auction.high), "player",
-                                        table, log)
+                action = ahead_action(ahead, record.state.auction.high)
+                outcome = await self._move(record, player, action, "player", table, log)
+                if outcome.ok and final_reason(outcome.events) is None and only_action(record.state, player) != action:
+                    outcome.undo = outcome.record.state.moves  # their own decision: its panel offers Undo, as act's
+                return outcome
             if seat.ahead == ahead and seat.away_until is None:
                 return Outcome(True, record=record)
             table, log = back_to_seat(record.table.with_seat(player, ahead=ahead), player)  # back from time away
