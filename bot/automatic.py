@@ -34,7 +34,7 @@ def automatic(state: GameState | None, table: Table) -> Automatic:
     made: dict[str, tuple[ActionModel, str]] = {}
     for player in due:
         seat = table.seat(player)
-        if seat is None or seat.computer_plays:
+        if seat is None or table.computer_plays(player):
             continue
         planned = planned_action(seat, state)
         if planned is not None:

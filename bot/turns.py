@@ -6,7 +6,9 @@ person whose decision the bot makes now (automatic.py). A deadline runs on
 while its player is still due, so in a simultaneous choice each player's clock
 started when the choice began; a player's own move starts a new clock for their
 next decision. A person whose only option waits for the others keeps their
-clock, so the table shows them as it shows everyone still choosing.
+clock, so the table shows them as it shows everyone still choosing. A person on
+time away (issue 29) has no clock while the computer decides for them; at a
+table that waits for them, their clock starts only when the time away ends.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .automatic import automatic
 
 HOUR = 3600
 TURN_CHOICES: tuple[int | None, ...] = (HOUR, 4 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, None)
+AWAY_CHOICES = (0, 3, 7, 14)  # the most days of time away a host may allow (0: none at this table)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,12 @@ def next_up(state: GameState | None, table: Table, due: set[str]) -> str | None:
     return None
 
 
+def away_until(table: Table, player: str) -> float | None:
+    """When `player`'s time away ends, if they are away; None if not."""
+    seat = table.seat(player)
+    return seat.away_until if seat is not None else None
+
+
 def on_clock(state: GameState | None, table: Table) -> set[str]:
     """The people due on the clock, when the table has one."""
     return set() if table.turn_seconds is None else tracked(state, table)
@@ -96,11 +105,16 @@ def plan(game_id: int, before: set[str], after: set[str], restart: set[str], tab
     keep = (before & after) - restart
     new = []
     for player in sorted(after - keep) if table.turn_seconds is not None else ():
-        due = now + table.turn_seconds
+        # Away at a table that waits: the clock starts when the time away ends, and no reminder comes before.
+        back = away_until(table, player) or now
+        due = max(now, back) + table.turn_seconds
         new.append(Deadline(game_id, player, "timeout", due, {}))
         remind = due - timing.reminder_before(table.turn_seconds)
-        if now < remind < due:
+        if max(now, back) < remind < due:
             new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
+    for seat in table.seats:  # the end of a time away, when the seat is the player's own again
+        if seat.away_until is not None:
+            new.append(Deadline(game_id, seat.id, "away", seat.away_until, {}))
     if timing.computer_marker is not None:
         for player in sorted(computers):  # refreshed by every move: it fires only if nothing moves
             new.append(Deadline(game_id, player, "computer", now + timing.computer_marker, {}))

@@ -4,8 +4,9 @@ their clock ran out, and how long each took, from the game's own stored log.
 A person is due from the move after which the engine first waits for them (the game's start for the first
 decision) until their decision; a secret choice's clock starts for everybody at once. Counted: the person's
 own decisions (`player`) and the ones they settled ahead (`ahead`), in time; the clock's (`clock`), late. Not
-counted: moves the bot made because they were the only option (`only`), and a computer standing in for
-someone away or gone (`stand_in`: their leaving is counted apart, as a game left). The time to decide is
+counted: moves the bot made because they were the only option (`only`), a computer standing in for
+someone away or gone (`stand_in`: their leaving is counted apart, as a game left), and the computer deciding
+for someone on time away (`away`: neither in time nor late). The time to decide is
 kept for the person's own decisions only (one settled ahead took no time of theirs)."""
 
 from __future__ import annotations

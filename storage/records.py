@@ -20,7 +20,8 @@ from engine.levels import DEFAULT_LEVEL, LEVELS, Level
 SeatKind = Literal["human", "computer"]
 # Who made a move: the seat itself, the turn clock, a stand-in; or the bot for a person: their only legal
 # option ("only"), or the auction decision they settled ahead ("ahead"). Told publicly as the player's own.
-Actor = Literal["player", "clock", "stand_in", "only", "ahead"]
+# "away": the computer for a person on time away (issue 29), counted neither in time nor late.
+Actor = Literal["player", "clock", "stand_in", "only", "ahead", "away"]
 
 
 class _Record(BaseModel):
@@ -50,6 +51,7 @@ class Seat(_Record):
     stand_in: bool = False
     left: bool = False
     ahead: Ahead | None = None  # their next auction decision, settled ahead (bot/automatic.py)
+    away_until: float | None = None  # on time away until then (epoch seconds): their clock does not run out
 
     @field_validator("level", mode="before")
     @classmethod
@@ -81,6 +83,10 @@ class Table(_Record):
     edition: EditionRef | None = None
     rules: int | None = None
     rematch_of: int | None = None  # the finished game this table plays again (its people join by a click)
+    # Time away the host allows: at most `away_days` days (0: none); while a player is away the computer
+    # decides for them at once, or (`away_waits`) the table waits for them, their clock pushed past it.
+    away_days: int = 7
+    away_waits: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -120,9 +126,10 @@ class Table(_Record):
         return seat is not None and seat.kind == "computer"
 
     def computer_plays(self, player: str) -> bool:
-        """A computer decides for this seat now: a computer's seat, or a human's stood in for."""
+        """A computer decides for this seat now: a computer's seat, a human's stood in for, or one away from a
+        table that does not wait."""
         seat = self.seat(player)
-        return seat is not None and seat.computer_plays
+        return seat is not None and (seat.computer_plays or seat.away_until is not None and not self.away_waits)
 
     def humans(self) -> list[str]:
         return [s.id for s in self.seats if s.kind == "human"]
@@ -142,8 +149,10 @@ class TableEvent(_Record):
     """Something that happened at the table outside the rules: a seat's clock, stand-in, leaving."""
 
     type: Literal["table"] = "table"
-    what: Literal["stand_in", "returned", "left", "replaced", "abandoned", "host"]  # a timeout: the move's actor
+    # A timeout is the move's actor; "away_over": the time away ran out (ended early: "returned").
+    what: Literal["stand_in", "returned", "left", "replaced", "abandoned", "host", "away", "away_over"]
     player: str
+    days: int | None = None  # "away": for how many days
     by: str | None = None  # who did it, when it was not the player (a replacement)
     to: None = None  # always public
 

@@ -122,6 +122,9 @@ async def test_settled_on_a_turn_that_has_come_it_is_the_move(store, clock):
     record = service.cached(CHANNEL)
     now = await service.settle_ahead(CHANNEL, record.id, "11", auction_id(record.state), ahead(record, "raise", 2))
     assert now.ok and (now.player, now.actor, now.action) == ("11", "player", Bid(count=2))
+    assert now.undo == now.record.state.moves  # its panel offers Undo, as after any decision of theirs (issue 29)
+    back = await service.take_back(CHANNEL, record.id, "11", now.undo)
+    assert back.ok and to_act(back.record.state) == ["11"]
 
 
 async def test_an_export_tells_the_moves_the_bot_made_for_people_as_theirs(store, clock):

@@ -101,3 +101,20 @@ def test_a_rematch_in_the_terminal_deals_a_new_game_with_the_same_computers(tmp_
     assert first.status == second.status == "finished" and second.table.rematch_of == first.id
     assert [(s.id, s.level) for s in second.table.seats[1:]] == [("ai1", "easy"), ("ai2", "strong")]
     assert second.table.seed != first.table.seed  # dealt anew
+
+
+def test_the_terminal_offers_to_take_back_your_last_decision_as_discord_does(tmp_path):
+    """Issue 29, point 1 in the terminal: "u" is offered only while engine/undo.py allows it, and goes through
+    the service's take_back (a TakeBack row in the log; the decision stays there, marked taken back)."""
+    rnd = random.Random(3)
+    pool = ["1", "2", "3", "", "1 2", "u", "u", "u"]
+    out = play(tmp_path, "--opponents", "1", "--seed", "5", stdin="\n".join(rnd.choice(pool) for _ in range(40_000)))
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = out.stdout
+    assert "Traceback" not in text + out.stderr and "=== Final standings ===" in text
+    offered = text.count("u. Take back my last decision")
+    history, _ = asyncio.run(stored_games(tmp_path / "t.sqlite3"))
+    taken = [a for a in history["actions"] if a["action"].get("do") == "take_back"]
+    assert offered and taken and len(taken) <= offered
+    assert all(a["player"] == "you" for a in taken)
+    assert "took back" in text

@@ -148,8 +148,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     # --- seats during a game, and notifications: a group of their own too
 
-    seat = app_commands.Group(name="seat",
-                              description="Your seat: notifications, leaving, coming back; the host's replace")
+    seat = app_commands.Group(name="seat", description="Your seat: notifications, time away, leaving, coming back")
 
     @seat.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -162,16 +161,21 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @replace.autocomplete("player")
     async def _replaceable(self, interaction, current: str):
-        record = self.service.cached(interaction.channel_id)
-        pairs = []
+        record, pairs = self.service.cached(interaction.channel_id), []
         if record is not None and record.status == "active":
             who = people(words(interaction.locale), record.table)
-            pairs = [(who.name(s.id), s.id) for s in record.table.seats if s.missed and not s.computer_plays]
+            pairs = [(who.name(s.id), s.id) for s in record.table.seats
+                     if s.missed and not s.computer_plays and s.away_until is None]
         return await answers.suggest_matching(interaction, pairs, current)
 
     @seat.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:
         await self.handlers.back(interaction)
+
+    @seat.command(name="away", description="Go away for some days: your clock does not run out (0: back now)")
+    @app_commands.describe(days="How many days (at most what the table's host allows; 0 ends it)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
+        await self.handlers.away(interaction, days)
 
     @seat.command(name="notify", description="How to tell you it is your move (without options: what is set)")
     @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing",

@@ -23,7 +23,8 @@ def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
                       for i, s in enumerate(table.seats, start=1))
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)
-    embed.add_field(name=clock.clock_heading(w), value=clock.per_decision(w, table.turn_seconds), inline=False)
+    timing = f"{clock.per_decision(w, table.turn_seconds)}\n{clock.away_choice(w, table.away_days, table.away_waits)}"
+    embed.add_field(name=clock.clock_heading(w), value=timing, inline=False)
     if table.edition is not None:
         try:
             embed.set_footer(text=rules.edition_line(w, resolve(table.edition)))
@@ -48,7 +49,10 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
     if record.status == "active":
         timing = [clock.per_decision(w, record.table.turn_seconds)]
         timing += [clock.due_by(w, who.name(p), at) for p, at in sorted(due.items(), key=lambda kv: kv[1])]
-        embed.add_field(name=clock.clock_heading(w), value=" · ".join(timing)[:1024], inline=False)
+        away = [clock.away_line(w, who.name(s.id), s.away_until, record.table.away_waits)
+                for s in record.table.seats if s.away_until is not None]
+        embed.add_field(name=clock.clock_heading(w), value="\n".join([" · ".join(timing), *away])[:1024],
+                        inline=False)
     if latest:
         embed.add_field(name=words.log_heading(w), value="\n".join(latest)[-1024:], inline=False)
     embed.set_footer(text=rules.edition_line(w, view.edition))

@@ -38,7 +38,7 @@ class Upkeep:
 
     async def fire(self, deadline: Deadline) -> None:
         """A deadline is due: the computer decides for a player out of time, a reminder or a ping put off goes
-        out, or a computer whose move a restart interrupted is set going again."""
+        out, a time away ends, or a computer whose move a restart interrupted is set going again."""
         try:
             await self._fire(deadline)
         except GameQuarantined as lost:
@@ -62,6 +62,11 @@ class Upkeep:
             if record is not None:
                 await self._later(deadline)  # until it is sent: a failure sends it again then
                 self._spawn(self._ping_late(deadline, record))
+            return
+        if deadline.kind == "away":  # a time away is over: the seat is its person's again
+            outcome = await self.service.away_over(deadline)
+            if outcome is not None and outcome.ok:
+                self._spawn(self.handlers.seats_changed(outcome))
             return
         if deadline.kind == "timeout":
             outcome = await self.service.expire(deadline)

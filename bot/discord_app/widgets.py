@@ -12,7 +12,7 @@ import discord
 from engine.ai.levels import LEVELS
 
 from ..languages import LANGUAGES
-from ..turns import TURN_CHOICES
+from ..turns import AWAY_CHOICES, TURN_CHOICES
 from ..wording import Words, clock, names, notices
 from ..wording import table as words
 from ..wording import words as language
@@ -77,7 +77,7 @@ class LobbyMenu(
     _Routed, discord.ui.DynamicItem[discord.ui.Select],
     template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level|ed)",
 ):
-    """A host's choice in the lobby: the time per decision ("time"; "0": no limit), the language of the
+    """A host's choice in the lobby: the time per decision ("time"; "0": no limit; or time away), the language of the
     table's public messages ("lang"), a computer seat's level ("level"; "ai2:strong"), or the edition the
     game is played with ("ed"; its id)."""
 
@@ -267,6 +267,10 @@ def lobby_view(w: Words, game_id: int, table, editions: list = ()) -> discord.ui
     turn = table.turn_seconds
     options = [discord.SelectOption(label=clock.clock_choice(w, s), value=str(s or 0), default=s == turn)
                for s in TURN_CHOICES]
+    # Time away shares the clock's menu (a message holds 5 rows, all taken): the menu shows the clock chosen,
+    # the lobby's embed both; its values are "away:<days>:<wait|play>".
+    options += [discord.SelectOption(label=clock.away_choice(w, days, waits), value=f"away:{days}:{how}")
+                for days in AWAY_CHOICES for waits, how in ((False, "play"), (True, "wait")) if days or not waits]
     languages = [discord.SelectOption(label=words.language_name(lang), value=lang, default=lang == table.lang)
                  for lang in LANGUAGES]
     menus = [LobbyMenu(game_id, "time", options, clock.clock_placeholder(w)),

@@ -5,7 +5,7 @@ commit -> answer. Free of Discord and of wording: refusals are `Notice` codes
 that each front-end words in its reader's language. Used by the Discord bot
 and the terminal game alike. One mixin per concern: lobby.py (seats before
 the game), moves.py (decisions, computers, the clock), seats.py (leaving,
-stand-ins, coming back), ahead.py (auction decisions settled ahead), pings.py (pings put off),
+stand-ins, coming back), ahead.py (auction decisions settled ahead), away.py (time away), pings.py (pings put off),
 undo.py (taking a decision back).
 
 The service is the front-ends' one door into storage: they open it with
@@ -27,6 +27,7 @@ from storage.contract import DeadlineStore, RecordStore
 from ..scheduler import Clock, SystemClock
 from ..turns import Timing, computers_due, plan, tracked
 from .ahead import AheadMixin
+from .away import AwayMixin
 from .cache import GameCache
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, decision_key, refuse
 from .export import export_game
@@ -44,7 +45,7 @@ NOTIFY_CHOICES = ("channel", "dm", "none")
 HEADS_UP_CHOICES = ("off", "dm", "channel")  # channel: a line that pings nobody
 
 
-class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, PingsMixin, UndoMixin):
+class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, AwayMixin, PingsMixin, UndoMixin):
     def __init__(self, store: Store, clock: Clock | None = None, timing: Timing | None = None,
                  thinkers: Thinkers | None = None, deal_seed: int | None = None):
         self.store = store

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import to_act
+from engine import only_action, to_act
+from engine.undo import final_reason
 from storage import Ahead, VersionConflict
 
 from ..automatic import ahead_action, ahead_choices, auction_id
-from .core import Outcome, cannot_decide, refuse
+from .core import Outcome, back_to_seat, cannot_decide, refuse
 
 
 class AheadMixin:
@@ -34,18 +35,24 @@ class AheadMixin:
             if player in to_act(record.state):
                 if ahead is None:
                     return Outcome(True, record=record)  # nothing was set that could be used
-                table = record.table.with_seat(player, stand_in=False, streak=0)
-                return await self._move(record, player, ahead_action(ahead, record.state.auction.high), "player",
-                                        table, [])
-            if seat.ahead == ahead:
+                table, log = back_to_seat(record.table, player)
+                action = ahead_action(ahead, record.state.auction.high)
+                outcome = await self._move(record, player, action, "player", table, log)
+                if outcome.ok and final_reason(outcome.events) is None and only_action(record.state, player) != action:
+                    outcome.undo = outcome.record.state.moves  # their own decision: its panel offers Undo, as act's
+                return outcome
+            if seat.ahead == ahead and seat.away_until is None:
                 return Outcome(True, record=record)
-            table = record.table.with_seat(player, ahead=ahead)
+            table, log = back_to_seat(record.table.with_seat(player, ahead=ahead), player)  # back from time away
+            deadlines = self._plan(record, table, restart=frozenset({player})) if log else None
             try:
-                new = await self.store.games.update_table(record.id, record.version, table)
+                new = await self.store.games.update_table(record.id, record.version, table, log=log,
+                                                          deadlines=deadlines)
             except VersionConflict:
                 self._games.drop(record.channel_id)
                 return refuse("raced")
-            if record.messages.drawn == record.version:  # the table still shows the game: nothing to redraw
+            self._planned(deadlines)
+            if record.messages.drawn == record.version and not log:  # the table still shows the game: as it was
                 messages = new.messages.model_copy(update={"drawn": new.version})
                 await self.store.games.set_messages(new.id, messages)
                 new = replace(new, messages=messages)

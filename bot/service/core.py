@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from engine import Event
 from engine.state import GameState
-from storage import GameRecord
+from storage import GameRecord, Table, TableEvent
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
@@ -68,3 +68,14 @@ def decision_key(state: GameState) -> str:
     if state.phase == "showdown":
         return f"show{state.round}.{state.noble}"
     return str(state.moves)
+
+
+def back_to_seat(table: Table, player: str) -> tuple[Table, list]:
+    """A click of theirs gives a person their seat back: from a stand-in, a run of timeouts, time away.
+    The table afterwards, and what the log says of it."""
+    seat = table.seat(player)
+    if seat is None or not (seat.stand_in or seat.streak or seat.away_until is not None):
+        return table, []
+    said = seat.stand_in or seat.away_until is not None
+    return (table.with_seat(player, stand_in=False, streak=0, away_until=None),
+            [TableEvent(what="returned", player=player)] if said else [])

@@ -13,7 +13,7 @@ from engine.state import RULES_VERSION
 from storage import ChannelBusy, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord, Seat, Table
 
 from ..languages import LANGUAGES
-from ..turns import TURN_CHOICES
+from ..turns import AWAY_CHOICES, TURN_CHOICES
 from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 
 
@@ -87,7 +87,8 @@ class LobbyMixin:
             except EditionUnavailable:
                 edition = None
             again = Table(host=person.id, seats=(person, *computers), turn_seconds=table.turn_seconds,
-                          lang=table.lang, edition=edition, rematch_of=game_id)
+                          lang=table.lang, edition=edition, rematch_of=game_id, away_days=table.away_days,
+                          away_waits=table.away_waits)
             try:
                 record = await self.store.games.open_lobby(guild_id, channel_id, again)
             except ChannelBusy:
@@ -188,6 +189,17 @@ class LobbyMixin:
             if seconds not in TURN_CHOICES:
                 return Notice("unknown_choice")
             return table.model_copy(update={"turn_seconds": seconds})
+
+        return await self._change_table(channel_id, game_id, change)
+
+    async def set_away_rule(self, channel_id: int, game_id: int, user: int | str, days: int, waits: bool) -> Outcome:
+        """The host's choice of time away: at most `days` days (0: none), the table waiting or not (away.py)."""
+        def change(table: Table):
+            if table.host != str(user):
+                return Notice("host_only_clock")
+            if days not in AWAY_CHOICES:
+                return Notice("unknown_choice")
+            return table.model_copy(update={"away_days": days, "away_waits": waits and days > 0})
 
         return await self._change_table(channel_id, game_id, change)
 

@@ -16,7 +16,7 @@ from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent,
 
 from ..automatic import automatic, lapsed
 from ..turns import computers_due, on_clock
-from .core import Outcome, cannot_decide, decision_key, refuse
+from .core import Outcome, back_to_seat, cannot_decide, decision_key, refuse
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,6 @@ class MovesMixin:
             refused = cannot_decide(record, game_id, player)
             if refused is not None:
                 return refused
-            seat = record.table.seat(player)
             if key is not None and key != decision_key(record.state):
                 return refuse("stale_decision", record)
             if chose_already(record.state, player):
@@ -75,10 +74,7 @@ class MovesMixin:
                     action = action(record.state, player)
                 except (ValueError, IndexError, KeyError):
                     return refuse("stale_choice", record)
-            table, log = record.table, []
-            if seat.stand_in or seat.streak:
-                table = table.with_seat(player, stand_in=False, streak=0)
-                log = [TableEvent(what="returned", player=player)] if seat.stand_in else []
+            table, log = back_to_seat(record.table, player)
             outcome = await self._move(record, player, action, "player", table, log)
             decided = outcome.record.state.moves if outcome.ok else None
             if decided is not None and only_action(record.state, player) == action:
@@ -121,7 +117,8 @@ class MovesMixin:
             if player in made:  # a person's: no thinking to do
                 action, actor = made[player]
                 return await self._move(record, player, action, actor, record.table, [])
-            actor = "player" if record.table.is_computer(player) else "stand_in"
+            seat = record.table.seat(player)
+            actor = "player" if seat.kind == "computer" else "away" if seat.away_until is not None else "stand_in"
             level, seed = computer_seat(record, player)
             view = player_view(record.state, player)
             bot = computer(level, seed, self.thinkers.think_seconds)

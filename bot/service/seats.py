@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage import GameRecord, Table, TableEvent
 
-from .core import Outcome, refuse
+from .core import Outcome, back_to_seat, refuse
 
 
 class SeatsMixin:
@@ -21,7 +21,7 @@ class SeatsMixin:
                 return refuse("not_seated", record)
             if seat.left:
                 return refuse("seat_left", record)
-            table = record.table.with_seat(player, left=True, stand_in=False)
+            table = record.table.with_seat(player, left=True, stand_in=False, away_until=None)
             log = [TableEvent(what="left", player=player)]
             present = table.present()
             if not present:
@@ -48,21 +48,24 @@ class SeatsMixin:
             seat = record.table.seat(target)
             if seat is None or seat.computer_plays:
                 return refuse("not_replaceable", record)
+            if seat.away_until is not None:  # on time away: not late, and back when it ends
+                return refuse("seat_away", record, player=target)
             if not seat.missed:
                 return refuse("never_timed_out", record, player=target)
             table = record.table.with_seat(target, stand_in=True)
             return await self._seat_change(record, table, [TableEvent(what="replaced", player=target, by=str(user))])
 
     async def reclaim(self, channel_id: int, user: int | str) -> Outcome:
-        """The owner of a stood-in seat is back: they decide again from their next decision on."""
+        """The owner of a stood-in seat, or one on time away, is back: they decide again from their next
+        decision on (with a new clock)."""
         async with self.lock(channel_id):
             record = await self.current(channel_id)
             player = str(user)
             seat = record.table.seat(player) if record is not None and record.status == "active" else None
-            if seat is None or not seat.stand_in:
+            if seat is None or not (seat.stand_in or seat.away_until is not None):
                 return refuse("not_stood_in", record)
-            table = record.table.with_seat(player, stand_in=False, streak=0)
-            return await self._seat_change(record, table, [TableEvent(what="returned", player=player)])
+            table, log = back_to_seat(record.table, player)
+            return await self._seat_change(record, table, log, restart=player)
 
     async def _playing(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
         record = await self.current(channel_id)
@@ -72,8 +75,9 @@ class SeatsMixin:
             return refuse("not_started", record)
         return record
 
-    async def _seat_change(self, record: GameRecord, table: Table, log: list) -> Outcome:
-        deadlines = self._plan(record, table)
+    async def _seat_change(self, record: GameRecord, table: Table, log: list, restart: str | None = None) -> Outcome:
+        """Commit a change of seats with the deadlines after it (`restart`: that player's clock starts anew)."""
+        deadlines = self._plan(record, table, restart=frozenset({restart} - {None}))
         announce = self._announce_at()
         record = await self.store.games.update_table(record.id, record.version, table, log=log,
                                                      deadlines=deadlines, announce_at=announce)

@@ -11,10 +11,10 @@ import logging
 
 from engine import ReplayError
 from engine.actions import BadAction
-from engine.undo import History
-from storage import GameRecord, TableEvent
+from engine.undo import History, Undoable
+from storage import GameRecord
 
-from .core import Outcome, cannot_decide, refuse
+from .core import Outcome, back_to_seat, cannot_decide, refuse
 
 log = logging.getLogger(__name__)
 BY_PLAYER = ("player", "only", "ahead")  # actors whose moves are the player's own (not the clock's)
@@ -29,19 +29,24 @@ class UndoMixin:
             refused = cannot_decide(record, game_id, player)
             if refused is not None:
                 return refused
-            seat = record.table.seat(player)
             history = await self._history(record)
             if history is None:
                 return refuse("undo_unavailable", record)
             result = history.take_back(player, move)
             if not result.ok:
                 return refuse(result.code, record, **result.params)
-            table, entries = record.table, []
-            if seat.stand_in or seat.streak:  # a click of theirs gives their seat back, as any decision does
-                table = table.with_seat(player, stand_in=False, streak=0)
-                entries = [TableEvent(what="returned", player=player)] if seat.stand_in else []
+            table, entries = back_to_seat(record.table, player)  # a click of theirs, as any decision
             action = history.rows[-1].action
             return await self._commit(record, player, action, result, "player", table, entries)
+
+    async def can_take_back(self, channel_id: int, user: int | str) -> bool:
+        """Whether `user` may take back their last decision now (engine/undo.py): what the terminal offers."""
+        async with self.lock(channel_id):
+            record = await self.current(channel_id)
+            if record is None or cannot_decide(record, record.id, str(user)) is not None:
+                return False
+            history = await self._history(record)
+            return history is not None and isinstance(history.undoable(str(user)), Undoable)
 
     async def _history(self, record: GameRecord) -> History | None:
         """The game rebuilt from its log with who decided each move; None (logged) if it cannot be, or does

@@ -25,7 +25,7 @@ from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, 
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
-from .screen import Terminal
+from .screen import UNDO, Terminal
 
 GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
 YOU = "you"
@@ -70,6 +70,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         term.say(words.resuming(w, record.state.round))
     while True:
         people, refused, jokers_told = _people(w, record.table), False, False
+        decided = True  # you may have a decision to take back (asked only once you have decided something)
         term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
         term.say(rules.edition_line(w, record.state.edition))
         await drawn.update(record, service)
@@ -81,11 +82,17 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
                 jokers_told = jokers_told or JOKER in view.you.hand
                 term.say(words.your_move(w, phases.your_move(w, view, people)))
-                action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused)
+                undo = decided and await service.can_take_back(CHANNEL, YOU)  # as Discord's Undo (engine/undo.py)
+                action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused, undo=undo)
                 if action is None:
                     term.say(words.input_ended(w, term.command('--resume')))
                     return 0
-                outcome = await service.act(CHANNEL, record.id, YOU, None, action)
+                if action is UNDO:
+                    outcome = await service.take_back(CHANNEL, record.id, YOU, None)
+                else:
+                    outcome = await service.act(CHANNEL, record.id, YOU, None, action)
+                if outcome.ok:  # a decision of yours that may be taken back, or one taken back (maybe another is)
+                    decided = outcome.undo is not None or action is UNDO
             else:
                 only = made.now.get(YOU)
                 label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)

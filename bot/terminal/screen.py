@@ -22,6 +22,9 @@ from engine.actions import Buy, BuyChoice, Discard, ReturnCard, Reveal, RevealCh
 from ..wording import People, Words, moves, names
 from ..wording import terminal as words
 
+UNDO = "undo"  # what `ask` answers when you chose to take back your last decision
+UNDO_KEY = "u"
+
 
 class Terminal:
     """Reads choices and writes the board; `read` returns None at end of input."""
@@ -30,6 +33,7 @@ class Terminal:
         self.stdin, self.stdout, self.w = stdin, stdout, w
         self._command = command  # how the player started the game: the lines on how to go on name it so
         self.width = shutil.get_terminal_size((words.WIDTH, 24)).columns  # long lines are broken between words
+        self._undo = False  # whether the question being asked offers "u"
 
     def command(self, option: str) -> str:
         """The game's command as the player typed it, with `option` ('--resume'): it works as typed."""
@@ -50,9 +54,11 @@ class Terminal:
             return None
         return line.strip()
 
-    def ask(self, view: View, options: list, people: People, *, auto: bool = True):
+    def ask(self, view: View, options: list, people: People, *, auto: bool = True, undo: bool = False):
         """Ask until the answer is a legal action; None at end of input. A single option is taken
-        without asking (unless `auto` is off, after a refusal)."""
+        without asking (unless `auto` is off, after a refusal, or `undo`). `undo`: "u" is offered too, to
+        take back your last decision (answered with UNDO)."""
+        self._undo = undo
         first, ed = options[0], view.edition
         if isinstance(first, RevealChoice):
             self.say(words.sentence(moves.reveal_prompt(self.w, first.count)))
@@ -65,26 +71,28 @@ class Terminal:
         labelled: dict[str, object] = {}  # two privileges alike on one card do the same: one line
         for option in options:
             labelled.setdefault(moves.action(self.w, option, view, people, slots=False), option)
-        if len(labelled) == 1 and auto:
+        if len(labelled) == 1 and auto and not undo:
             self.say(words.only_choice(self.w, next(iter(labelled))))
             return first
         numbered = dict(enumerate(labelled.items(), start=1))
         for number, (label, _) in numbered.items():
             self.say(f"  {number}. {label}")
+        self._offer_undo()
         while True:
             answer = self.read(words.pick_one(self.w, len(numbered)))
-            if answer is None:
-                return None
+            if answer is None or self._undo and answer.lower() == UNDO_KEY:
+                return None if answer is None else UNDO
             if answer.isdigit() and int(answer) in numbered:
                 return numbered[int(answer)][1]
             self.say(words.not_a_number(self.w, len(numbered)))
 
     def _ask_cards(self, cards: list[str], count: int, suggested: list[str], ed):
         self._list(cards, ed)
+        self._offer_undo()
         while True:
             answer = self.read(words.pick_cards(self.w, suggested))
-            if answer is None:
-                return None
+            if answer is None or self._undo and answer.lower() == UNDO_KEY:
+                return None if answer is None else UNDO
             if not answer and suggested:
                 return Reveal(cards=list(suggested))  # in the engine's order; the same cards
             picked = _numbers(answer, len(cards))
@@ -97,10 +105,11 @@ class Terminal:
         self.say(words.buy_question(self.w, choice.budget))
         offered = names.in_hand_order(choice.offered, ed)
         self._list(offered, ed)
+        self._offer_undo()
         while True:
             answer = self.read(words.pick_purchase(self.w))
-            if answer is None:
-                return None
+            if answer is None or self._undo and answer.lower() == UNDO_KEY:
+                return None if answer is None else UNDO
             picked = _numbers(answer, len(offered)) if answer else []
             if picked is None:
                 self.say(words.not_numbers(self.w))
@@ -111,6 +120,10 @@ class Terminal:
                 self.say(words.too_dear(self.w, cost, choice.budget))
                 continue
             return Buy(cards=cards)
+
+    def _offer_undo(self) -> None:
+        if self._undo:
+            self.say(f"  {UNDO_KEY}. {words.undo_option(self.w)}")
 
     def _list(self, cards: list[str], ed) -> None:
         for i, card in enumerate(cards, start=1):

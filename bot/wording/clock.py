@@ -53,6 +53,8 @@ def seat_note(w: Words, seat) -> str:
         return w._(" (left; the computer plays)")
     if seat.stand_in:
         return w._(" (away; the computer plays)")
+    if seat.away_until is not None:
+        return w._(" (on time away)")
     return ""
 
 
@@ -66,6 +68,9 @@ def table_event(w: Words, e, people: People) -> str:
                                 player=who),
         "abandoned": lambda: w._("Everyone has left: the game is abandoned."),
         "host": lambda: w._("{player} is now the host.", player=who),
+        "away": lambda: w.n_("{player} is away for {n} day.", "{player} is away for {n} days.", e.days or 0,
+                             player=who),
+        "away_over": lambda: w._("{player}'s time away is over; they decide again.", player=who),
     }[e.what]()
 
 
@@ -168,3 +173,30 @@ def replaced(w: Words, name: str) -> str:
 
 def back(w: Words) -> str:
     return w._("Welcome back: you decide again from your next decision on.")
+
+
+def away_choice(w: Words, days: int, waits: bool) -> str:
+    """The host's choice of time away in the lobby (and what the lobby shows of it)."""
+    if days == 0:
+        return w._("No time away")
+    if waits:
+        return w.n_("Time away up to {n} day: the table waits", "Time away up to {n} days: the table waits", days)
+    return w.n_("Time away up to {n} day: the computer plays", "Time away up to {n} days: the computer plays", days)
+
+
+def away_line(w: Words, name: str, until: float, waits: bool) -> str:
+    """On the table: who is away until when (Discord shows <t:…:R> in each reader's time)."""
+    when = f"<t:{int(until)}:R>"
+    if waits:
+        return w._("{player} is away until {when}; the table waits", player=name, when=when)
+    return w._("{player} is away until {when}; the computer decides for them", player=name, when=when)
+
+
+def away_set(w: Words, until: float, waits: bool) -> str:
+    """The private answer to /augsburg seat away."""
+    when = f"<t:{int(until)}:R>"
+    if waits:
+        return w._("🧳 You are away until {when}: the table waits for you, and your clock starts when you are back. "
+                   "Any click of yours in the game ends it early.", when=when)
+    return w._("🧳 You are away until {when}: the computer decides for you at once meanwhile, and no timeout counts "
+               "against you. Any click of yours in the game ends it early.", when=when)

@@ -78,6 +78,12 @@ def _table(w: Words, p: dict, people: People) -> dict:
                                        "that.", player=people.name(p["player"])),
         "not_stood_in": lambda: w._("Nobody is playing for you: your seat is yours."),
         "ahead_lapsed": lambda: w._("That auction is over, or you are out of it: there is nothing to decide ahead."),
+        "not_away": lambda: w._("You are not away. `/augsburg seat away` with a number of days sets time away."),
+        "away_not_allowed": lambda: w._("The host of this table allows no time away."),
+        "away_too_long": lambda: w.n_("This table allows at most {n} day away.",
+                                      "This table allows at most {n} days away.", p["days"]),
+        "seat_away": lambda: w._("{player} is away for now: their seat is not late, and theirs again when they are "
+                                 "back.", player=people.name(p["player"])),
     }
 
 

@@ -108,6 +108,10 @@ def only_choice(w: Words, what: str) -> str:
     return w._("Your only choice: {what}.", what=what)
 
 
+def undo_option(w: Words) -> str:
+    return w._("Take back my last decision")
+
+
 def not_a_number(w: Words, count: int) -> str:
     if count == 1:
         return w._("Please type 1.")

@@ -110,7 +110,7 @@ class HandlerBase:
                         active: bool = False, seated: bool = False) -> GameRecord | None:
         """The game in this channel as the request needs it, or None after telling the user why not.
 
-        A seated player whose seat a computer stands in for is back by asking anything.
+        A seated player whose seat a computer stands in for, or who is on time away, is back by asking anything.
         """
         try:
             record = await self.service.current(interaction.channel_id)
@@ -136,7 +136,7 @@ class HandlerBase:
 
     async def _welcome_back(self, record: GameRecord, player: str) -> GameRecord:
         seat = record.table.seat(player)
-        if not seat.stand_in:
+        if not seat.stand_in and seat.away_until is None:  # any click of theirs ends a time away too
             return record
         outcome = await self.service.reclaim(record.channel_id, player)
         if outcome.ok:

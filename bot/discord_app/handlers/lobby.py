@@ -105,12 +105,19 @@ class LobbyHandlers:
 
     @guarded(edits=True)
     async def lobby_clock(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+        """The clock's menu: a time per decision, or the time away allowed ("away:7:play", "away:3:wait")."""
+        channel, user = interaction.channel_id, interaction.user.id
         try:
-            seconds = int(values[0]) or None
+            away = values[0].startswith("away:")
+            _, days, how = values[0].split(":") if away else ("", "0", "")
+            number = int(days) if away else int(values[0]) or None
         except (ValueError, IndexError):
             await say(interaction, self.notice(Notice("not_ours")))
             return
-        outcome = await self.service.set_turn_time(interaction.channel_id, game_id, interaction.user.id, seconds)
+        if away:
+            outcome = await self.service.set_away_rule(channel, game_id, user, number, how == "wait")
+        else:
+            outcome = await self.service.set_turn_time(channel, game_id, user, number)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)

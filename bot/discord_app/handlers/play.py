@@ -88,7 +88,7 @@ class PlayHandlers:
         else:
             note = moves.ahead_done(self.w, None if ahead is None else moves.ahead_label(self.w, ahead.how,
                                                                                           ahead.cards))
-        content, view = panel(self.w, record, interaction.user.id, note) if record.open else (note, None)
+        content, view = panel(self.w, record, interaction.user.id, note, outcome.undo) if record.open else (note, None)
         self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))
         if outcome.ok and outcome.player is not None:
             await self.moved(outcome, interaction)

@@ -81,6 +81,21 @@ class SeatHandlers:
         await self.seats_changed(outcome, interaction)
 
     @guarded
+    async def away(self, interaction: discord.Interaction, days: int) -> None:
+        """Time away (service/away.py); 0 days: back now. Not `seated=True`: that would end it at once."""
+        record = await self.game_here(interaction, active=True)
+        if record is None:
+            return
+        outcome = await self.service.go_away(interaction.channel_id, interaction.user.id, days)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        table = outcome.record.table
+        until = table.seat(str(interaction.user.id)).away_until
+        await say(interaction, clock.back(self.w) if until is None else clock.away_set(self.w, until, table.away_waits))
+        await self.seats_changed(outcome, interaction)
+
+    @guarded
     async def set_notify(self, interaction: discord.Interaction, how: str | None, heads_up: str | None = None) -> None:
         user, said = interaction.user.id, []
         for choice, setter, told in ((how, self.service.set_notify, clock.notify_set),
