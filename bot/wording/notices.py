@@ -29,8 +29,7 @@ def _table(w: Words, p: dict, people: People) -> dict:
             "yes or no to open this one."
         ),
         "no_threads_here": lambda: w._(
-            "A table opens in a thread of its own only from a text channel; here, use `/augsburg new` with "
-            "thread: no."
+            "A table opens in a thread of its own only from a text channel; open it here without one."
         ),
         "table_closed": lambda: w._("This table is closed; open a new one with `/augsburg new`."),
         "already_started": lambda: w._("This game has already started."),
