@@ -47,7 +47,8 @@ async def test_a_table_opens_only_with_the_permissions_the_bot_uses(harness, lac
     refused = await new_table(h, without(*lacking))
     answer = refused.answer
     assert answer.ephemeral and all(name in answer.content for name in named), answer.content
-    others = {"View Channel", "Send Messages", "Embed Links", "Send Messages in Threads", "Create Public Threads"} - set(named)
+    others = {"View Channel", "Send Messages", "Embed Links", "Send Messages in Threads", "Create Public Threads"}
+    others -= set(named)
     assert not any(re.search(rf"\b{name}\b(?! in Threads)", answer.content) for name in others), answer.content
     assert await service(h).current(h.channel_id) is None and not refused.public
     opened = await new_table(h, EVERYTHING)
