@@ -36,7 +36,7 @@ def bot(path, clock):
 
 @pytest.fixture
 async def h(database):
-    harness = await clocked_harness(database, bot)
+    harness = await clocked_harness(database, bot, channels=2)
     harness.add_user(FakeUser(MOD, "Mo", admin=True))
     yield harness
     await harness.close()
@@ -47,14 +47,14 @@ async def restart(h) -> None:
     await h.attach(bot(h.db_path, h.clock))
 
 
-async def new_in_thread(h, user: int, **options) -> tuple[int, int]:
+async def new_in_thread(h, user: int, channel: int | None = None, **options) -> tuple[int, int]:
     """`/augsburg new` in the channel, opening a thread: (the thread, the table message in it)."""
     before = set(h.threads)
-    opened = await h.slash(user, "augsburg new", **options)
+    opened = await h.slash(user, "augsburg new", channel_id=channel, **options)
     (thread,) = set(h.threads) - before
     link = opened.answer
     assert not link.ephemeral and f"<#{thread}>" in link.content and not link.embeds
-    assert h.message(link.message_id).channel_id == h.channel_id
+    assert h.message(link.message_id).channel_id == (channel or h.channel_id)
     assert h.message(link.message_id).allowed_mentions == {"parse": []}  # names the host, pings nobody
     (table,) = [m.id for m in h.messages_in(thread).values() if m.embeds]
     return thread, table
@@ -218,6 +218,17 @@ async def test_a_deleted_thread_ends_its_game_as_a_deleted_channel_does(h):
     await h.attach(bot(h.db_path, h.clock))
     assert (await service(h).store.games.load_game(two)).status == "abandoned"
     h.problems.clear()  # the look at the deleted thread: 404 10003, as asked
+
+
+async def test_a_deleted_channel_ends_the_games_in_its_threads(h):
+    other = h.channel_ids[1]
+    thread, table = await new_in_thread(h, ADA, other, thread="yes")
+    await start(h, table, ADA, BEN)
+    game_id = (await game_in(h, thread)).id
+    h.delete_channel(other)  # CHANNEL_DELETE only: discord.py knows the thread was the channel's
+    await run(h, pass_time(h, 60))
+    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
+    h.assert_no_errors()
 
 
 async def test_a_game_in_a_thread_goes_on_after_a_restart(h):

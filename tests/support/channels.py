@@ -41,6 +41,7 @@ class Channels:
     messages: dict[int, StoredMessage]
     threads: dict[int, dict]
     thread_payload: Callable[[int], dict]
+    delete_thread: Callable[..., None]
 
     def __init__(self) -> None:
         super().__init__()
@@ -82,6 +83,8 @@ class Channels:
         self._guild_of.pop(int(channel_id), None)
         for msg in self._by_channel.pop(int(channel_id), {}).values():
             msg.deleted = True
+        for thread in [t for t, v in self.threads.items() if v["parent_id"] == int(channel_id)]:
+            self.delete_thread(thread, tell=False)  # its threads go with it; Discord tells of the channel only
         if tell:
             self.emit("CHANNEL_DELETE", payload)
 
