@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 from support.bot_support import (
     ADA,
@@ -244,3 +245,25 @@ async def test_a_game_in_a_thread_goes_on_after_a_restart(h):
     assert record.state.moves > moves and shows(h, table, record)
     h.assert_all_answered()
     h.assert_no_errors()
+
+
+async def test_the_fakes_threads_behave_as_discords(h):
+    http, guild = h.bot.http, h.bot.get_guild(h.guild_id)
+    with pytest.raises(discord.HTTPException) as too_long:
+        await http.start_thread_without_message(h.channel_id, name="x" * 101, auto_archive_duration=10080, type=11)
+    assert too_long.value.code == 50035 and not h.threads
+    made = await http.start_thread_without_message(h.channel_id, name="game", auto_archive_duration=10080, type=11)
+    thread = int(made["id"])
+    assert made["type"] == 11 and made["parent_id"] == str(h.channel_id) and guild.get_thread(thread) is not None
+    h.archive_thread(thread)
+    with pytest.raises(discord.HTTPException) as archived:
+        await h.bot.get_partial_messageable(thread).send("hello")
+    assert (archived.value.status, archived.value.code) == (400, 50083)
+    await http.edit_channel(thread, archived=False)
+    assert (await h.bot.get_partial_messageable(thread).send("hello")).channel.id == thread
+    h.delete_thread(thread)
+    assert guild.get_thread(thread) is None  # THREAD_DELETE
+    with pytest.raises(discord.NotFound) as gone:
+        await h.bot.get_partial_messageable(thread).send("hello")
+    assert gone.value.code == 10003
+    h.problems.clear()
