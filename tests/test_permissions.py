@@ -47,7 +47,8 @@ async def test_a_table_opens_only_with_the_permissions_the_bot_uses(harness, lac
     refused = await new_table(h, without(*lacking))
     answer = refused.answer
     assert answer.ephemeral and all(name in answer.content for name in named), answer.content
-    others = {"View Channel", "Send Messages", "Embed Links", "Send Messages in Threads"} - set(named)
+    others = {"View Channel", "Send Messages", "Embed Links", "Send Messages in Threads", "Create Public Threads"}
+    others -= set(named)
     assert not any(re.search(rf"\b{name}\b(?! in Threads)", answer.content) for name in others), answer.content
     assert await service(h).current(h.channel_id) is None and not refused.public
     opened = await new_table(h, EVERYTHING)
@@ -72,7 +73,9 @@ def test_the_permissions_are_listed_in_one_place():
                                                                        embed_links=True)
     assert permissions.needed(in_thread=True) == discord.Permissions(view_channel=True, send_messages_in_threads=True,
                                                                       embed_links=True)
-    assert permissions.INVITE == permissions.needed(in_thread=False) | permissions.needed(in_thread=True)
+    assert permissions.needed(in_thread=False, opens_thread=True) == permissions.needed(in_thread=True) | \
+        discord.Permissions(create_public_threads=True)  # a table in a thread of its own (test_threads.py)
+    assert permissions.INVITE == permissions.needed(in_thread=False) | permissions.needed(False, opens_thread=True)
 
 
 def test_the_readme_invite_asks_for_every_permission_the_bot_uses():

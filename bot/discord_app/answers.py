@@ -180,21 +180,25 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
 
 
 @_delivered("the table")
-async def post(interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View,
-               files: list[discord.File] = MISSING) -> int | None:
-    """A public answer (a new table); its message id (None: Discord no longer takes an answer)."""
+async def post(interaction: discord.Interaction, content: str = MISSING, *, embed: discord.Embed = MISSING,
+               view: discord.ui.View = MISSING, files: list[discord.File] = MISSING,
+               allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
+    """A public answer (a new table, or the link to it); its message id (None: Discord no longer takes an
+    answer)."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
             try:
-                await interaction.response.send_message(embed=embed, view=view, files=files)
+                await interaction.response.send_message(content, embed=embed, view=view, files=files,
+                                                        allowed_mentions=allowed_mentions)
             except discord.HTTPException as error:
                 if not _taken(interaction, error, Kind.channel_message):
                     raise
             else:
                 return (await interaction.original_response()).id
         state.filled = True  # into the loading message, or shown again where it stands already
-        return (await interaction.edit_original_response(embed=embed, view=view, attachments=files)).id
+        return (await interaction.edit_original_response(content=content, embed=embed, view=view, attachments=files,
+                                                         allowed_mentions=allowed_mentions)).id
 
 
 @_delivered("the answer")

@@ -28,6 +28,8 @@ from .upkeep import Upkeep
 MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
+THREAD_CHOICES = [("yes", "yes"), ("no", "no"), ("yes, and from now on for this server (Manage Server)", "always"),
+                  ("no, and from now on for this server (Manage Server)", "never")]
 
 
 # Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
@@ -80,8 +82,10 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     # --- the table
 
     @app_commands.command(name="new", description="Open a table for a new game in this channel")
-    async def new(self, interaction: discord.Interaction) -> None:
-        await self.handlers.new_table(interaction)
+    @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)")
+    @app_commands.choices(thread=[app_commands.Choice(name=n, value=v) for n, v in THREAD_CHOICES])
+    async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None) -> None:
+        await self.handlers.new_table(interaction, thread and thread.value)
 
     @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -161,12 +165,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @replace.autocomplete("player")
     async def _replaceable(self, interaction, current: str):
-        record, pairs = self.service.cached(interaction.channel_id), []
-        if record is not None and record.status == "active":
-            who = people(words(interaction.locale), record.table)
-            pairs = [(who.name(s.id), s.id) for s in record.table.seats
-                     if s.missed and not s.computer_plays and s.away_until is None]
-        return await answers.suggest_matching(interaction, pairs, current)
+        return await self.handlers.suggest_replaceable(interaction, current)
 
     @seat.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:

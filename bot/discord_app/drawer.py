@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import discord
 
@@ -29,8 +29,8 @@ from storage import GameRecord
 
 from ..service import GameService
 from ..turns import computers_due, people_due
+from . import threads
 from .pacing import Pacing
-from .people import NOBODY
 from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
@@ -186,10 +186,13 @@ class TableDrawer:
         """One edit (none if the table shows this version already); False if given up for a newer state."""
         if record.messages.table is None or record.messages.drawn == record.version:
             return True  # the interaction that opens the table posts it; or it is drawn already
-        embed, view, files = await self.looks(record)  # its picture, if any, replaces the one before
-        channel = self.client.get_partial_messageable(record.channel_id)
-        attempt = asyncio.ensure_future(_outcome(channel.get_partial_message(record.messages.table).edit(
-            embed=embed, view=view, attachments=files)))
+        first = [await self.looks(record)]  # its picture, if any, replaces the one before
+
+        async def looks():  # drawn before the edit is timed; again only to edit an unarchived thread
+            return first.pop() if first else await self.looks(record)
+
+        attempt = asyncio.ensure_future(_outcome(threads.edit_table(self.client, record.channel_id,
+                                                                    record.messages.table, looks)))
         while True:
             done, _ = await asyncio.wait({attempt}, timeout=PATIENCE)
             if done:
@@ -202,10 +205,9 @@ class TableDrawer:
         except discord.NotFound:
             if not record.open:
                 return True  # an ended game's deleted table stays deleted
-            await self.pacing.turn(record.channel_id)
-            embed, view, files = await self.looks(record)  # the files were read by the failed edit
-            message = await _gone_if_unknown(channel.send(embed=embed, view=view, files=files,
-                                                          allowed_mentions=NOBODY))
+            await self.pacing.turn(record.channel_id)  # drawn again: the files were read by the failed edit
+            message = await _gone_if_unknown(threads.send_table(self.client, record.channel_id,
+                                                                lambda: self.looks(record)))
             _, updated = await self.service.set_messages(record, table=message.id)
             if updated.version >= self._latest[record.id].version:
                 self._latest[record.id] = self._park(updated)

@@ -27,6 +27,7 @@ from ..service import GameService, Outcome
 from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
+from . import threads
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
 from .heads_up import heads_up
@@ -94,8 +95,8 @@ class Presenter:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
         try:
-            return await self.channel(channel_id).send(content, embed=embed, allowed_mentions=mentions, **buttons,
-                                                       **({"nonce": nonce} if nonce else {}))
+            return await threads.unarchiving(self.client, channel_id, lambda: self.channel(channel_id).send(
+                content, embed=embed, allowed_mentions=mentions, **buttons, **({"nonce": nonce} if nonce else {})))
         except discord.Forbidden as refused:  # the channel's settings, not the game: what was done stands
             if must:
                 raise  # tried again later
@@ -139,10 +140,8 @@ class Presenter:
         """Whether the table message is still there (someone may have deleted it); asked only when needed,
         by drawing it (reading it back would need the permission to read the channel's history)."""
         await self.pacing.turn(record.channel_id)
-        embed, view, files = await self.looks(record)
         try:
-            await self.channel(record.channel_id).get_partial_message(record.messages.table).edit(
-                embed=embed, view=view, attachments=files)
+            await threads.edit_table(self.client, record.channel_id, record.messages.table, lambda: self.looks(record))
         except discord.NotFound:
             return False
         except discord.HTTPException:
@@ -157,10 +156,8 @@ class Presenter:
         try:
             if record.messages.table is not None and await self.table_exists(record):
                 return
-            embed, view, files = await self.looks(record)
             await self.pacing.turn(record.channel_id)
-            message = await self.channel(record.channel_id).send(embed=embed, view=view, files=files,
-                                                                 allowed_mentions=NOBODY)
+            message = await threads.send_table(self.client, record.channel_id, lambda: self.looks(record))
             await self.service.set_messages(record, table=message.id,
                                             drawn=record.version if record.state is not None else None)
         except discord.HTTPException as exc:

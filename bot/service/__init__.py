@@ -211,6 +211,16 @@ class GameService(LobbyMixin, MovesMixin, SeatsMixin, AheadMixin, AwayMixin, Pin
     async def set_fact(self, key: str, value: str) -> None:
         await self.store.settings.set_meta(key, value)
 
+    # --- a server's own settings
+
+    async def threads_default(self, guild_id: int) -> bool:
+        """Whether `/augsburg new` opens its table in a new thread unless told otherwise."""
+        return bool((await self.store.settings.guild_settings(guild_id)).get("threads"))
+
+    async def set_threads_default(self, guild_id: int, threads: bool) -> None:
+        settings = await self.store.settings.guild_settings(guild_id)  # the others as they are
+        await self.store.settings.set_guild_settings(guild_id, settings | {"threads": threads})
+
     # --- a player's own settings (across games), each change merged atomically
 
     async def notify_setting(self, user: int | str) -> str:

@@ -143,6 +143,7 @@ def permission(w: Words, flag: str) -> str:
         "view_channel": w._("View Channel"),
         "send_messages": w._("Send Messages"),
         "send_messages_in_threads": w._("Send Messages in Threads"),
+        "create_public_threads": w._("Create Public Threads"),
         "embed_links": w._("Embed Links"),
     }[flag]
 

@@ -24,6 +24,13 @@ def _table(w: Words, p: dict, people: People) -> dict:
         "channel_busy": lambda: w._(
             "This channel already has a game. Finish or cancel it before opening a new table."
         ),
+        "threads_default_not_allowed": lambda: w._(
+            "Only someone who may manage this server can choose where its new tables open by default. Choose "
+            "yes or no to open this one."
+        ),
+        "no_threads_here": lambda: w._(
+            "A table opens in a thread of its own only from a text channel; open it here without one."
+        ),
         "table_closed": lambda: w._("This table is closed; open a new one with `/augsburg new`."),
         "already_started": lambda: w._("This game has already started."),
         "already_seated": lambda: w._("You already have a seat at this table."),
@@ -241,6 +248,12 @@ def cancel_button(w: Words) -> str:
 
 def cancelled(w: Words) -> str:
     return w._("The game was cancelled.")
+
+
+def table_in_thread(w: Words, host: str, thread_id: int) -> str:
+    """In the channel, where `/augsburg new` was used: the link to the table's own thread."""
+    return w._("{host} opened a table of Augsburg 1520 in a thread of its own: {thread}", host=host,
+               thread=f"<#{thread_id}>")
 
 
 def cancelled_by(w: Words, who: str) -> str:

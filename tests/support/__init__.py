@@ -56,8 +56,11 @@ dispatch started, the server's request handlers included, and ignores only keep-
 and discord.py's timers. Measured on this machine, tests/test_bot.py + tests/test_typed_commands.py went
 from 5.5 s with the patched transport to 6.3 s; the whole suite's time did not change measurably.
 
-Not modelled: threads, group DMs, messages users write, slash commands in DMs, the ``mentions`` arrays
-of message objects (use ``notified``), modal submits, attachments' filename clean-up and signed CDN urls,
-the layout rules of components v2 (their per-component limits are checked), Discord's invalid-request ban
-(only counted), and routes' own limits other than the message bucket (each gets the generous default).
+Public threads (``threads``): opened by the bot in a text channel, interactions from them, archived ones
+refusing the bot's messages (50083) until unarchived, THREAD_DELETE; and the bot's permissions per channel
+(``deny``). Not modelled: private and forum threads, thread members, group DMs, messages users write, slash
+commands in DMs, the ``mentions`` arrays of message objects (use ``notified``), modal submits, attachments'
+filename clean-up and signed CDN urls, the layout rules of components v2 (their per-component limits are
+checked), Discord's invalid-request ban (only counted), and routes' own limits other than the message bucket
+(each gets the generous default).
 """

@@ -39,6 +39,9 @@ class Channels:
 
     channel_id: int
     messages: dict[int, StoredMessage]
+    threads: dict[int, dict]
+    thread_payload: Callable[[int], dict]
+    delete_thread: Callable[..., None]
 
     def __init__(self) -> None:
         super().__init__()
@@ -62,7 +65,10 @@ class Channels:
         self.channel_id = ids[0]
 
     def guild_of(self, channel_id: int) -> int:
-        """The guild of a text channel (the default guild for any other id)."""
+        """The guild of a text channel or of a thread (the default guild for any other id)."""
+        thread = self.threads.get(int(channel_id))
+        if thread is not None:
+            channel_id = thread["parent_id"]
         return self._guild_of.get(int(channel_id), self.guild_ids[0] if self.guild_ids else 0)
 
     def channels_of(self, guild_id: int) -> list[int]:
@@ -77,6 +83,8 @@ class Channels:
         self._guild_of.pop(int(channel_id), None)
         for msg in self._by_channel.pop(int(channel_id), {}).values():
             msg.deleted = True
+        for thread in [t for t, v in self.threads.items() if v["parent_id"] == int(channel_id)]:
+            self.delete_thread(thread, tell=False)  # its threads go with it; Discord tells of the channel only
         if tell:
             self.emit("CHANNEL_DELETE", payload)
 
@@ -95,8 +103,10 @@ class Channels:
         return int(channel_id) in self._positions
 
     def text_channel(self, channel_id: int | None) -> dict:
-        """The channel object of a guild text channel (default: the first); HarnessError for any other id."""
+        """The channel object of a guild text channel (default: the first) or thread; HarnessError for any other id."""
         channel_id = self.channel_id if channel_id is None else int(channel_id)
+        if channel_id in self.threads:
+            return self.thread_payload(channel_id)
         if channel_id not in self._positions:
             raise HarnessError(f"{channel_id} is no text channel of the guild; it has {len(self.channel_ids)}")
         return payloads.channel(self, channel_id)

@@ -35,6 +35,8 @@ class DirectMessages:
     user: Callable[[int], FakeUser]
     next_id: Callable[[], int]
     messages_in: Callable[[int], dict[int, StoredMessage]]
+    threads: dict[int, dict]
+    thread_payload: Callable[[int], dict]
 
     def __init__(self) -> None:
         super().__init__()
@@ -68,7 +70,9 @@ class DirectMessages:
         return {} if channel_id is None else self.messages_in(channel_id)
 
     def channel_payload(self, channel_id: int) -> dict:
-        """The channel object of a guild text channel or of a DM channel."""
+        """The channel object of a guild text channel, a thread or a DM channel."""
+        if int(channel_id) in self.threads:
+            return self.thread_payload(channel_id)
         recipient = self.dm_recipient(channel_id)
         return payloads.channel(self, channel_id) if recipient is None else payloads.dm_channel(channel_id, recipient)
 

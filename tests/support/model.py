@@ -29,6 +29,7 @@ from .errors import invalid_form
 from .failures import InjectedFailures
 from .payloads import FakeUser, now_iso
 from .records import Interaction, Output, RecordedRequest, StoredMessage
+from .threads import Threads
 from .validation import EPHEMERAL, LOADING
 
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token accepts followups and edits
@@ -49,7 +50,7 @@ def delivered(intents: int, data: dict, event: str = "MESSAGE_CREATE") -> bool:
     return bool(intents & (GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES))
 
 
-class DiscordModel(Channels, DirectMessages, InjectedFailures):
+class DiscordModel(Channels, Threads, DirectMessages, InjectedFailures):
     def __init__(
         self,
         *,
@@ -260,8 +261,8 @@ class DiscordModel(Channels, DirectMessages, InjectedFailures):
     def interaction_payload(
         self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None, channel_id: int | None = None
     ) -> dict:
-        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's too), else in the guild
-        text channel ``channel_id`` (default: the first)."""
+        """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's or a thread's too), else in
+        the guild text channel or thread ``channel_id`` (default: the first text channel)."""
         user = self.user(user_id)
         place = self.text_channel(channel_id) if message is None else self.channel_payload(message.channel_id)
         return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)

@@ -148,7 +148,7 @@ def guild(fake: Any, *, full: bool = True, guild_id: int | None = None) -> dict:
     if full:  # member_count == len(members): discord.py sees the guild as chunked
         payload.update(
             channels=[channel(fake, channel_id) for channel_id in channels],
-            threads=[],
+            threads=fake.active_threads(guild_id),
             members=members,
             member_count=len(members),
             voice_states=[],
@@ -210,7 +210,7 @@ def interaction(fake: Any, iid: int, user: FakeUser, itype: int, data: dict, mes
         "channel_id": place["id"],
         "channel": place,
         "member": user.member_payload(with_permissions=True),
-        "app_permissions": str(discord.Permissions.all_channel().value),
+        "app_permissions": str(fake.bot_permissions(int(place["id"])).value),
         "locale": user.locale or fake.locale,
         "guild_locale": fake.locale,
         "entitlements": [],

@@ -152,9 +152,10 @@ def get_user(fake: Any, req: RecordedRequest) -> dict:
 
 
 def _channel(fake: Any, req: RecordedRequest) -> int:
-    """The id of one of the guild's text channels or of an opened DM channel."""
+    """The id of one of the guild's text channels, of a thread, or of an opened DM channel."""
     channel_id = int(req.params["channel_id"])
-    if not fake.is_text_channel(channel_id) and fake.dm_recipient(channel_id) is None:
+    known = fake.is_text_channel(channel_id) or fake.is_thread(channel_id) or fake.dm_recipient(channel_id)
+    if not known:
         raise DiscordError(404, 10003, "Unknown Channel")
     return channel_id
 
@@ -179,6 +180,7 @@ def send_message(fake: Any, req: RecordedRequest) -> dict:
     channel_id = _channel(fake, req)
     body = checked(req, creating=True)
     fake.check_dm_send(channel_id)
+    fake.check_send(channel_id)
     nonce = body.get("nonce") if body.get("enforce_nonce") else None
     earlier = fake.nonced_message(channel_id, nonce)
     if earlier is not None:  # Discord: the same nonce within a few minutes returns that message, no new one
@@ -198,6 +200,7 @@ def get_message(fake: Any, req: RecordedRequest) -> dict:
 def edit_message(fake: Any, req: RecordedRequest) -> dict:
     msg = _channel_message(fake, req)
     body = checked(req, creating=False, msg=msg)
+    fake.check_send(msg.channel_id)
     fake.record("message_edit", fake.edit_message(msg, body, req.files), body)
     return msg.data
 

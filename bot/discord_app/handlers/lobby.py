@@ -11,8 +11,8 @@ from storage import Seat
 from ...languages import language_of
 from ...service import Notice, Outcome
 from ...wording import end, names, notices
-from .. import answers, permissions
-from ..people import mention
+from .. import answers, permissions, threads
+from ..people import NOBODY, mention
 from ..widgets import CancelButton, table_view, view_of
 from .base import guarded, say
 
@@ -21,16 +21,26 @@ log = logging.getLogger(__name__)
 
 class LobbyHandlers:
     @guarded(public=True)
-    async def new_table(self, interaction: discord.Interaction) -> None:
+    async def new_table(self, interaction: discord.Interaction, thread: str | None = None) -> None:
+        """`thread`: "yes" or "no" (a new thread of this channel for the table, or not; without it, as the
+        server's setting says), "always" or "never" (the same, and from now on the server's setting)."""
         if interaction.guild_id is None:
             await say(interaction, self.notice(Notice("server_only")))
             return
-        lacking = permissions.flags(permissions.missing(interaction))
+        opens_thread = await self._opens_thread(interaction, thread)
+        if opens_thread is None:
+            return
+        lacking = permissions.flags(permissions.missing(interaction, opens_thread))
         if lacking:  # a table the bot could not keep going would strand its players
             await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
             return
+        if thread in ("always", "never"):
+            await self.service.set_threads_default(interaction.guild_id, thread == "always")
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         lang = language_of(interaction.guild_locale)  # the server's language, until the host picks one
+        if opens_thread:
+            await self._new_in_thread(interaction, host, lang)
+            return
         outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang)
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
@@ -40,6 +50,37 @@ class LobbyHandlers:
         embed, view, _ = await self.presenter.looks(record)  # a lobby: no picture yet
         message = await answers.post(interaction, embed=embed, view=view)
         await self.service.set_messages(record, table=message)
+
+    async def _opens_thread(self, interaction: discord.Interaction, thread: str | None) -> bool | None:
+        """Whether the table opens in a new thread of this channel (None: refused, and the user told why)."""
+        if thread in ("always", "never") and not (interaction.permissions and interaction.permissions.manage_guild):
+            await say(interaction, self.notice_code("threads_default_not_allowed"))
+            return None
+        asked = thread in ("yes", "always") if thread else await self.service.threads_default(interaction.guild_id)
+        if not asked or isinstance(interaction.channel, discord.Thread):
+            return False  # used in a thread: the table opens in it
+        if getattr(interaction.channel, "type", None) != discord.ChannelType.text:
+            if thread is None:
+                return False  # the server's setting, where no thread can open (a voice channel's chat)
+            await say(interaction, self.notice_code("no_threads_here"))
+            return None
+        return True
+
+    async def _new_in_thread(self, interaction: discord.Interaction, host: Seat, lang: str) -> None:
+        """The table in a new public thread of this channel; here, a line that links to it and pings nobody."""
+        client = self.presenter.client
+        await self.presenter.pacing.turn(interaction.channel_id)
+        thread_id = await threads.open_thread(client, interaction.channel_id, threads.thread_name(host.name))
+        outcome = await self.service.open_table(interaction.guild_id, thread_id, host, lang=lang)
+        if not outcome.ok:
+            await say(interaction, self.notice(outcome.notice, outcome.record))
+            return
+        record = outcome.record
+        await self.presenter.pacing.turn(thread_id)
+        message = await threads.send_table(client, thread_id, lambda: self.presenter.looks(record))
+        await self.service.set_messages(record, table=message.id)
+        await answers.post(interaction, notices.table_in_thread(self.table_words(record), mention(host.id), thread_id),
+                           allowed_mentions=NOBODY)
 
     @guarded(public=True)
     async def rematch(self, interaction: discord.Interaction, game_id: int | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from ...wording import clock, names
+from ...wording import clock, names, words
 from .. import answers
 from ..people import people
 from ..widgets import ConfirmButton, view_of
@@ -47,6 +47,15 @@ class SeatHandlers:
         name = names.seat(self.w, seat)
         button = ConfirmButton(record.id, "replace", target, clock.replace_button(self.w))
         await say(interaction, clock.replace_question(self.w, name), view_of(button))
+
+    async def suggest_replaceable(self, interaction: discord.Interaction, current: str) -> list:
+        """Autocomplete for replace: the seats whose time ran out (not those away, nor played already)."""
+        record, pairs = self.service.cached(interaction.channel_id), []
+        if record is not None and record.status == "active":
+            who = people(words(interaction.locale), record.table)
+            pairs = [(who.name(s.id), s.id) for s in record.table.seats
+                     if s.missed and not s.computer_plays and s.away_until is None]
+        return await answers.suggest_matching(interaction, pairs, current)
 
     @guarded(edits=True)
     async def confirmed(self, interaction: discord.Interaction, game_id: int, what: str, target: str) -> None:
