@@ -118,12 +118,14 @@ def pick_one(w: Words) -> str:
 def commands(w: Words) -> str:
     """The general commands, for /augsburg help."""
     return w._(
-        "`/augsburg new` opens a table · `/augsburg hand` your cards and next move · "
+        "`/augsburg new` opens a table (`thread:yes`: in a thread of its own) · "
+        "`/augsburg rematch` the last game again, same seats · `/augsburg hand` your cards and next move · "
         "`/augsburg status` the table · `/augsburg board` the table as a picture · "
         "`/augsburg log` what happened · `/augsburg records stats` games and wins · "
         "`/augsburg rules` the rules · `/augsburg cancel` ends the game · "
         "`/augsburg undo` takes back your last decision while nobody has acted since · "
         "`/augsburg seat notify` how you are told it is your move · `/augsburg seat leave` the computer plays "
         "your seat from now on · `/augsburg seat back` you take your seat back from the computer · "
+        "`/augsburg seat away` time away: your clock does not run out for some days · "
         "`/augsburg seat replace` (host) the computer plays a seat whose time has run out"
     )
