@@ -50,7 +50,7 @@ async def unarchiving(client: discord.Client, channel_id: int, attempt: Callable
     return await attempt()
 
 
-Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]]
+Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File] | None]]]
 
 
 async def send_table(client: discord.Client, channel_id: int, looks: Looks) -> discord.Message:
@@ -68,6 +68,7 @@ async def edit_table(client: discord.Client, channel_id: int, message_id: int, l
     async def edit():
         embed, view, files = await looks()
         message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        return await message.edit(embed=embed, view=view, attachments=files)
+        kept = {} if files is None else {"attachments": files}  # None: the message keeps its attachments
+        return await message.edit(embed=embed, view=view, **kept)
 
     return await unarchiving(client, channel_id, edit)
