@@ -4,12 +4,8 @@ whoever asks, in their language; a player's own hand as a picture reaches that p
 
 from __future__ import annotations
 
-import random
-import time
-
 import pytest
-from support.bot_support import (ADA, BEN, STRANGER, due_people, game, long_lived, make_bot, open_and_start, service,
-                                 take_a_decision)
+from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start, service
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.people import people
@@ -128,29 +124,3 @@ async def test_a_worker_process_draws_the_same_picture(h):
         assert pictures._pool is not None, "drawn in the worker process"
     finally:
         pictures.close()
-
-
-async def test_when_pictures_are_behind_an_edit_keeps_its_picture_and_sends_the_newest_text(h):
-    """More table changes a second than pictures may be drawn (PICTURES_PER_SECOND): a table edit does not
-    queue behind drawings that grow staler as they wait. It goes out at once with the newest text and no
-    upload, and the message keeps the picture it has; once drawings catch up, the next edit draws anew."""
-    table = await open_and_start(h, players=(ADA, BEN))
-    first = h.message(table).attachment_bytes("table.png")
-    text = h.message(table).embeds[0]["description"]
-    budget = h.bot.get_cog("Augsburg").presenter.pictures._budget
-    budget._next = time.monotonic() + 60  # a minute of drawings queued
-    uploads = len([r for r in h.requests if r.files])
-    await h.click(ADA, (await h.click(ADA, table, label="My hand & actions")).answer.message_id, label="Buy nothing")
-    await h.click(BEN, (await h.click(BEN, table, label="My hand & actions")).answer.message_id,
-                  label=words("it")._("Buy nothing"))
-    await h.settle()
-    shown = h.message(table)
-    assert shown.embeds[0]["description"] != text, "the newest text went out"
-    assert len([r for r in h.requests if r.files]) == uploads, "without drawing or uploading a picture"
-    (picture,) = attachments(shown)
-    assert shown.attachment_bytes("table.png") == first and shown.embeds[0]["image"]["url"] == picture["url"]
-    budget._next = 0.0  # caught up: the next change draws anew
-    await take_a_decision(h, due_people(h)[0], table, random.Random(1))
-    await h.settle()
-    assert h.message(table).attachment_bytes("table.png") == await public_picture(h) != first
-    h.assert_no_errors()

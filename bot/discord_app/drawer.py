@@ -59,7 +59,7 @@ class _Parked:
 
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
-                 looks: Callable[..., Awaitable[tuple[discord.Embed, discord.ui.View | None, list | None]]],
+                 looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
@@ -186,10 +186,10 @@ class TableDrawer:
         """One edit (none if the table shows this version already); False if given up for a newer state."""
         if record.messages.table is None or record.messages.drawn == record.version:
             return True  # the interaction that opens the table posts it; or it is drawn already
-        first = [await self.looks(record, edit=True)]  # its picture, if any, replaces the one before
+        first = [await self.looks(record)]  # its picture, if any, replaces the one before
 
         async def looks():  # drawn before the edit is timed; again only to edit an unarchived thread
-            return first.pop() if first else await self.looks(record, edit=True)
+            return first.pop() if first else await self.looks(record)
 
         attempt = asyncio.ensure_future(_outcome(threads.edit_table(self.client, record.channel_id,
                                                                     record.messages.table, looks)))

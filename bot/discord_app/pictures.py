@@ -39,7 +39,6 @@ TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 KEPT = 32  # pictures kept (about 60 KB each): the tables drawn most recently
 SOON = 0.25  # seconds an answer waits for a picture (one takes ~20 ms, unless many are queued)
-BEHIND = 2.0  # seconds of queued drawings past which a table edit keeps its picture rather than wait
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,6 @@ class Budget:
     def __init__(self, rate: float):
         self.gap = 1.0 / rate if rate > 0 else 0.0
         self._next = 0.0
-
-    def behind(self) -> float:
-        """How long a drawing asked for now would wait for its slot."""
-        return max(0.0, self._next - time.monotonic())
 
     async def take(self) -> None:
         now = time.monotonic()
@@ -135,12 +130,6 @@ class Pictures:
                 self._kept.popitem(last=False)
         self._kept.move_to_end(key)
         return picture
-
-    def behind(self) -> bool:
-        """Whether the tables change faster than pictures may be drawn, so that a drawing asked for now would
-        wait longer than `BEHIND`: a table edit then goes out at once with the picture its message has (its
-        text is the newest), instead of queueing behind drawings that grow staler as they wait."""
-        return self.enabled and self._budget.behind() > BEHIND
 
     async def table_soon(self, w: Words, record: GameRecord, within: float = SOON) -> Picture | None:
         """The table picture if it is ready within `within` seconds (for an answer that cannot wait long);

@@ -34,7 +34,7 @@ from .heads_up import heads_up
 from .live import LivePanels
 from .pacing import Pacing
 from .people import NOBODY, mention, notify, people
-from .pictures import TABLE_FILE, Pictures
+from .pictures import Pictures
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
 log = logging.getLogger(__name__)
@@ -163,21 +163,17 @@ class Presenter:
         except discord.HTTPException as exc:
             log.warning("could not post the table of game %s again (%s %s)", record.id, exc.status, exc.text)
 
-    async def looks(self, record: GameRecord, edit: bool = False) \
-            -> tuple[discord.Embed, discord.ui.View | None, list[discord.File] | None]:
+    async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
         """The table message: its embed, its buttons and its picture (none in the lobby). The files replace
-        the message's attachments when it is edited, so pictures never pile up. For an `edit` while drawings
-        are behind (Pictures.behind), no files (None): the message keeps the picture it has."""
+        the message's attachments when it is edited, so pictures never pile up."""
         embed = await self.embed(record)
         if record.status == "lobby":
             return embed, lobby_view(_words(record), record.id, record.table, self.service.editions.editions()), []
-        buttons = table_view(_words(record), record.id) if record.status == "active" else None
-        if edit and self.pictures.behind():
-            return embed.set_image(url=f"attachment://{TABLE_FILE}"), buttons, None
         picture = await self.pictures.table(_words(record), record)
+        files = [] if picture is None else [picture.file()]
         if picture is not None:
             picture.show_in(embed)
-        return embed, buttons, [] if picture is None else [picture.file()]
+        return embed, table_view(_words(record), record.id) if record.status == "active" else None, files
 
     async def _story(self, record: GameRecord) -> Story:
         """From the public log: who won each noble this round (a round is never this many moves), and at the

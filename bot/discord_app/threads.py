@@ -50,7 +50,7 @@ async def unarchiving(client: discord.Client, channel_id: int, attempt: Callable
     return await attempt()
 
 
-Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File] | None]]]
+Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]]
 
 
 async def send_table(client: discord.Client, channel_id: int, looks: Looks) -> discord.Message:
@@ -68,7 +68,6 @@ async def edit_table(client: discord.Client, channel_id: int, message_id: int, l
     async def edit():
         embed, view, files = await looks()
         message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        kept = {} if files is None else {"attachments": files}  # None: the message keeps its attachments
-        return await message.edit(embed=embed, view=view, **kept)
+        return await message.edit(embed=embed, view=view, attachments=files)
 
     return await unarchiving(client, channel_id, edit)
