@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from storage import Deadline, TableEvent
 
-from .core import Outcome, back_to_seat, refuse
+from .core import Outcome, back_to_seat, own_seat, refuse
 
 DAY = 86400
 
@@ -25,11 +25,9 @@ class AwayMixin:
             if record.status != "active":
                 return refuse("not_started", record)
             player = str(user)
-            seat = record.table.seat(player)
-            if seat is None or seat.kind != "human":
-                return refuse("not_seated", record)
-            if seat.left:
-                return refuse("seat_left", record)
+            seat = own_seat(record, player)
+            if isinstance(seat, Outcome):
+                return seat
             if days == 0:
                 if seat.away_until is None:
                     return refuse("not_away", record)

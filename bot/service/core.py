@@ -70,6 +70,17 @@ def decision_key(state: GameState) -> str:
     return str(state.moves)
 
 
+def own_seat(record: GameRecord, player: str):
+    """The person's seat in this game (a storage Seat), or the polite refusal: no seat of theirs, or they
+    have left it for good."""
+    seat = record.table.seat(player)
+    if seat is None or seat.kind != "human":
+        return refuse("not_seated", record)
+    if seat.left:
+        return refuse("seat_left", record)
+    return seat
+
+
 def back_to_seat(table: Table, player: str) -> tuple[Table, list]:
     """A click of theirs gives a person their seat back: from a stand-in, a run of timeouts, time away.
     The table afterwards, and what the log says of it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage import GameRecord, Table, TableEvent
 
-from .core import Outcome, back_to_seat, refuse
+from .core import Outcome, back_to_seat, own_seat, refuse
 
 
 class SeatsMixin:
@@ -16,11 +16,9 @@ class SeatsMixin:
             if isinstance(record, Outcome):
                 return record
             player = str(user)
-            seat = record.table.seat(player)
-            if seat is None or seat.kind != "human":
-                return refuse("not_seated", record)
-            if seat.left:
-                return refuse("seat_left", record)
+            seat = own_seat(record, player)
+            if isinstance(seat, Outcome):
+                return seat
             table = record.table.with_seat(player, left=True, stand_in=False, away_until=None)
             log = [TableEvent(what="left", player=player)]
             present = table.present()
