@@ -4,6 +4,9 @@ whoever asks, in their language; a player's own hand as a picture reaches that p
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start, service
 from support.fake_discord import FakeUser, Harness
@@ -124,3 +127,32 @@ async def test_a_worker_process_draws_the_same_picture(h):
         assert pictures._pool is not None, "drawn in the worker process"
     finally:
         pictures.close()
+
+
+async def test_a_table_waiting_for_its_picture_draws_the_game_as_it_is_once_its_turn_comes(h):
+    """Pictures are drawn at most PICTURES_PER_SECOND: a table edit waits for a drawing's turn first, holding
+    no game meanwhile (at a busy time hundreds wait), and then draws the game as it is by then: the moves
+    made while it waited are not drawn first as they were when it started waiting."""
+    table = await open_and_start(h, players=(ADA, BEN))
+    budget = h.bot.get_cog("Augsburg").presenter.pictures._budget
+    budget._next = time.monotonic() + 2.0  # two seconds of drawings queued before this table's
+    before = len([r for r in h.requests if r.files])
+    panels = [(await h.click(user, table, label="My hand & actions")).answer for user in (ADA, BEN)]
+    version = game(h).version
+    await h.click(ADA, panels[0].message_id, label="Buy nothing", settle=False)
+    await moved_past(h, version)  # the table's drawer now waits for its turn to draw
+    await h.click(BEN, panels[1].message_id, label=words("it")._("Buy nothing"), settle=False)
+    await h.settle()
+    final = await public_picture(h)
+    uploads = [r for r in h.requests if r.files][before:]
+    assert uploads and all(r.files[0].data == final for r in uploads), "no picture of the game as it was"
+    assert h.message(table).attachment_bytes("table.png") == final
+    h.assert_no_errors()
+
+
+async def moved_past(h, version: int) -> None:
+    for _ in range(1000):
+        if game(h).version > version:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the move was not made")

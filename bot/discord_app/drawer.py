@@ -59,11 +59,12 @@ class _Parked:
 
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
-                 looks: Callable[[GameRecord], Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
+                 looks: Callable[..., Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
-                 gone: Callable[[GameRecord], Awaitable[None]] | None = None):
+                 gone: Callable[[GameRecord], Awaitable[None]] | None = None,
+                 slot: Callable[[], Awaitable[None]] | None = None):
         self.client = client
         self.service = service
         self.pacing = pacing
@@ -72,6 +73,7 @@ class TableDrawer:
         self.ping = ping  # tell these players it is their move
         self.standings = standings  # post a finished game's standings; their message id
         self.gone = gone  # the game's channel was deleted
+        self.slot = slot  # wait for a picture's turn (the pictures' own pace), before reading the game to draw
         self._latest: dict[int, GameRecord | _Parked] = {}  # per game: the newest record to draw
         self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
@@ -126,10 +128,13 @@ class TableDrawer:
             del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
             return True
         await self._ping(record)
+        slotted = self.slot is not None and self._will_draw(record)
         del record
+        if slotted:  # the longest wait, holding no game; then Discord's pace, counted when the edit goes out
+            await self.slot()
         await self.pacing.turn(channel_id)
         record = await self._newest(game_id)
-        if not await self._draw(record):
+        if not await self._draw(record, slotted):
             return False  # given up for a newer state
         standings = await self._standings(record)
         latest = self._latest[game_id]
@@ -182,14 +187,19 @@ class TableDrawer:
             return await _gone_if_unknown(self.standings(record))
         return record.messages.standings
 
-    async def _draw(self, record: GameRecord) -> bool:
+    @staticmethod
+    def _will_draw(record: GameRecord) -> bool:
+        return record.state is not None and record.messages.table is not None \
+            and record.messages.drawn != record.version
+
+    async def _draw(self, record: GameRecord, slotted: bool = False) -> bool:
         """One edit (none if the table shows this version already); False if given up for a newer state."""
         if record.messages.table is None or record.messages.drawn == record.version:
             return True  # the interaction that opens the table posts it; or it is drawn already
-        first = [await self.looks(record)]  # its picture, if any, replaces the one before
+        first = [await self.looks(record, slotted)]  # its picture, if any, replaces the one before
 
         async def looks():  # drawn before the edit is timed; again only to edit an unarchived thread
-            return first.pop() if first else await self.looks(record)
+            return first.pop() if first else await self.looks(record, slotted)
 
         attempt = asyncio.ensure_future(_outcome(threads.edit_table(self.client, record.channel_id,
                                                                     record.messages.table, looks)))

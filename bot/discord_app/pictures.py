@@ -108,9 +108,16 @@ class Pictures:
                 self._processes = 0
         return await loop.run_in_executor(self._thread, draw, *args)
 
-    async def table(self, w: Words, record: GameRecord, always: bool = False) -> Picture | None:
+    async def slot(self) -> None:
+        """Wait for a drawing's turn (at most `per_second`), to draw with `table(…, slotted=True)` after it: the
+        table's drawer waits here before it reads the game, so it holds none while it waits, and draws the
+        game as it is once its turn has come rather than as it was when it started waiting."""
+        if self.enabled:
+            await self._budget.take()
+
+    async def table(self, w: Words, record: GameRecord, always: bool = False, slotted: bool = False) -> Picture | None:
         """The public table of a started game, in `w`'s language (None before the start, or if the tables
-        carry no pictures and this is not `always` asked for)."""
+        carry no pictures and this is not `always` asked for). `slotted`: its turn was taken (`slot`)."""
         if not (self.enabled or always) or record.state is None:
             return None
         who = people(w, record.table)
@@ -121,9 +128,12 @@ class Pictures:
             told = await self.story(record) if self.story is not None else None
             # Waiting for its slot, the game is kept as text: hundreds of drawings may wait at a busy time,
             # and parsed games would be walked by every full garbage collection (see bot/service/cache.py).
-            state, record = record.state.model_dump_json(), None
-            await self._budget.take()
-            view = spectator_view(GameState.model_validate_json(state))
+            if slotted:
+                view = spectator_view(record.state)
+            else:
+                state, record = record.state.model_dump_json(), None
+                await self._budget.take()
+                view = spectator_view(GameState.model_validate_json(state))
             picture = await self._run(_draw_table, view, names, w.lang, told)
             self._kept[key] = picture
             while len(self._kept) > KEPT:

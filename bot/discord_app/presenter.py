@@ -58,7 +58,8 @@ class Presenter:
         self.pacing = pacing or Pacing()
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
-                                  standings=self._standings, gone=self._channel_gone)
+                                  standings=self._standings, gone=self._channel_gone,
+                                  slot=lambda: self.pictures.slot())
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
         self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
         self.watch = watch
@@ -163,13 +164,14 @@ class Presenter:
         except discord.HTTPException as exc:
             log.warning("could not post the table of game %s again (%s %s)", record.id, exc.status, exc.text)
 
-    async def looks(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
+    async def looks(self, record: GameRecord, slotted: bool = False) \
+            -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
         """The table message: its embed, its buttons and its picture (none in the lobby). The files replace
-        the message's attachments when it is edited, so pictures never pile up."""
+        the message's attachments when it is edited, so pictures never pile up. `slotted`: see Pictures.slot."""
         embed = await self.embed(record)
         if record.status == "lobby":
             return embed, lobby_view(_words(record), record.id, record.table, self.service.editions.editions()), []
-        picture = await self.pictures.table(_words(record), record)
+        picture = await self.pictures.table(_words(record), record, slotted=slotted)
         files = [] if picture is None else [picture.file()]
         if picture is not None:
             picture.show_in(embed)
