@@ -25,8 +25,10 @@ class GameStore(Protocol):
     """Games per channel (at most one open, lobby or active, per channel). Every change of a game is
     checked against the version its writer read: VersionConflict, nothing written, if it moved since."""
 
-    async def open_lobby(self, guild_id: int, channel_id: int, table: Table) -> GameRecord:
-        """ChannelBusy if the channel has an open game (also when another writer opened one just now)."""
+    async def open_lobby(self, guild_id: int, channel_id: int, table: Table,
+                         parent_id: int | None = None) -> GameRecord:
+        """ChannelBusy if the channel has an open game (also when another writer opened one just now).
+        `parent_id`: the channel whose thread `channel_id` is."""
 
     async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord: ...
     async def update_lobby(self, game_id: int, expected_version: int, table: Table) -> GameRecord: ...
@@ -108,7 +110,8 @@ class RecordStore(Protocol):
                           steady: bool = False) -> tuple[list[BoardRow], int]: ...
     async def computer_totals(self, guild_id: int) -> tuple[int, int]: ...
     async def recent_games(self, guild_id: int, channel_id: int | None = None, before: int | None = None,
-                           limit: int = 10) -> list[GameSummary]: ...
+                           limit: int = 10) -> list[GameSummary]:
+        """The server's ended games, or one channel's and its threads', newest first."""
     async def game_summary(self, game_id: int) -> GameSummary | None: ...
 
 

@@ -43,15 +43,18 @@ class Games:
 
     # --- creating
 
-    async def open_lobby(self, guild_id: int, channel_id: int, table: Table) -> GameRecord:
-        """A table waiting for players. Raises ChannelBusy if the channel has an open game."""
-        return await self._insert(guild_id, channel_id, "lobby", table, None)
+    async def open_lobby(self, guild_id: int, channel_id: int, table: Table,
+                         parent_id: int | None = None) -> GameRecord:
+        """A table waiting for players. Raises ChannelBusy if the channel has an open game. `parent_id`: the
+        channel whose thread `channel_id` is (its history lists the thread's games too)."""
+        return await self._insert(guild_id, channel_id, "lobby", table, None, parent_id)
 
     async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord:
         """A game that starts at once (the terminal game, tests, benchmarks)."""
         return await self._insert(guild_id, channel_id, "active", table, state)
 
-    async def _insert(self, guild_id, channel_id, status, table: Table, state: GameState | None) -> GameRecord:
+    async def _insert(self, guild_id, channel_id, status, table: Table, state: GameState | None,
+                      parent_id: int | None = None) -> GameRecord:
         now = time.time()
         snapshot = state.model_dump_json() if state is not None else None
 
@@ -61,9 +64,10 @@ class Games:
             if row:
                 raise ChannelBusy(channel_id, row["id"])
             row = await tx.fetchone(
-                "INSERT INTO games (guild_id, channel_id, status, version, setup, snapshot, snapshot_sha256,"
-                " created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, status, table.model_dump_json(), snapshot, snapshot and sha(snapshot), now, now),
+                "INSERT INTO games (guild_id, channel_id, parent_id, status, version, setup, snapshot,"
+                " snapshot_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
+                (guild_id, channel_id, parent_id, status, table.model_dump_json(), snapshot,
+                 snapshot and sha(snapshot), now, now),
             )
             return row["id"]
 
@@ -81,7 +85,7 @@ class Games:
             if row is None:
                 raise
             game_id = row["id"]
-        return GameRecord(game_id, guild_id, channel_id, status, 0, table, state, now, now)
+        return GameRecord(game_id, guild_id, channel_id, status, 0, table, state, now, now, parent_id=parent_id)
 
     # --- each kind of write
 

@@ -76,6 +76,7 @@ class GameLog:
             "game_id": game_id,
             "guild_id": row["guild_id"],
             "channel_id": row["channel_id"],
+            "parent_id": row["parent_id"],  # the channel whose thread `channel_id` is, if known
             "status": row["status"],
             "version": row["version"],
             "table": _json_or_text(row["setup"]),

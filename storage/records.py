@@ -186,6 +186,7 @@ class GameRecord:
     updated_at: float
     finished_at: float | None = None
     messages: TableMessages = TableMessages()
+    parent_id: int | None = None  # the channel whose thread `channel_id` is (None: not a thread, or not known)
 
     @property
     def open(self) -> bool:

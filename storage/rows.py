@@ -10,7 +10,8 @@ from .records import GameRecord, Table, TableMessages
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 ENDED = "('finished', 'cancelled', 'abandoned')"
-META = "id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui"  # no snapshot
+META = ("id, guild_id, channel_id, status, version, setup, created_at, updated_at, finished_at, ui,"
+        " parent_id")  # no snapshot
 # The log length comes along (through the primary-key index) so verifying a snapshot costs no extra query.
 SELECT_GAME = "SELECT *, (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id) AS logged FROM games"
 
@@ -32,6 +33,7 @@ def record_from(row, table: Table, state: GameState | None, messages: TableMessa
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         messages=messages if messages is not None else read_messages(row["ui"]),
+        parent_id=row["parent_id"],
     )
 
 

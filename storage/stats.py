@@ -188,8 +188,10 @@ class Records:
 
     async def recent_games(self, guild_id: int, channel_id: int | None = None, before: int | None = None,
                            limit: int = 10) -> list[GameSummary]:
-        """The server's (or one channel's) latest ended games, newest first, older than game `before`."""
-        where, params = ("channel_id = ?", [channel_id]) if channel_id is not None else ("guild_id = ?", [guild_id])
+        """The server's (or one channel's, with those of its threads) latest ended games, newest first, older
+        than game `before`. A thread's own: those of `channel_id` the thread, as no game's parent is a thread."""
+        where, params = (("(channel_id = ? OR parent_id = ?)", [channel_id, channel_id]) if channel_id is not None
+                         else ("guild_id = ?", [guild_id]))
         if before is not None:
             where, params = where + " AND id < ?", params + [before]
         rows = await self.db.fetchall(

@@ -21,13 +21,14 @@ PEOPLE = ("a", "b", "c", "d")
 
 
 async def a_bots_life(database: str) -> None:
-    """Finished games on two servers, a running one on the clock, a cancelled, an abandoned and a lobby,
-    settings, a fact, and a game damaged beyond repair (quarantined)."""
+    """Finished games on two servers (one in a thread of channel 20), a running one on the clock, a cancelled,
+    an abandoned and a lobby, settings, a fact, and a game damaged beyond repair (quarantined)."""
     service = GameService(await Store.open(database), SystemClock(), Timing(turn_seconds=3600))
     try:
         for guild, channel, humans, computers, seed in [(1, 10, ["a", "b"], 1, 1), (2, 20, ["a", "d"], 0, 2),
                                                         (1, 11, ["b", "c", "d"], 1, 3)]:
             assert (await play_game(service, guild, channel, humans, computers, seed)).status == "finished"
+        assert (await play_game(service, 2, 24, ["b", "c"], 1, 8, parent=20)).parent_id == 20  # in a thread
         await play_game(service, 1, 12, ["a", "c"], 1, 4, moves=25)  # running, with its deadlines
         await play_game(service, 1, 13, ["b", "d"], 0, 5, moves=10)
         assert (await service.cancel(13, "b", can_manage=False)).ok
@@ -79,6 +80,7 @@ async def everything(database: str) -> dict:
             "computers": {g: await store.records.computer_totals(g) for g in GUILDS},
             "stats": {(p, g): await store.records.player_stats(p, g) for p in PEOPLE for g in (*GUILDS, None)},
             "history": {g: await store.records.recent_games(g, limit=50) for g in GUILDS},
+            "channel 20": [g.id for g in await store.records.recent_games(2, 20)],  # with its thread's
         }
     finally:
         await store.close()
@@ -96,10 +98,11 @@ async def test_sqlite_to_postgres_and_back_loses_nothing(tmp_path, postgres_url,
 
     code, said = await copy(source, postgres_url, capsys)
     assert code == 0, said
-    assert "games: 8 (1 abandoned, 1 active, 1 cancelled, 3 finished, 1 lobby, 1 quarantined)" in said
-    assert "Checked on the target: 7 games load and their hash chains verify." in said
+    assert "games: 9 (1 abandoned, 1 active, 1 cancelled, 4 finished, 1 lobby, 1 quarantined)" in said
+    assert "Checked on the target: 8 games load and their hash chains verify." in said
     assert "was already damaged in the source (quarantined): copied as it was" in said
     assert await everything(postgres_url) == before
+    assert len(before["channel 20"]) == 2 and '"parent_id": 20' in before["games"][4][0]  # the thread's game
 
     back = f"sqlite:///{tmp_path / 'back.sqlite3'}"
     code, said = await copy(postgres_url, back, capsys)

@@ -119,6 +119,28 @@ async def test_history_lists_every_ended_game_newest_first(service):
     assert [g.id for g in await service.store.records.recent_games(1, channel_id=10)] == [3, 1]
 
 
+async def test_a_channels_history_holds_the_games_of_its_threads(store):
+    """Issue 29: a game opened in a thread (channel 15 or 16 of channel 10) keeps the thread's channel; the
+    channel's history lists them with its own, a thread's only its own, paging as before. Both backends."""
+    service = GameService(store)
+    plans = [(10, None, 1), (15, 10, 2), (11, None, 3), (16, 10, 4), (15, 10, 5)]
+    ids = {}
+    for n, (channel, parent, seed) in enumerate(plans):
+        record = await play_game(service, 1, channel, ["a", "b"], 0, seed, moves=None if n % 2 == 0 else 4,
+                                 parent=parent)
+        if record.open:
+            assert (await service.cancel(channel, "a", can_manage=False)).ok
+        ids[n] = record.id
+        assert (await store.games.load_game(record.id)).parent_id == parent
+    recent = store.records.recent_games
+    assert [g.id for g in await recent(1, 10)] == [ids[4], ids[3], ids[1], ids[0]]
+    assert [g.id for g in await recent(1, 10, before=ids[3], limit=1)] == [ids[1]]
+    assert [g.id for g in await recent(1, 15)] == [ids[4], ids[1]]
+    assert [g.id for g in await recent(1, 16)] == [ids[3]]
+    assert [g.id for g in await recent(1, 11)] == [ids[2]]
+    assert [g.channel_id for g in await recent(1, 10)] == [15, 16, 15, 10]
+
+
 async def test_a_finished_game_exported_plays_back_to_its_final_state(service, tmp_path):
     record = await play_game(service, 1, 10, ["a", "b"], 2, seed=9)
     data = json.loads(export_bytes(await export_game(service.store.log, record)))
@@ -194,8 +216,8 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
                          " ALTER TABLE player_results DROP COLUMN name; ALTER TABLE player_results DROP COLUMN"
                          " decisions; ALTER TABLE player_results DROP COLUMN in_time; ALTER TABLE player_results"
                          " DROP COLUMN decide_seconds; ALTER TABLE player_results DROP COLUMN left_game;"
-                         " ALTER TABLE lease DROP COLUMN shard_count;"
-                         " UPDATE schema_version SET version = 6;")
+                         " ALTER TABLE lease DROP COLUMN shard_count; DROP INDEX games_by_parent;"
+                         " ALTER TABLE games DROP COLUMN parent_id; UPDATE schema_version SET version = 6;")
     store = await Store.open(path)
     try:
         # Decisions were not kept before migration 8: those games count none (who left them, they know).

@@ -21,7 +21,8 @@ async def test_both_schemas_hold_the_same_tables_and_columns(tmp_path, postgres_
     finally:
         await lite.close()
         await pg.close()
-    snowflakes = [(t, c) for (t, c) in types if c in ("guild_id", "channel_id") or (t, c) == ("games", "id")]
+    snowflakes = [(t, c) for (t, c) in types
+                  if c in ("guild_id", "channel_id", "parent_id") or (t, c) == ("games", "id")]
     assert snowflakes and all(types[k] == "bigint" for k in snowflakes)
     times = [k for k in types if k[1] in ("created_at", "updated_at", "finished_at", "at", "due_at", "taken_at",
                                           "heartbeat_at")]

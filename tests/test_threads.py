@@ -150,6 +150,7 @@ async def test_in_a_thread_the_table_opens_in_it(h):
     again = await h.slash(BEN, "augsburg new", thread="yes", channel_id=thread)
     assert again.answer.embeds and h.message(again.answer.message_id).channel_id == thread
     assert len(h.threads) == 1 and (await game_in(h, thread)).table.host == str(BEN)
+    assert (await game_in(h, thread)).parent_id == h.channel_id  # the thread's channel: from the interaction
 
 
 async def test_a_table_in_a_thread_needs_create_public_threads_and_send_messages_in_threads(h):
@@ -267,3 +268,66 @@ async def test_the_fakes_threads_behave_as_discords(h):
         await h.bot.get_partial_messageable(thread).send("hello")
     assert gone.value.code == 10003
     h.problems.clear()
+
+
+async def cancel_in(h, user: int, channel: int) -> None:
+    ask = await h.slash(user, "augsburg cancel", channel_id=channel)
+    await h.click(user, ask.answer.message_id, label="Yes, cancel the game")
+    assert await game_in(h, channel) is None
+
+
+def history_lines(answer) -> tuple[str, dict[int, str]]:
+    """A private history page: its title, and its line per game (by id)."""
+    assert answer.ephemeral and answer.allowed_mentions.get("parse") == []
+    title, *lines = answer.content.splitlines()
+    return title, {int(line.split("**#")[1].split("**")[0]): line for line in lines if line.startswith("**#")}
+
+
+async def test_a_channels_history_lists_the_games_of_its_threads_and_a_threads_only_its_own(h):
+    first, table_one = await new_in_thread(h, ADA, thread="yes")
+    second, table_two = await new_in_thread(h, CLEO, thread="yes")
+    await start(h, table_one, ADA, None)  # Ada and a computer, played to the end
+    one = (await game_in(h, first)).id
+    await start(h, table_two, CLEO, BEN)
+    two = (await game_in(h, second)).id
+    assert [(await service(h).game(g)).parent_id for g in (one, two)] == [h.channel_id] * 2
+    rnd = random.Random(7)
+    for _ in range(2000):
+        due = await due_in(h, first)
+        if not due:
+            break
+        await take_a_decision(h, due[0], table_one, rnd)
+    assert (await service(h).game(one)).status == "finished"
+    await cancel_in(h, CLEO, second)
+    again = await h.slash(ADA, "augsburg rematch", channel_id=first)  # the rematch stays in the thread
+    assert h.message(again.answer.message_id).channel_id == first
+    rematch = await game_in(h, first)
+    assert (rematch.table.rematch_of, rematch.channel_id, rematch.parent_id) == (one, first, h.channel_id)
+    await cancel_in(h, ADA, first)
+    own = await h.slash(BEN, "augsburg new", thread="no")  # a game of the channel itself
+    mine = (await game_in(h, h.channel_id)).id
+    assert (await game_in(h, h.channel_id)).parent_id is None and own.answer.embeds
+    await cancel_in(h, BEN, h.channel_id)
+    other, _ = await new_in_thread(h, BEN, h.channel_ids[1], thread="yes")  # a thread of another channel
+    elsewhere = (await game_in(h, other)).id
+    await cancel_in(h, BEN, other)
+
+    title, lines = history_lines((await h.slash(BEN, "augsburg records history")).answer)
+    assert title == "**The last games in this channel and its threads**"
+    assert list(lines) == [mine, rematch.id, two, one]  # newest first; not the other channel's thread's
+    assert f"<#{first}>" in lines[one] and f"<#{first}>" in lines[rematch.id] and f"<#{second}>" in lines[two]
+    assert "<#" not in lines[mine] and "🏆" in lines[one] and "cancelled" in lines[two]
+    title, lines = history_lines((await h.slash(BEN, "augsburg records history", channel_id=first)).answer)
+    assert title == "**The last games in this thread**" and list(lines) == [rematch.id, one]
+    assert not any("<#" in line for line in lines.values())
+    _, lines = history_lines((await h.slash(ADA, "augsburg records history", channel_id=second)).answer)
+    assert list(lines) == [two]
+    _, lines = history_lines((await h.slash(ADA, "augsburg records history", channel_id=h.channel_ids[1])).answer)
+    assert list(lines) == [elsewhere]
+    _, lines = history_lines((await h.slash(ADA, "augsburg records history", where="server")).answer)
+    assert set(lines) == {one, two, rematch.id, mine, elsewhere}
+    await restart(h)  # kept in the database: the same after a restart
+    _, lines = history_lines((await h.slash(CLEO, "augsburg records history")).answer)
+    assert list(lines) == [mine, rematch.id, two, one]
+    h.assert_all_answered()
+    h.assert_no_errors()

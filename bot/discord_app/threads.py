@@ -28,6 +28,13 @@ def thread_name(host: str) -> str:
     return f"Augsburg 1520 — {host}"[:NAME_LIMIT]
 
 
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel whose thread the interaction was used in (None: not in a thread). A game there keeps it,
+    so that channel's history lists the game too."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+
 async def open_thread(client: discord.Client, channel_id: int, name: str) -> int:
     """A new public thread of text channel `channel_id` for a table; its id."""
     data = await client.http.start_thread_without_message(

@@ -27,10 +27,10 @@ def deal_seed(fixed: int | None, game_id: int) -> int:
 
 class LobbyMixin:
     async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True,
-                         lang: str = "en") -> Outcome:
+                         lang: str = "en", parent_id: int | None = None) -> Outcome:
         """A new table with its host seated; `clock`: the server's default time per decision, else none;
         `lang`: the language of its public messages, and the server's default edition, until the host
-        chooses others."""
+        chooses others; `parent_id`: the channel whose thread `channel_id` is."""
         async with self.lock(channel_id):
             try:
                 existing = await self.current(channel_id)
@@ -45,14 +45,16 @@ class LobbyMixin:
             try:
                 record = await self.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
-                                                           lang=lang, edition=edition))
+                                                           lang=lang, edition=edition), parent_id)
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))
 
-    async def rematch(self, guild_id: int, channel_id: int, game_id: int, person: Seat) -> Outcome:
+    async def rematch(self, guild_id: int, channel_id: int, game_id: int, person: Seat,
+                      parent_id: int | None = None) -> Outcome:
         """Play finished game `game_id` again: one of its people asks, and a table opens with them as host,
-        its computers at their levels, its clock, language and edition. Its other people are not seated: each
+        its computers at their levels, its clock, language and edition, in its channel (a thread stays one of
+        its channel: the game's `parent_id`, else the one given). Its other people are not seated: each
         confirms by joining, or by asking for the rematch too (then they join the table it opened)."""
         async with self.lock(channel_id):
             try:
@@ -90,7 +92,8 @@ class LobbyMixin:
                           lang=table.lang, edition=edition, rematch_of=game_id, away_days=table.away_days,
                           away_waits=table.away_waits)
             try:
-                record = await self.store.games.open_lobby(guild_id, channel_id, again)
+                parent = previous.parent_id if previous.parent_id is not None else parent_id
+                record = await self.store.games.open_lobby(guild_id, channel_id, again, parent)
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self._keep(record))

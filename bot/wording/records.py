@@ -97,8 +97,13 @@ def computers_apart(w: Words, games: int, wins: int) -> str:
                games=w.n_("{n} game", "{n} games", games))
 
 
-def history_title(w: Words, server: bool) -> str:
-    return w._("**The last games on this server**") if server else w._("**The last games in this channel**")
+def history_title(w: Words, where: str) -> str:
+    """`where`: "server", "thread" (its own games), or "channel" (its own and those of its threads)."""
+    if where == "server":
+        return w._("**The last games on this server**")
+    if where == "thread":
+        return w._("**The last games in this thread**")
+    return w._("**The last games in this channel and its threads**")
 
 
 def history_empty(w: Words) -> str:
@@ -109,9 +114,10 @@ def history_hint(w: Words) -> str:
     return w._("A button shows a game's final table and its log; `/augsburg records export game:` gives its file.")
 
 
-def game_line(w: Words, g: GameSummary, people: People, when: str, server: bool) -> str:
-    """'#12 · 3 May · in #channel · Ada 🏆 45, Ben 30': a finished game's scores, or what became of the game."""
-    head = f"**#{g.id}** · {when}" + (f" · <#{g.channel_id}>" if server else "")
+def game_line(w: Words, g: GameSummary, people: People, when: str, where: bool) -> str:
+    """'#12 · 3 May · in #channel · Ada 🏆 45, Ben 30': a finished game's scores, or what became of the game;
+    `where`: with the channel (or thread) it was played in."""
+    head = f"**#{g.id}** · {when}" + (f" · <#{g.channel_id}>" if where else "")
     if g.status == "finished" and g.results:
         scores = w.join(f"{people.name(p)}{' 🏆' if won else ''} {score}" for p, score, _, won in g.results)
         return f"{head} · {scores}"

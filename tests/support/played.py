@@ -12,12 +12,12 @@ from storage import GameRecord, Seat
 
 
 async def play_game(service: GameService, guild: int, channel: int, humans: list[str], computers: int = 0,
-                    seed: int = 1, moves: int | None = None) -> GameRecord:
+                    seed: int = 1, moves: int | None = None, parent: int | None = None) -> GameRecord:
     """Open a table, seat `humans` (named P<id>) and `computers`, start with `seed` and play to the end (or only
-    `moves` decisions: the game is left running)."""
+    `moves` decisions: the game is left running). `parent`: the channel whose thread `channel` is."""
     rnd = random.Random(seed)
     host, *others = humans
-    record = (await service.open_table(guild, channel, Seat(id=host, name=f"P{host}"))).record
+    record = (await service.open_table(guild, channel, Seat(id=host, name=f"P{host}"), parent_id=parent)).record
     for p in others:
         assert (await service.join(channel, record.id, Seat(id=p, name=f"P{p}"))).ok
     for _ in range(computers):

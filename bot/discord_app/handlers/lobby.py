@@ -41,7 +41,8 @@ class LobbyHandlers:
         if opens_thread:
             await self._new_in_thread(interaction, host, lang)
             return
-        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang)
+        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang,
+                                                parent_id=threads.parent_of(interaction))
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
                 await say(interaction, self.notice(outcome.notice))
@@ -71,7 +72,8 @@ class LobbyHandlers:
         client = self.presenter.client
         await self.presenter.pacing.turn(interaction.channel_id)
         thread_id = await threads.open_thread(client, interaction.channel_id, threads.thread_name(host.name))
-        outcome = await self.service.open_table(interaction.guild_id, thread_id, host, lang=lang)
+        outcome = await self.service.open_table(interaction.guild_id, thread_id, host, lang=lang,
+                                                parent_id=interaction.channel_id)
         if not outcome.ok:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return
@@ -100,7 +102,8 @@ class LobbyHandlers:
             await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
             return
         person = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
-        outcome = await self.service.rematch(interaction.guild_id, interaction.channel_id, game_id, person)
+        outcome = await self.service.rematch(interaction.guild_id, interaction.channel_id, game_id, person,
+                                             threads.parent_of(interaction))
         if not outcome.ok:
             await say(interaction, self.notice(outcome.notice, outcome.record))
             return

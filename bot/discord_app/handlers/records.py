@@ -20,6 +20,7 @@ from ...wording.table import people_at
 from .. import answers
 from ..people import NOBODY
 from ..record_widgets import BoardPage, HistoryGame, HistoryPage
+from ..threads import parent_of
 from ..widgets import view_of
 from .base import guarded, say
 
@@ -89,11 +90,13 @@ class RecordsHandlers:
                                                         None if server else interaction.channel_id,
                                                         before or None, HISTORY_PAGE + 1)
         more, games = len(games) > HISTORY_PAGE, games[:HISTORY_PAGE]
-        lines = [records.history_title(w, server)]
+        here = interaction.channel_id
+        lines = [records.history_title(w, "server" if server else "thread" if parent_of(interaction) else "channel")]
         if not games:
             lines.append(records.history_empty(w))
         for g in games:
-            lines.append(records.game_line(w, g, people_at(w, g.table), f"<t:{int(g.ended_at)}:d>", server))
+            lines.append(records.game_line(w, g, people_at(w, g.table), f"<t:{int(g.ended_at)}:d>",
+                                           server or g.channel_id != here))  # a thread's game: which thread
         if games:
             lines.append(f"-# {records.history_hint(w)}")
         items = [HistoryGame(g.id, records.game_button(w, g.id), row=i // 5) for i, g in enumerate(games)]
