@@ -137,13 +137,19 @@ class TableDrawer:
         if not await self._draw(record, slotted):
             return False  # given up for a newer state
         standings = await self._standings(record)
+        if not self._done(game_id, record):
+            return False
+        await self.service.set_messages(record, drawn=record.version, standings=standings, settled=record.version)
+        if not self._done(game_id, record):  # a newer state came while that was stored: this task draws it
+            return False
+        del self._latest[game_id]
+        return True
+
+    def _done(self, game_id: int, record: GameRecord) -> bool:
+        """Whether `record` is the newest state to draw and nobody waits for a ping (a later `want` is covered
+        by this task while it runs, so it must look again after every wait before it ends)."""
         latest = self._latest[game_id]
-        if (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id):
-            await self.service.set_messages(record, drawn=record.version, standings=standings,
-                                            settled=record.version)
-            del self._latest[game_id]
-            return True
-        return False
+        return (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id)
 
     def _forget(self, game_id: int) -> None:
         self._latest.pop(game_id, None)
