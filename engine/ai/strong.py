@@ -10,7 +10,7 @@ the next round; in the game's last two rounds: the rest of the game), every
 player played by the normal level. Each outcome is scored as its lead over the
 best other player, in points at a round's end or in wins once the game is over;
 the candidate with the best total wins, but it overrules the normal player's own
-choice only when it leads it by OVERRULE standard errors on the same worlds (with
+choice only when it leads it by OVERRULE standard error on the same worlds (with
 a dozen or two worlds most leads are luck, and then the normal player's judgement
 is the better guide). Every candidate meets the same worlds, so their differences
 are not drowned in the luck of the deal; one clearly behind the leader on them
@@ -51,7 +51,7 @@ ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the 
 ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
 WIN_POINTS = 100.0  # a win's worth in a playout to the game's end, besides the final lead in points
 RACE_AFTER, RACE_EVERY, RACE_MARGIN = 6, 2, 2.5  # when and how clearly a candidate is dropped (see _race)
-OVERRULE = 1.5  # standard errors by which a candidate must lead the normal player's choice to replace it
+OVERRULE = 1.0  # standard errors by which a candidate must lead the normal player's choice to replace it
 
 
 class StrongPlayer:
