@@ -100,6 +100,52 @@ def holds(hand: list[str], noble: str, valid: int, certs: int) -> bool:
     return len(backing) >= valid and sum(1 for c in backing if c != "joker") >= certs
 
 
+def test_a_pass_says_which_certificates_a_hand_likely_lacks():
+    """R10/R11: whoever passes while the high bid is h could have called or raised with more valid cards, so
+    they likely hold no more than h certificates of that noble (none, when nobody had bid: a bid needs one);
+    every card they get afterwards may be one more."""
+    from engine.events import AuctionStarted, BidMade, CardsDrawn, GameStarted, Passed
+
+    start = [GameStarted(players=["ada", "ben", "cy"], start_player="ada", rounds=4)]
+    philipp = [AuctionStarted(noble="philipp", opener="ada"), Passed(player="ada"), BidMade(player="ben", count=2),
+               Passed(player="cy")]
+    belief = Belief.from_events(start + philipp, ED)
+    assert belief.short == {"ada": {"philipp": 0}, "ben": {}, "cy": {"philipp": 2}}
+    later = philipp + [AuctionStarted(noble="louise", opener="ben"), Passed(player="ben"),
+                       CardsDrawn(player="ada", count=2, reason="privilege", price=200)]
+    belief = Belief.from_events(start + later, ED)
+    assert belief.short == {"ada": {"philipp": 2}, "ben": {"louise": 0}, "cy": {"philipp": 2}}
+
+
+def test_worlds_deal_few_certificates_a_pass_says_a_hand_lacks(monkeypatch):
+    """The normal player passes at a high bid of 0 only without a certificate of the noble, so in its games
+    such a bound holds of the real hands; the sampled worlds keep to it far more often than a blind deal."""
+    from engine.ai import worlds
+
+    def lacking(hand, noble):
+        return sum(1 for c in hand if c != "joker" and ED.is_valid_for(c, noble))
+
+    def met(short: float) -> tuple[int, int, int]:
+        monkeypatch.setattr(worlds, "SHORT", short)
+        rnd = random.Random(3)
+        bounds = real = dealt = 0
+        for state, events, player in positions(4, 64, phases=("auction",)):
+            belief = Belief.from_events(visible_to(events, player), ED)
+            world = sample_world(player_view(state, player), belief, rnd, normal_choice)
+            for seat, p in enumerate(state.players):
+                for noble, cap in belief.short[p.id].items() if p.id != player else ():
+                    if cap == 0:
+                        bounds += 1
+                        real += lacking(p.hand, noble) == 0
+                        dealt += lacking(world.players[seat].hand, noble) == 0
+        return bounds, real, dealt
+
+    bounds, real, dealt = met(worlds.SHORT)
+    _, _, blind = met(0.0)
+    assert bounds > 30 and real >= 0.9 * bounds
+    assert dealt >= 0.9 * bounds and blind <= 0.8 * bounds
+
+
 def test_a_drawn_card_keeps_the_price_its_back_showed_on_the_deck():
     """R28: the top card's price is public, so the first of the cards a draw privilege takes has a known
     price until a card of that price is seen to leave the hand."""
@@ -241,6 +287,17 @@ def test_the_work_not_the_clock_bounds_a_decision(monkeypatch):
             busy = StrongPlayer(seed=5, work=800, think_seconds=3.0, clock=slow.clock)
             assert busy.decide(view, history) == chosen
         assert (busy.worlds, busy.moves, busy.cut) == (idle.worlds, idle.moves, False)
+
+
+def test_a_lead_within_the_noise_does_not_overrule_the_normal_choice():
+    """The normal player's choice is replaced only by a candidate ahead of it on the same worlds by OVERRULE
+    standard errors: a best total that luck could give keeps the normal choice, and one world never decides."""
+    from engine.ai.strong import OVERRULE, _ahead
+
+    usual = [0.0, 0.0, 0.0, 0.0]
+    assert not _ahead([3.0, -2.0, 2.0, 1.0], usual, OVERRULE)  # ahead by 1.0, give or take 1.1
+    assert _ahead([3.0, 1.0, 2.0, 2.0], usual, OVERRULE)  # ahead on every world
+    assert not _ahead([50.0], [0.0], OVERRULE)
 
 
 def test_a_candidate_clearly_behind_on_the_same_worlds_leaves_the_race():

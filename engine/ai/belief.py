@@ -7,7 +7,10 @@ hand until it is seen to leave, and what a purchase cost says which price bands
 the bought cards are in (lots.py). A bid of k for a noble was backed by k valid
 cards, one a certificate (R10); cards leave a hand only openly (laid down,
 discarded) or by a shortage's return, so whoever bid still holds such cards,
-fewer only by the valid ones seen leaving since (`backing`). A card drawn from
+fewer only by the valid ones seen leaving since (`backing`). Whoever passed while
+the high bid was h likely held no more than h certificates of that noble (none,
+if nobody had bid: a bid needs one), more only by the cards they got since
+(`short`; likely, not sure: the normal player also passes on a weak hand). A card drawn from
 the deck showed its price on its back while it lay on top. `Belief` replays
 those events; it never reads a GameState, so it can know no more than the
 player whose events it is given.
@@ -38,7 +41,10 @@ class Belief:
         self.lots: dict[str, Lots] = {}  # what the rest of each hand cost (lots.py)
         # player -> noble -> (valid cards, certificates among them) the hand still holds at least, by past bids
         self.backing: dict[str, dict[str, tuple[int, int]]] = {}
+        # player -> noble -> certificates valid for it the hand likely holds at most, by past passes
+        self.short: dict[str, dict[str, int]] = {}
         self.noble: str | None = None  # the noble of the running (or last) auction
+        self.high = 0  # the running (or last) auction's high bid
         self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
         self.discard = 0  # cards in the discard pile
         self.complete = False  # the history began with the game's start
@@ -71,12 +77,23 @@ class Belief:
             self.known[p] = Counter({JOKER: ed.start_jokers})
             self.lots[p] = Lots(ed)
             self.backing[p] = {}
+            self.short[p] = {}
 
     def _AuctionStarted(self, e: ev.AuctionStarted) -> None:
-        self.noble = e.noble
+        self.noble, self.high = e.noble, 0
 
     def _BidMade(self, e: ev.BidMade) -> None:
         self._backed(e.player, e.count)
+        self.high = e.count
+
+    def _Passed(self, e: ev.Passed) -> None:
+        short = self.short[e.player]
+        short[self.noble] = min(self.high, short.get(self.noble, self.high))
+
+    def _gained(self, player: str, count: int) -> None:
+        """`count` unseen cards came into `player`'s hand: each may be a certificate they lacked."""
+        if count:
+            self.short[player] = {noble: cap + count for noble, cap in self.short[player].items()}
 
     def _Called(self, e: ev.Called) -> None:
         self._backed(e.player, e.count)
@@ -102,12 +119,14 @@ class Belief:
     def _PurchaseMade(self, e: ev.PurchaseMade) -> None:
         self.money[e.player] -= e.paid
         self.hand[e.player] += e.count
+        self._gained(e.player, e.count)
         self.lots[e.player].bought(e.count, e.paid)
         self.discard += self.offered[e.player] - e.count
         self.offered[e.player] = 0
 
     def _CardsDealt(self, e: ev.CardsDealt) -> None:
         self.hand[e.player] += e.free
+        self._gained(e.player, e.free)
         self.lots[e.player].free += e.free
         self.offered[e.player] = e.offered
 
@@ -141,6 +160,7 @@ class Belief:
 
     def _CardsDrawn(self, e: ev.CardsDrawn) -> None:
         self.hand[e.player] += e.count
+        self._gained(e.player, e.count)
         if e.price is not None and e.count:  # the first card's back showed its price on top of the deck
             self.lots[e.player].bought(1, e.price)
             self.lots[e.player].free += e.count - 1

@@ -9,8 +9,10 @@ world it plays every candidate and then the rest of the round (after a purchase:
 the next round; in the game's last two rounds: the rest of the game), every
 player played by the normal level. Each outcome is scored as its lead over the
 best other player, in points at a round's end or in wins once the game is over;
-the candidate with the best total wins, the normal player's own choice unless
-another does better. Every candidate meets the same worlds, so their differences
+the candidate with the best total wins, but it overrules the normal player's own
+choice only when it leads it by OVERRULE standard error on the same worlds (with
+a dozen or two worlds most leads are luck, and then the normal player's judgement
+is the better guide). Every candidate meets the same worlds, so their differences
 are not drowned in the luck of the deal; one clearly behind the leader on them
 leaves the search early (_race), and the worlds that follow go to the others.
 
@@ -49,6 +51,7 @@ ROUNDS_AHEAD = 0  # playouts end with the round being played (a purchase's: the 
 ENDGAME = 2  # in the game's last this-many rounds playouts go on to its end: then wins are what count
 WIN_POINTS = 100.0  # a win's worth in a playout to the game's end, besides the final lead in points
 RACE_AFTER, RACE_EVERY, RACE_MARGIN = 6, 2, 2.5  # when and how clearly a candidate is dropped (see _race)
+OVERRULE = 1.0  # standard errors by which a candidate must lead the normal player's choice to replace it
 
 
 class StrongPlayer:
@@ -99,13 +102,14 @@ class StrongPlayer:
         self.settled = len(alive) == 1
         if not self.worlds:
             return usual
-        # The normal player's choice keeps its place unless another did better on the same worlds.
-        best = candidates.index(usual)
-        if best not in alive:
-            best = alive[0]
+        # The normal player's choice keeps its place unless another did clearly better on the same worlds.
+        first = candidates.index(usual)
+        best = first if first in alive else alive[0]
         for i in alive:
             if sum(values[i]) > sum(values[best]) + 1e-9:
                 best = i
+        if best != first and first in alive and not _ahead(values[best], values[first], OVERRULE):
+            best = first
         return candidates[best]
 
 
@@ -117,14 +121,19 @@ def _race(values: list[list[float]], alive: list[int], usual: int) -> list[int]:
     if n < RACE_AFTER or n % RACE_EVERY:
         return alive
     leader = max(alive, key=lambda i: (sum(values[i]), i == usual))
-    kept = []
-    for i in alive:
-        diffs = [a - b for a, b in zip(values[leader], values[i])]
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        if i == leader or mean <= RACE_MARGIN * spread:
-            kept.append(i)
-    return kept
+    return [i for i in alive if i == leader or not _ahead(values[leader], values[i], RACE_MARGIN)]
+
+
+def _ahead(these: list[float], those: list[float], margin: float) -> bool:
+    """Whether outcomes `these` beat `those` (on the same worlds) by more than `margin` standard errors of
+    their mean difference (never on fewer than two worlds)."""
+    n = len(these)
+    if n < 2:
+        return False
+    diffs = [a - b for a, b in zip(these, those)]
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    return mean > margin * spread
 
 
 def rounds_ahead(view: View, rounds: int) -> int:

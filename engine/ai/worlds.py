@@ -9,6 +9,8 @@ once its own hand and everything known (`Belief`) are taken out, so that:
   they paid (lots.py), a split chosen by how many unseen cards could make it;
 - whoever has offered k cards in the running auction holds k valid cards, one of
   them a certificate of this noble (R10), so the auction can go on;
+- whoever passed at a high bid of h is likely dealt no more than h certificates
+  of that noble (`Belief.short`; a card beyond is dealt last with chance SHORT);
 - the top card of the deck has the price its back shows, and the discard pile's
   top card is the one lying face up.
 Everything else in the state is public and copied from the view.
@@ -32,6 +34,7 @@ from .lots import Lots
 
 SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
 PURCHASES = ("initial_purchase", "round_end_purchase")
+SHORT = 0.8  # the chance a card a pass says the hand likely lacks is kept out of it
 
 
 class Unsampled(ValueError):
@@ -81,17 +84,22 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
             if p == me:
                 continue
             _ensure(hands[p], unknown, k, noble, ed)
+    moved = False
     for p in others:  # what earlier bids say they still hold, as far as their hands have room
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd)
         for noble in sorted(belief.backing[p], key=ed.nobles.index):  # Maximilian (any certificate) last
             valid, certs = belief.backing[p][noble]
             _ensure(hands[p], unknown, valid, noble, ed, certs > 0, room=belief.hand[p])
     for p in others:
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd)
         _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
         if need < 0 or need > len(unknown):
             raise Unsampled("hand sizes do not add up")
         hands[p] += unknown[:need]
         del unknown[:need]
+    if moved:  # what is left lies anywhere
+        rnd.shuffle(unknown)
     offered = {}
     for p in others:  # dealt for a purchase, face down
         offered[p] = unknown[:belief.offered[p]]
@@ -165,6 +173,23 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition
             if room is None:
                 raise Unsampled("an offer no hidden card can back")
             return
+
+
+def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed: Edition,
+                  rnd: random.Random) -> bool:
+    """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
+    of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`).
+    Whether any moved."""
+    is_valid_for = ed.is_valid_for
+    full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and is_valid_for(c, n)) >= cap]
+    if not full:
+        return False
+    front, back = [], []
+    for c in unknown:
+        lacking = c != JOKER and any(is_valid_for(c, n) for n in full) and rnd.random() < SHORT
+        (back if lacking else front).append(c)
+    unknown[:] = front + back
+    return bool(back)
 
 
 def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
