@@ -17,10 +17,12 @@ from support.bot_support import (
     clocked_harness,
     due_people,
     game,
-    make_bot,
     pass_time,
     service,
     take_a_decision,
+)
+from support.bot_support import (
+    hourly_bot as clocked_bot,
 )
 
 from bot.service import Timing
@@ -30,10 +32,6 @@ from storage import Seat, Table
 
 HOUR, DAY = 3600, 86400
 MEMBERS = (ADA, BEN, CLEO)
-
-
-def clocked_bot(path, clock):
-    return make_bot(path, clock=clock, turn_timeout_seconds=HOUR, reminder_seconds=HOUR / 4)
 
 
 @pytest.fixture

@@ -23,17 +23,15 @@ from support.bot_support import (
     service,
     take_a_decision,
 )
+from support.bot_support import (
+    hourly_bot as clocked_bot,
+)
 from support.clock import ManualClock
 from support.fake_discord import FakeUser, Harness
 
 from engine import to_act
 
 HOUR = 3600
-
-
-def clocked_bot(h_or_path, clock):
-    path = h_or_path if not isinstance(h_or_path, Harness) else h_or_path.db_path
-    return make_bot(path, clock=clock, turn_timeout_seconds=HOUR, reminder_seconds=HOUR / 4)
 
 
 @pytest.fixture

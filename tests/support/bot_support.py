@@ -49,6 +49,15 @@ def make_bot(path, delay: float = 0.0, clock=None, **settings) -> AugsburgBot:
     )
 
 
+HOUR = 3600
+
+
+def hourly_bot(h_or_path, clock) -> AugsburgBot:
+    """A bot whose turn clock gives an hour and reminds a quarter of an hour in (the clock's tests, time away)."""
+    path = h_or_path.db_path if isinstance(h_or_path, Harness) else h_or_path
+    return make_bot(path, clock=clock, turn_timeout_seconds=HOUR, reminder_seconds=HOUR / 4)
+
+
 def long_lived(task) -> bool:
     """The bot's deadline scheduler and its lease heartbeat run for as long as the bot."""
     return task.get_name() in ("deadline scheduler", HEARTBEAT_TASK)
