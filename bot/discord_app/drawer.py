@@ -6,7 +6,9 @@ edit, and at the end the standings. Edits are paced under Discord's limits; an
 edit still pending when a newer state exists (Discord is throttling us) is given
 up and the newest state is sent instead, never a stale one. It posts a table
 again only if an open game's table message was deleted, and never a second
-lobby.
+lobby. A table edit with a picture to draw waits for a drawing's turn (the
+pictures' budget) in one queue served by one task, holding neither a task of
+its own nor its game meanwhile.
 
 Every change was promised durably with the move that made it (an "announce"
 row, storage/games.py); once a round has done all of it, the version drawn and
@@ -30,6 +32,7 @@ from storage import GameRecord
 from ..service import GameService
 from ..turns import computers_due, people_due
 from . import threads
+from .drawing_queue import DrawingQueue
 from .pacing import Pacing
 from .tasks import ChannelTasks
 
@@ -77,8 +80,11 @@ class TableDrawer:
         self._latest: dict[int, GameRecord | _Parked] = {}  # per game: the newest record to draw
         self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
+        # Games waiting for a drawing's turn: one queue and one task for them all (no task, no game each).
+        self._queued = DrawingQueue(slot, lambda g: self._tasks.get(g) is not None, self._turn)
 
     async def close(self) -> None:
+        await self._queued.close()
         await self._tasks.close()
 
     def want(self, record: GameRecord, due: set[str] | frozenset[str] = frozenset(), again: bool = False) -> None:
@@ -90,20 +96,26 @@ class TableDrawer:
             due = set(due) | set(to_act(record.state))
         if due:
             self._due.setdefault(record.id, set()).update(due)
+        elif record.id in self._queued:
+            return  # its drawing's turn will come, and it draws the newest state then
         self._tasks.start(record.id, lambda: self._work(record.id))
 
     def busy(self, game_id: int) -> bool:
         """Whether a round for this game is under way (it will keep the game's promise)."""
-        return self._tasks.get(game_id) is not None
+        return self._tasks.get(game_id) is not None or game_id in self._queued
 
     def stale(self, record: GameRecord) -> bool:
         return record.state is not None and record.messages.drawn != record.version
 
-    async def _work(self, game_id: int) -> None:
+    async def _work(self, game_id: int, turn: bool = False) -> None:
+        """Rounds of work for this game until all is done, or until it waits in the queue for a drawing's turn
+        (`turn`: the scheduler started it because that turn has come)."""
         channel_id = self._latest[game_id].channel_id
         try:
-            while not await self._round(game_id, channel_id):
-                pass
+            while turn or await self._prepare(game_id):
+                if await self._finish(game_id, channel_id, slotted=turn):
+                    return
+                turn = False
         except ChannelGone:
             self._forget(game_id)
             log.info("the channel %s of game %s was deleted", channel_id, game_id)
@@ -119,20 +131,25 @@ class TableDrawer:
             self._forget(game_id)
             log.exception("could not announce game %s in channel %s; trying again later", game_id, channel_id)
 
-    async def _round(self, game_id: int, channel_id: int) -> bool:
-        """One round of work: True once all of it is done (or left to a computer's move), False to go again.
-        No parsed game is held while the round waits for its turn under Discord's pace (see `_Parked`)."""
+    async def _prepare(self, game_id: int) -> bool:
+        """A round's start: ping who became due. True to draw now; False if nothing is left to do or the game
+        now waits in the queue for its drawing's turn (no task, no parsed game is kept while it waits)."""
         await asyncio.sleep(self.delay)
         record = await self._newest(game_id)
         if record.open and computers_due(record.state, record.table):
             del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
-            return True
+            self._queued.remove(game_id)
+            return False
         await self._ping(record)
-        slotted = self.slot is not None and self._will_draw(record)
-        del record
-        if slotted:  # the longest wait, holding no game; then Discord's pace, counted when the edit goes out
-            await self.slot()
-        await self.pacing.turn(channel_id)
+        if self.slot is not None and self._will_draw(record):
+            self._queue(game_id)
+            return False
+        return True
+
+    async def _finish(self, game_id: int, channel_id: int, slotted: bool) -> bool:
+        """A round's end, once any drawing's turn has come: the edit, the standings, and what was kept stored.
+        True once all of it is done, False to go again (a newer state came, or a player to ping)."""
+        await self.pacing.turn(channel_id)  # Discord's pace, counted when the edit goes out
         record = await self._newest(game_id)
         if not await self._draw(record, slotted):
             return False  # given up for a newer state
@@ -145,6 +162,15 @@ class TableDrawer:
         del self._latest[game_id]
         return True
 
+    def _queue(self, game_id: int) -> None:
+        """Called by the game's own task as it ends: the game waits for its drawing's turn."""
+        self._tasks.release(game_id)  # its turn may start at once
+        self._queued.add(game_id)
+
+    def _turn(self, game_id: int) -> None:
+        if game_id in self._latest:  # else a computer's move took the round over meanwhile
+            self._tasks.start(game_id, lambda: self._work(game_id, turn=True))
+
     def _done(self, game_id: int, record: GameRecord) -> bool:
         """Whether `record` is the newest state to draw and nobody waits for a ping (a later `want` is covered
         by this task while it runs, so it must look again after every wait before it ends)."""
@@ -152,6 +178,7 @@ class TableDrawer:
         return (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id)
 
     def _forget(self, game_id: int) -> None:
+        self._queued.remove(game_id)
         self._latest.pop(game_id, None)
         self._due.pop(game_id, None)
 
