@@ -10,7 +10,7 @@ and those on interaction tokens, which it does not), the busiest channel's messa
 100,000 stored games (`--startup`), and the memory the bot then holds.
 
 `--postgres URL` (a server's admin URL): the bot runs on PostgreSQL (DATABASE_URL), in databases of the
-benchmark's own that it drops afterwards; default SQLite.
+benchmark's own that it drops afterwards; default SQLite. BENCH_KEEP_LOG=FILE keeps the bot's log.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -111,6 +112,8 @@ async def bot_process(fake: FakeDiscord, folder: Path, where: str, **settings: s
         yield proc
     finally:
         await stop_process(proc, 20)
+        if os.environ.get("BENCH_KEEP_LOG"):  # the bot's log, to read after the run
+            shutil.copy(folder / "bot.log", os.environ["BENCH_KEEP_LOG"])
 
 
 async def answered(fake: FakeDiscord, result, latencies: list[float], filled: list[float] | None = None):

@@ -156,3 +156,21 @@ async def moved_past(h, version: int) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the move was not made")
+
+
+async def test_an_answer_does_without_the_picture_rather_than_take_a_turn_far_behind(h):
+    """When many tables start at once the drawings fall behind: a table's first answer then comes without its
+    picture at once, and takes no drawing's turn (it would come too late for that answer, and push back the
+    tables waiting for theirs); the table's next edit adds it."""
+    await open_and_start(h, players=(ADA, BEN))
+    pictures = h.bot.get_cog("Augsburg").presenter.pictures
+    pictures._kept.clear()  # not drawn yet
+    behind = time.monotonic() + 5.0
+    pictures._budget._next = behind
+    record = game(h)
+    started = time.monotonic()
+    assert await pictures.table_soon(words("en"), record) is None
+    assert time.monotonic() - started < 0.2
+    assert pictures._budget._next == behind, "no turn taken"
+    pictures._budget._next = time.monotonic()  # caught up: drawn at once
+    assert await pictures.table_soon(words("en"), record) is not None

@@ -71,12 +71,16 @@ class Budget:
         self.gap = 1.0 / rate if rate > 0 else 0.0
         self._next = 0.0
 
-    async def take(self) -> None:
+    async def take(self, within: float | None = None) -> bool:
+        """Wait for a slot and take it; False, taking none, if the next is more than `within` seconds away."""
         now = time.monotonic()
         slot = max(now, self._next)
+        if within is not None and slot - now > within:
+            return False
         self._next = slot + self.gap
         if slot > now:
             await asyncio.sleep(slot - now)
+        return True
 
 
 class Pictures:
@@ -115,9 +119,11 @@ class Pictures:
         if self.enabled:
             await self._budget.take()
 
-    async def table(self, w: Words, record: GameRecord, always: bool = False, slotted: bool = False) -> Picture | None:
+    async def table(self, w: Words, record: GameRecord, always: bool = False, slotted: bool = False,
+                    within: float | None = None) -> Picture | None:
         """The public table of a started game, in `w`'s language (None before the start, or if the tables
-        carry no pictures and this is not `always` asked for). `slotted`: its turn was taken (`slot`)."""
+        carry no pictures and this is not `always` asked for). `slotted`: its turn was taken (`slot`);
+        `within`: None too if its turn is more than that many seconds away."""
         if not (self.enabled or always) or record.state is None:
             return None
         who = people(w, record.table)
@@ -132,7 +138,8 @@ class Pictures:
                 view = spectator_view(record.state)
             else:
                 state, record = record.state.model_dump_json(), None
-                await self._budget.take()
+                if not await self._budget.take(within):
+                    return None
                 view = spectator_view(GameState.model_validate_json(state))
             picture = await self._run(_draw_table, view, names, w.lang, told)
             self._kept[key] = picture
@@ -143,8 +150,10 @@ class Pictures:
 
     async def table_soon(self, w: Words, record: GameRecord, within: float = SOON) -> Picture | None:
         """The table picture if it is ready within `within` seconds (for an answer that cannot wait long);
-        else None, and the drawing goes on, kept for whoever asks next."""
-        drawing = asyncio.ensure_future(self.table(w, record))
+        else None, and the drawing goes on, kept for whoever asks next. When the drawings are further behind
+        than that (many tables starting at once), none is drawn: it would take a turn from the tables
+        waiting for theirs, and be drawn too late for this answer (the table's next edit adds the picture)."""
+        drawing = asyncio.ensure_future(self.table(w, record, within=within))
         done, _ = await asyncio.wait({drawing}, timeout=within)
         return drawing.result() if done else None
 
