@@ -5,8 +5,7 @@ WAL mode with synchronous=FULL: a committed action survives a process crash
 last commits on a power cut.) Rows come back as sqlite3.Row, read by name.
 One connection per process, one transaction at a time on it (BEGIN IMMEDIATE
 takes the file's write lock at once, so a transaction never fails half-way
-for a lock another process holds); transactions asked for meanwhile are then
-committed together (`transaction`: group commit).
+for a lock another process holds).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from ..errors import DatabaseBusy, StorageUnavailable, UniqueViolation
+from ..errors import DatabaseBusy, UniqueViolation
 from .migrate import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -74,8 +73,6 @@ class SQLiteDatabase(_Connection):
         super().__init__(db)
         self.path = path
         self._write_lock = asyncio.Lock()  # one transaction at a time on this connection
-        self._waiting: list[tuple] = []  # transactions waiting to be written, with their callers' futures
-        self._writer: asyncio.Task | None = None  # the task writing them, a batch at a time
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL", migrate_to: int | None = None):
@@ -98,71 +95,25 @@ class SQLiteDatabase(_Connection):
         return cls(db, str(path))
 
     async def close(self) -> None:
-        if self._writer is not None:  # the writes already asked for are finished first
-            await asyncio.gather(self._writer, return_exceptions=True)
         await self._db.close()
 
     async def transaction(self, work):
-        """Run `work(tx)` atomically and durably: it is committed, or rolled back on any error it raises.
-
-        Group commit: transactions that come while others are being written wait and then go together, each in
-        a savepoint of one BEGIN IMMEDIATE ... COMMIT. Each still succeeds or fails alone, and its caller hears
-        of success only once the COMMIT is done, but a busy bot's many moves share one synchronous write of
-        the file instead of queueing for one each (at 1,000 live games that queue reached two seconds)."""
-        future = asyncio.get_running_loop().create_future()
-        self._waiting.append((work, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_batches())
-        return await future
-
-    async def _write_batches(self) -> None:
-        while self._waiting:
-            batch, self._waiting = [w for w in self._waiting if not w[1].cancelled()], []
-            if batch:
-                async with self._write_lock:
-                    await self._write(batch)
-
-    async def _write(self, batch: list) -> None:
-        outcomes = []
-        try:
-            await self._begin()
+        """Run `work(tx)` inside BEGIN IMMEDIATE ... COMMIT; roll back on any error."""
+        async with self._write_lock:
             try:
-                for work, future in batch:
-                    await self._db.execute("SAVEPOINT work")
-                    try:
-                        outcomes.append((future, await work(self), None))
-                    except Exception as exc:  # this work's changes go; the others' stay
-                        await self._db.execute("ROLLBACK TO work")
-                        outcomes.append((future, None, exc))
-                    await self._db.execute("RELEASE work")
-                await self._db.execute("COMMIT")
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
+                                       " (stopped or frozen in the middle of a write?)") from None
+                raise
+            try:
+                result = await work(self)
             except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
+                await self._db.execute("ROLLBACK")
                 raise
-        except BaseException as exc:  # nothing of the batch was written: every caller hears why
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc if isinstance(exc, Exception) else StorageUnavailable("the write was stopped"))
-            if not isinstance(exc, Exception):
-                raise
-            return
-        for future, result, exc in outcomes:
-            if future.done():
-                continue  # its caller gave up waiting: the work was done all the same
-            if exc is None:
-                future.set_result(result)
-            else:
-                future.set_exception(exc)
-
-    async def _begin(self) -> None:
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
-                                   " (stopped or frozen in the middle of a write?)") from None
-            raise
+            await self._db.execute("COMMIT")
+            return result
 
     async def compact(self) -> None:
         """Fold the WAL into the main file and reclaim free pages (maintenance; takes the write lock)."""
