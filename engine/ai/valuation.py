@@ -53,6 +53,13 @@ class Weights:
     # Guilders expected from a lost showdown (second or third place), on average.
     consolation: float = 60.0
 
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash(tuple(self.__dict__.values())))
+
+    def __hash__(self) -> int:
+        # Computed once: weights are part of the keys of the planners' caches, hashed millions of times a search.
+        return self._hash
+
 
 WEIGHTS = Weights()
 
