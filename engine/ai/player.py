@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..actions import (
     ActionModel,
@@ -66,8 +67,10 @@ class ComputerPlayer:
 
     def _rng(self, view: View) -> random.Random:
         """Randomness derived from the seed and the view: the same view always gets the same draw."""
-        key = f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()
-        return random.Random(zlib.crc32(key))
+        return random.Random(self._draw(view))
+
+    def _draw(self, view: View) -> int:
+        return zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode())
 
     # --- auctions
 
@@ -82,7 +85,7 @@ class ComputerPlayer:
         if view.privilege_display:
             best, _ = plan.best_card(view.privilege_display, me, board, hz, self.w)
             win = best - position_value(me, hz, board.tops, self.w)
-        jitter = self._rng(view).uniform(-0.05, 0.05)
+        jitter = _jitter(self._draw(view))
         return bidding.choose_bid(view, legal, win, hz, jitter, self.w)
 
     def _reveal(self, view: View, option: RevealChoice) -> Reveal:
@@ -134,6 +137,13 @@ class ComputerPlayer:
         me, board = me_from_view(view), board_from_view(view)
         chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, board.tops, self.w)
         return Buy(cards=chosen)
+
+
+@lru_cache(maxsize=1 << 16)
+def _jitter(draw: int) -> float:
+    """`_rng(view).uniform(-0.05, 0.05)`, remembered: a search meets the same seat and move in world after world,
+    and seeding a generator costs more than the rest of a bid."""
+    return random.Random(draw).uniform(-0.05, 0.05)
 
 
 def _legal(legal: list[LegalOption], action: ActionModel) -> ActionModel:
