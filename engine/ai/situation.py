@@ -7,6 +7,7 @@ GameState, so the computer player cannot use hidden information by accident.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..components import CATEGORIES, TILE_KINDS
 from ..edition import Edition
@@ -23,13 +24,24 @@ class Horizon:
     auctions: int  # auctions still to come after the current one
     last_round: bool  # the round being played (or bought for) is the last one
 
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash((self.scorings, self.incomes, self.purchases, self.auctions,
+                                                self.last_round)))
+
+    def __hash__(self) -> int:  # computed once: a horizon is part of the planners' cache keys
+        return self._hash
+
 
 def horizon(view: View) -> Horizon:
-    r, rounds = view.round, view.rounds
-    nobles = view.edition.nobles
+    return _horizon(view.phase, view.round, view.rounds, view.edition.nobles, view.noble)
+
+
+@lru_cache(maxsize=1024)
+def _horizon(phase: str, r: int, rounds: int, nobles: tuple[str, ...], noble: str | None) -> Horizon:
+    """(Remembered: every decision asks, and a game has few horizons.)"""
     per_round = len(nobles)  # auctions in a round
-    if view.phase in ("auction", "showdown", "privilege"):
-        noble = nobles.index(view.noble)
+    if phase in ("auction", "showdown", "privilege"):
+        noble = nobles.index(noble)
         return Horizon(
             scorings=rounds - r + 1,
             incomes=rounds - r,
@@ -37,7 +49,7 @@ def horizon(view: View) -> Horizon:
             auctions=(per_round - 1 - noble) + per_round * (rounds - r),
             last_round=r == rounds,
         )
-    if view.phase == "initial_purchase":
+    if phase == "initial_purchase":
         return Horizon(scorings=rounds, incomes=rounds - 1, purchases=rounds - 1,
                        auctions=per_round * rounds, last_round=rounds == 1)
     # Round-end purchase or deck shortage: round r has been scored; rounds r+1.. remain.
@@ -113,12 +125,13 @@ class Board:
     # Both worked out on first use and kept (by hand: functools.cached_property takes a lock in Python 3.11).
     @property
     def key(self) -> tuple:
-        """The board as a hashable value (for remembering plans). Items in the dicts' own order: a board built
-        in another order only misses the memory, and two different boards never share a key."""
+        """What plans depend on, as a hashable value (for remembering them): not the scores, nor who holds
+        which levels, only what levels are held. Items in the dicts' own order: a board built in another order
+        only misses the memory, and boards that plan differently never share a key."""
         key = self.__dict__.get("_key")
         if key is None:
-            key = (self.ed, tuple(self.supply.items()), tuple((p, tuple(lv.items())) for p, lv in self.others.items()),
-                   tuple(self.scores.items()), tuple(self.tops.items()))
+            key = (self.ed, tuple(self.supply.items()), tuple([tuple(lv.items()) for lv in self.others.values()]),
+                   tuple(self.tops.items()))
             object.__setattr__(self, "_key", key)
         return key
 
@@ -133,12 +146,17 @@ class Board:
 
 
 def board_from_view(view: View) -> Board:
+    """(The levels are the view's own dicts, not copies: a board lives for one decision and is only read.)"""
     me = view.you.id
-    others = {p.id: dict(p.levels) for p in view.players if p.id != me}
+    others, scores = {}, {}
+    for p in view.players:
+        if p.id != me:
+            others[p.id], scores[p.id] = p.levels, p.score
+    supply = view.step_supply
     return Board(
         ed=view.edition,
-        supply={c: tuple(view.step_supply[c]) for c in CATEGORIES},
+        supply={c: tuple(supply[c]) for c in CATEGORIES},
         others=others,
-        scores={p.id: p.score for p in view.players if p.id != me},
+        scores=scores,
         tops={k: (v[0] if v else None) for k, v in view.tile_stacks.items()},
     )
