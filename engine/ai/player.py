@@ -32,7 +32,7 @@ from ..actions import (
 from ..events import Event
 from ..views import View
 from . import bidding, cards, plan
-from .situation import board_from_view, horizon, me_from_view
+from .situation import board_from_view, horizon, me_from_view, tops_from_view
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
 
@@ -121,12 +121,12 @@ class ComputerPlayer:
     def _compensation(self, view: View) -> Compensate:
         """Robbed of a step: the prestige unless the limit swallows it or the guilders are worth more."""
         hz = horizon(view)
-        me, board = me_from_view(view), board_from_view(view)
+        me, tops = me_from_view(view), tops_from_view(view)
         richer = me.copy()
         richer.money += view.edition.compensation_money
         prouder = me.copy()
         gain_prestige(prouder, view.edition.compensation_prestige)
-        if position_value(prouder, hz, board.tops, self.w) >= position_value(richer, hz, board.tops, self.w):
+        if position_value(prouder, hz, tops, self.w) >= position_value(richer, hz, tops, self.w):
             return Compensate(take="prestige")
         return Compensate(take="money")
 
@@ -134,8 +134,9 @@ class ComputerPlayer:
 
     def _buy(self, view: View, option: BuyChoice) -> Buy:
         hz = horizon(view)
-        me, board = me_from_view(view), board_from_view(view)
-        chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, board.tops, self.w)
+        me = me_from_view(view)
+        chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, tops_from_view(view),
+                                       self.w)
         return Buy(cards=chosen)
 
 

@@ -112,37 +112,39 @@ def me_from_view(view: View) -> Me:
               cathedral=t.cathedral, coat=t.coat, letter=t.letter, minter=t.minter, master_builder=t.master_builder)
 
 
-@dataclass(frozen=True)
 class Board:
-    """The public parts of the table that privilege planning needs, and the game's edition."""
+    """The public parts of the table that privilege planning needs, and the game's edition. Read only.
 
-    ed: Edition
-    supply: dict[str, tuple[int, ...]]  # step tiles still in the supply per category
-    others: dict[str, dict[str, int]]  # opponent id -> category -> level
-    scores: dict[str, int]  # opponent id -> score
-    tops: dict[str, object]  # tile kind -> value of the top tile, or None if the stack is empty
+    (A plain class: every decision builds one, and a frozen dataclass takes twice as long to.)"""
 
-    # Both worked out on first use and kept (by hand: functools.cached_property takes a lock in Python 3.11).
+    __slots__ = ("ed", "supply", "others", "scores", "tops", "_key", "_empty")
+
+    def __init__(self, ed: Edition, supply: dict[str, tuple[int, ...]], others: dict[str, dict[str, int]],
+                 scores: dict[str, int], tops: dict[str, object]):
+        self.ed = ed
+        self.supply = supply  # step tiles still in the supply per category
+        self.others = others  # opponent id -> category -> level
+        self.scores = scores  # opponent id -> score
+        self.tops = tops  # tile kind -> value of the top tile, or None if the stack is empty
+        self._key = self._empty = None  # worked out on first use
+
     @property
     def key(self) -> tuple:
         """What plans depend on, as a hashable value (for remembering them): not the scores, nor who holds
         which levels, only what levels are held. Items in the dicts' own order: a board built in another order
         only misses the memory, and boards that plan differently never share a key."""
-        key = self.__dict__.get("_key")
-        if key is None:
-            key = (self.ed, tuple(self.supply.items()), tuple([tuple(lv.items()) for lv in self.others.values()]),
-                   tuple(self.tops.items()))
-            object.__setattr__(self, "_key", key)
-        return key
+        if self._key is None:
+            self._key = (self.ed, tuple(self.supply.items()),
+                         tuple([tuple(lv.items()) for lv in self.others.values()]), tuple(self.tops.items()))
+        return self._key
 
     @property
     def empty(self) -> tuple[bool, ...]:
         """For each tile kind (TILE_KINDS), whether its stack is empty."""
-        empty = self.__dict__.get("_empty")
-        if empty is None:
-            empty = tuple(self.tops.get(kind) is None for kind in TILE_KINDS)
-            object.__setattr__(self, "_empty", empty)
-        return empty
+        if self._empty is None:
+            tops = self.tops
+            self._empty = tuple([tops.get(kind) is None for kind in TILE_KINDS])
+        return self._empty
 
 
 def board_from_view(view: View) -> Board:
@@ -158,5 +160,10 @@ def board_from_view(view: View) -> Board:
         supply={c: tuple(supply[c]) for c in CATEGORIES},
         others=others,
         scores=scores,
-        tops={k: (v[0] if v else None) for k, v in view.tile_stacks.items()},
+        tops=tops_from_view(view),
     )
+
+
+def tops_from_view(view: View) -> dict[str, object]:
+    """Tile kind -> the value of the top tile of its stack, or None if the stack is empty."""
+    return {k: (v[0] if v else None) for k, v in view.tile_stacks.items()}
