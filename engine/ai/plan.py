@@ -150,7 +150,7 @@ def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) ->
     tiles = supply.setdefault(category, list(board.supply[category]))
     if step in tiles:
         take_step(tiles, step)
-    elif not any(levels[category] == step for levels in board.others.values()):
+    elif (category, step) not in board.held:
         return False  # nobody to take it from
     setattr(me, category, step)
     return True

@@ -117,7 +117,7 @@ class Board:
 
     (A plain class: every decision builds one, and a frozen dataclass takes twice as long to.)"""
 
-    __slots__ = ("ed", "supply", "others", "scores", "tops", "_key", "_empty")
+    __slots__ = ("ed", "supply", "others", "scores", "tops", "_key", "_empty", "_held")
 
     def __init__(self, ed: Edition, supply: dict[str, tuple[int, ...]], others: dict[str, dict[str, int]],
                  scores: dict[str, int], tops: dict[str, object]):
@@ -126,24 +126,32 @@ class Board:
         self.others = others  # opponent id -> category -> level
         self.scores = scores  # opponent id -> score
         self.tops = tops  # tile kind -> value of the top tile, or None if the stack is empty
-        self._key = self._empty = None  # worked out on first use
+        self._key = self._empty = self._held = None  # worked out on first use
 
     @property
     def key(self) -> tuple:
-        """What plans depend on, as a hashable value (for remembering them): not the scores, nor who holds
-        which levels, only what levels are held. Items in the dicts' own order: a board built in another order
-        only misses the memory, and boards that plan differently never share a key."""
+        """What plans depend on, as a flat hashable value (for remembering them): the supply, the levels
+        the others hold (not who holds them, nor the scores) and the tops of the tile stacks, read in the
+        fixed orders of CATEGORIES and TILE_KINDS, the only names planning reads them by."""
         if self._key is None:
-            self._key = (self.ed, tuple(self.supply.items()),
-                         tuple([tuple(lv.items()) for lv in self.others.values()]), tuple(self.tops.items()))
+            supply, tops = self.supply, self.tops
+            self._key = (self.ed, tuple([supply[c] for c in CATEGORIES]),
+                         tuple([lv[c] for lv in self.others.values() for c in CATEGORIES]),
+                         tuple([tops.get(kind) for kind in TILE_KINDS]))
         return self._key
+
+    @property
+    def held(self) -> frozenset[tuple[str, int]]:
+        """(category, level) for every level an opponent holds."""
+        if self._held is None:
+            self._held = frozenset((c, lv[c]) for lv in self.others.values() for c in CATEGORIES)
+        return self._held
 
     @property
     def empty(self) -> tuple[bool, ...]:
         """For each tile kind (TILE_KINDS), whether its stack is empty."""
         if self._empty is None:
-            tops = self.tops
-            self._empty = tuple([tops.get(kind) is None for kind in TILE_KINDS])
+            self._empty = tuple([top is None for top in self.key[3]])
         return self._empty
 
 
