@@ -180,13 +180,14 @@ def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed
     """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
     of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`).
     Whether any moved."""
-    is_valid_for = ed.is_valid_for
-    full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and is_valid_for(c, n)) >= cap]
+    valid_for = ed.valid_for
+    full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and c in valid_for[n]) >= cap]
     if not full:
         return False
+    certificates = set().union(*(valid_for[n] for n in full)) - {JOKER}
     front, back = [], []
     for c in unknown:
-        lacking = c != JOKER and any(is_valid_for(c, n) for n in full) and rnd.random() < SHORT
+        lacking = c in certificates and rnd.random() < SHORT
         (back if lacking else front).append(c)
     unknown[:] = front + back
     return bool(back)
