@@ -19,7 +19,6 @@ from ..views import View
 from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
 
-
 _PASS = Pass()  # (frozen: one will do)
 
 
