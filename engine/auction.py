@@ -5,6 +5,8 @@ It ends in NobleFinished when everybody passes, else in AuctionWon.
 
 from __future__ import annotations
 
+from functools import cache
+
 from . import events as ev
 from .actions import Bid, Call, Pass, Reveal, RevealChoice
 from .common import ids, remove_cards
@@ -157,13 +159,22 @@ def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
     return AuctionWon(winner)
 
 
+# The options are frozen models, made once: the computer players' searches list them hundreds of thousands of times.
+_PASS, _CALL = Pass(), Call()
+
+
+@cache
+def _bids(low: int, high: int) -> tuple[Bid, ...]:
+    return tuple(Bid(count=c) for c in range(low, high + 1))
+
+
 def legal_auction(state: GameState, seat: int) -> list:
     a = state.auction
     cap = bid_capacity(state.players[seat].hand, _noble(state), state.edition)
-    options: list = [Pass()]
+    options: list = [_PASS]
     if a.high and cap >= a.high:
-        options.append(Call())
-    options.extend(Bid(count=c) for c in range(a.high + 1, cap + 1))
+        options.append(_CALL)
+    options.extend(_bids(a.high + 1, cap))
     return options
 
 

@@ -69,6 +69,9 @@ class Edition:
         rank = {card: (self.card_value[card], self.noble_tie_rank[self.card_noble[card]]) for card in self.certificates}
         rank[JOKER] = (0, -1)  # a joker has no value (R13)
         self.card_rank = rank.__getitem__  # a showdown's strength of a single card
+        # Per noble, the cards valid for it (R10; rules.valid_cards): a set, as hands are sifted constantly.
+        self.valid_for: dict[str, frozenset[str]] = {
+            noble: frozenset(c for c in self.all_cards if self.is_valid_for(c, noble)) for noble in self.nobles}
         self.max_level = LEVELS
         self.trade_income = dict(enumerate(lv.trade, start=1))
         self.nobility_prestige = dict(enumerate(lv.nobility, start=1))

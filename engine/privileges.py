@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import events as ev
 from .actions import Build, Compensate, Discard, Done, TakeCard, Use
 from .common import draw, gain_money, gain_prestige
@@ -203,15 +205,22 @@ def compensate(state: GameState, seat: int, action: Compensate, events: list) ->
 # --- what the privilege phase allows
 
 
+@lru_cache(maxsize=4096)
+def _option(kind: type, **fields):
+    """An option, made once (they are frozen): the computer players' searches list them again and again.
+    (Bounded: a robbery's options name players.)"""
+    return kind(**fields)
+
+
 def legal(state: GameState, seat: int) -> list:
     t = state.privilege
     p = state.players[seat]
     if t.robbed is not None:
-        return [Compensate(take="money"), Compensate(take="prestige")]
+        return [_option(Compensate, take="money"), _option(Compensate, take="prestige")]
     if t.card is None:
-        return [TakeCard(card=c) for c in state.privilege_display]
+        return [_option(TakeCard, card=c) for c in state.privilege_display]
     if t.pending_discard:
-        return [Discard(card=c) for c in dict.fromkeys(p.hand)]
+        return [_option(Discard, card=c) for c in dict.fromkeys(p.hand)]
     options: list = []
     ed = state.edition
     if len(t.used) < ed.privileges_per_card:
@@ -219,30 +228,30 @@ def legal(state: GameState, seat: int) -> list:
             if slot not in t.used:
                 options.extend(_uses(state, seat, slot, kind))
     if p.tiles.master_builder and not t.built:
-        options.extend(Build(what=b) for b in BUILDINGS if _can_acquire(state, seat, b))
-    options.append(Done())
+        options.extend(_option(Build, what=b) for b in BUILDINGS if _can_acquire(state, seat, b))
+    options.append(_option(Done))
     return options
 
 
 def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
     p = state.players[seat]
     if kind not in CATEGORY_KINDS:
-        return [Use(slot=slot)]
+        return [_option(Use, slot=slot)]
     out = []
     ed = state.edition
     level = p.levels[kind]
     if level < ed.max_level:
         if level + 1 in state.step_supply[kind]:
-            out.append(Use(slot=slot, as_="step"))
+            out.append(_option(Use, slot=slot, as_="step"))
         else:
-            out.extend(Use(slot=slot, as_="step", from_=state.players[s].id)
+            out.extend(_option(Use, slot=slot, as_="step", from_=state.players[s].id)
                        for s in _holders(state, seat, kind, level + 1))
     for alt in CATEGORY_ALTERNATIVES[kind]:
         if alt == "trade300":
             if level >= ed.trade_alternative_min_level:
-                out.append(Use(slot=slot, as_=alt))
+                out.append(_option(Use, slot=slot, as_=alt))
         elif level >= ed.tile_min_level[alt] and _can_acquire(state, seat, alt):
-            out.append(Use(slot=slot, as_=alt))
+            out.append(_option(Use, slot=slot, as_=alt))
     return out
 
 

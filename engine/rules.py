@@ -76,7 +76,8 @@ def tile_cost(tile: str, value: Any) -> int:
 
 
 def valid_cards(hand: Iterable[str], noble: str, ed: Edition) -> list[str]:
-    return [c for c in hand if ed.is_valid_for(c, noble)]
+    valid = ed.valid_for[noble]
+    return [c for c in hand if c in valid]
 
 
 def bid_capacity(hand: list[str], noble: str, ed: Edition) -> int:

@@ -131,9 +131,11 @@ def _view(state: GameState, seat: int | None) -> View:
     )
 
 
-def _auction(state: GameState, ids: list[str]) -> AuctionView:
+def _auction(state: GameState, ids: list[str], make=AuctionView) -> AuctionView:
+    """The running auction as the players see it. `make` builds it (and the _showdown and _privilege views):
+    the computer's searches pass SimpleNamespace, the same fields without pydantic's checks."""
     a = state.auction
-    return AuctionView(
+    return make(
         turn=ids[a.turn],
         offers={ids[s]: a.offers[s] for s in range(len(ids)) if a.offers[s] and not a.passed[s]},
         passed=[ids[s] for s in range(len(ids)) if a.passed[s]],
@@ -142,16 +144,16 @@ def _auction(state: GameState, ids: list[str]) -> AuctionView:
     )
 
 
-def _showdown(state: GameState, ids: list[str]) -> ShowdownView:
+def _showdown(state: GameState, ids: list[str], make=ShowdownView) -> ShowdownView:
     sd = state.showdown
-    return ShowdownView(
+    return make(
         count=sd.count,
         players=[ids[s] for s in sd.seats],
         waiting_for=[ids[s] for s in sd.seats if s not in sd.reveals],
     )
 
 
-def _privilege(state: GameState, ids: list[str]) -> PrivilegeView:
+def _privilege(state: GameState, ids: list[str], make=PrivilegeView) -> PrivilegeView:
     t = state.privilege
     if t.robbed is not None:
         awaiting = "compensation"
@@ -161,7 +163,7 @@ def _privilege(state: GameState, ids: list[str]) -> PrivilegeView:
         awaiting = "discard"
     else:
         awaiting = "privileges"
-    return PrivilegeView(
+    return make(
         player=ids[t.seat],
         card=t.card,
         used=list(t.used),

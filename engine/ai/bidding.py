@@ -19,6 +19,8 @@ from ..views import View
 from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
 
+_PASS = Pass()  # (frozen: one will do)
+
 
 @cache
 def _keep_order(w: Weights, ed: Edition):
@@ -34,10 +36,6 @@ def spend_order(cards: list[str], ed: Edition, w: Weights = WEIGHTS) -> list[str
 def reveal_cards(valid: list[str], count: int, alone: bool, ed: Edition, w: Weights = WEIGHTS) -> list[str]:
     """R12/R13: alone, lay down the cards least worth keeping; in a showdown, the best card plus those fillers."""
     return suggest_reveal(valid, count, alone, ed, order_key=_keep_order(w, ed))
-
-
-def _spent_worth(valid: list[str], count: int, alone: bool, hz: Horizon, ed: Edition, w: Weights) -> float:
-    return _laid_worth(tuple(valid), count, alone, ed, w) * card_time_factor(hz, w)
 
 
 @lru_cache(maxsize=16384)
@@ -85,21 +83,33 @@ def bid_value(view: View, count: int, win: float, valid: list[str], beaten: floa
     `valid` are our cards valid for this noble; `beaten` the chance that one opponent who
     stays in holds a better card than our best.
     """
-    a = view.auction
+    return _bid_value(view, count, win, tuple(valid), beaten, card_time_factor(hz, w), money_value(hz, w), w)
+
+
+def _bid_value(view: View, count: int, win: float, valid: tuple[str, ...], beaten: float, factor: float,
+               money: float, w: Weights, offers: list[int] | None = None) -> float:
+    """`bid_value`, with what does not depend on the bid worked out once per decision (`factor`: the
+    cards' time factor, `money`: points per guilder, `offers`: those of the others still in)."""
+    if offers is None:
+        offers = _offers(view)
     p_alone = p_win = 1.0
-    for p in view.players:
-        if p.id == view.you.id or p.id in a.passed:
-            continue
-        offer = a.offers.get(p.id, 0)
+    noble = view.noble
+    for offer in offers:
         # The current high bidder stays when we only call; anyone else must find `count` cards.
-        stays = 1.0 if offer >= count else w.opp_stay * _p_able(count, offer, view.noble, w)
+        stays = 1.0 if offer >= count else w.opp_stay * _p_able(count, offer, noble, w)
         p_alone *= 1.0 - stays
         p_win *= 1.0 - stays * beaten
     ed = view.edition
-    alone = p_alone * (win - _spent_worth(valid, count, True, hz, ed, w))
-    showdown = (p_win - p_alone) * (win - _spent_worth(valid, count, False, hz, ed, w))
-    lost = (1.0 - p_win) * w.consolation * money_value(hz, w)
+    alone = p_alone * (win - _laid_worth(valid, count, True, ed, w) * factor)
+    showdown = (p_win - p_alone) * (win - _laid_worth(valid, count, False, ed, w) * factor)
+    lost = (1.0 - p_win) * w.consolation * money
     return alone + showdown + lost
+
+
+def _offers(view: View) -> list[int]:
+    """The cards offered so far by each other player still in the auction, in seating order."""
+    a, me = view.auction, view.you.id
+    return [a.offers.get(p.id, 0) for p in view.players if p.id != me and p.id not in a.passed]
 
 
 def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, jitter: float,
@@ -114,7 +124,8 @@ def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, ji
     valid = valid_cards(hand, view.noble, ed)
     certs = [c for c in valid if c != JOKER]
     beaten = _p_beaten(max(certs, key=ed.card_rank) if certs else None, hand, view.noble, ed, w)
-    best, best_value = Pass(), 0.0
+    best, best_value = _PASS, 0.0
+    valid_t, factor, money, offers = tuple(valid), card_time_factor(hz, w), money_value(hz, w), _offers(view)
     for option in legal:
         if isinstance(option, Call):
             count = view.auction.high
@@ -122,7 +133,7 @@ def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, ji
             count = option.count
         else:
             continue
-        value = bid_value(view, count, win, valid, beaten, hz, w) + jitter * count
+        value = _bid_value(view, count, win, valid_t, beaten, factor, money, w, offers) + jitter * count
         if value > best_value:
             best, best_value = option, value
     return best

@@ -41,17 +41,23 @@ def auction_so_far(history: Sequence[ev.Event]) -> list[tuple[str, ActionModel]]
     return actions
 
 
-def agreement(world: GameState, me: str, opener: str, so_far, decide: Decide) -> int:
-    """How many of the others' actions so far a normal player would have made in `world` (-1: impossible)."""
+def agreement(world: GameState, me: str, opener: str, so_far, decide: Decide, beat: int = -2) -> int:
+    """How many of the others' actions so far a normal player would have made in `world` (-1: impossible).
+    Once it can no longer come to more than `beat`, it stops early with some count no higher."""
     ids = [p.id for p in world.players]
     state = clone(world)
     n = len(ids)
     state.auction = Auction(turn=ids.index(opener), offers=[0] * n, passed=[False] * n)
     agreed = 0
+    left = sum(1 for player, _ in so_far if player != me)  # the others' actions still to check
     for player, action in so_far:
-        if player != me and decide(player, quick_view(state, player)) == action:
-            agreed += 1
-        result = apply(state, player, action)
+        if player != me:
+            if agreed + left <= beat:
+                return agreed
+            left -= 1
+            if decide(player, quick_view(state, player)) == action:
+                agreed += 1
+        result = apply(state, player, action, in_place=True)  # (our own copy; dropped if refused)
         if not result.ok:
             return -1
         state = result.state
@@ -67,7 +73,7 @@ def likely_world(view: View, belief: Belief, rnd: random.Random, opener: str | N
     best, best_agreed = None, -2
     for _ in range(TRIES):
         world = sample_world(view, belief, rnd)
-        agreed = agreement(world, view.you.id, opener, so_far, decide)
+        agreed = agreement(world, view.you.id, opener, so_far, decide, best_agreed)
         if agreed == others:
             return world
         if agreed > best_agreed:

@@ -83,7 +83,8 @@ class Lots:
             if not options or not any(weights):
                 continue  # no unseen cards can make this lot: leave those cards unpriced
             split = rnd.choices(options, weights)[0]
-            left -= Counter(split)
+            for price, n in _tally(split):  # (never below 0: a split the cards left cannot make has no weight)
+                left[price] -= n
             wanted += split
         return wanted
 
@@ -91,6 +92,12 @@ class Lots:
 def _ways(split: tuple[int, ...], left: Counter) -> int:
     """How many sets of unseen cards have exactly these prices."""
     ways = 1
-    for price, n in Counter(split).items():
+    for price, n in _tally(split):
         ways *= math.comb(left[price], n)
     return ways
+
+
+@lru_cache(maxsize=4096)
+def _tally(split: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(price, how many) in a split: remembered, as every world dealt weighs the same splits."""
+    return tuple(Counter(split).items())

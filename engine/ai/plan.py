@@ -69,8 +69,25 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
     return me.level(TILE_CATEGORY[as_]) + same_colour >= ed.tile_min_level[as_]
 
 
-def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board):
-    """Every combination of up to two unused privileges (and an extra build) worth simulating."""
+_LISTS: dict[tuple, tuple] = {}
+LISTS_KEPT = 10_000  # remembered lists of plans: they depend on few things, and planning asks for them constantly
+
+
+def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board) -> tuple[tuple, ...]:
+    """Every combination of up to two unused privileges (and an extra build) worth simulating, each a tuple
+    of parts in carrying-out order. Remembered by what the list depends on: the card, the levels and tiles
+    held (not money or prestige) and which tile stacks are empty."""
+    key = (board.ed, card, tuple(used), built, me.trade, me.nobility, me.offices, me.church, me.cathedral, me.coat,
+           me.letter, me.minter, me.master_builder, board.empty)
+    found = _LISTS.get(key)
+    if found is None:
+        if len(_LISTS) >= LISTS_KEPT:
+            _LISTS.clear()
+        found = _LISTS[key] = tuple(tuple(plan) for plan in _plans(card, used, built, me, board))
+    return found
+
+
+def _plans(card: str, used: list[int], built: bool, me: Me, board: Board):
     ed = board.ed
     kinds = ed.privilege_cards[card]
     free = [s for s in range(len(kinds)) if s not in used]
@@ -133,7 +150,7 @@ def _climb(me: Me, board: Board, category: str, supply: dict[str, list[int]]) ->
     tiles = supply.setdefault(category, list(board.supply[category]))
     if step in tiles:
         take_step(tiles, step)
-    elif not any(levels[category] == step for levels in board.others.values()):
+    elif (category, step) not in board.held:
         return False  # nobody to take it from
     setattr(me, category, step)
     return True
@@ -182,8 +199,23 @@ def _best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz
     return best_value, best
 
 
+_CARDS: dict[tuple, tuple[float, str]] = {}
+
+
 def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights = WEIGHTS) -> tuple[float, str]:
-    """The privilege card on display worth most to this player, and what using it well is worth."""
+    """The privilege card on display worth most to this player, and what using it well is worth.
+
+    Remembered like plans: every bidder asks it at every turn of an auction."""
+    key = (tuple(display), me.key(), board.key, hz, w)
+    found = _CARDS.get(key)
+    if found is None:
+        if len(_CARDS) >= PLANS_KEPT:
+            _CARDS.clear()
+        found = _CARDS[key] = _best_card(display, me, board, hz, w)
+    return found
+
+
+def _best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights) -> tuple[float, str]:
     best_value, best = float("-inf"), display[0]
     for card in display:
         value, _ = best_plan(card, [], False, me, board, hz, w)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..actions import (
     ActionModel,
@@ -31,7 +32,7 @@ from ..actions import (
 from ..events import Event
 from ..views import View
 from . import bidding, cards, plan
-from .situation import board_from_view, horizon, me_from_view
+from .situation import board_from_view, horizon, me_from_view, tops_from_view
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
 
@@ -66,8 +67,10 @@ class ComputerPlayer:
 
     def _rng(self, view: View) -> random.Random:
         """Randomness derived from the seed and the view: the same view always gets the same draw."""
-        key = f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode()
-        return random.Random(zlib.crc32(key))
+        return random.Random(self._draw(view))
+
+    def _draw(self, view: View) -> int:
+        return zlib.crc32(f"{self.seed}:{view.you.id}:{view.round}:{view.moves}".encode())
 
     # --- auctions
 
@@ -82,7 +85,7 @@ class ComputerPlayer:
         if view.privilege_display:
             best, _ = plan.best_card(view.privilege_display, me, board, hz, self.w)
             win = best - position_value(me, hz, board.tops, self.w)
-        jitter = self._rng(view).uniform(-0.05, 0.05)
+        jitter = _jitter(self._draw(view))
         return bidding.choose_bid(view, legal, win, hz, jitter, self.w)
 
     def _reveal(self, view: View, option: RevealChoice) -> Reveal:
@@ -118,12 +121,12 @@ class ComputerPlayer:
     def _compensation(self, view: View) -> Compensate:
         """Robbed of a step: the prestige unless the limit swallows it or the guilders are worth more."""
         hz = horizon(view)
-        me, board = me_from_view(view), board_from_view(view)
+        me, tops = me_from_view(view), tops_from_view(view)
         richer = me.copy()
         richer.money += view.edition.compensation_money
         prouder = me.copy()
         gain_prestige(prouder, view.edition.compensation_prestige)
-        if position_value(prouder, hz, board.tops, self.w) >= position_value(richer, hz, board.tops, self.w):
+        if position_value(prouder, hz, tops, self.w) >= position_value(richer, hz, tops, self.w):
             return Compensate(take="prestige")
         return Compensate(take="money")
 
@@ -131,9 +134,17 @@ class ComputerPlayer:
 
     def _buy(self, view: View, option: BuyChoice) -> Buy:
         hz = horizon(view)
-        me, board = me_from_view(view), board_from_view(view)
-        chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, board.tops, self.w)
+        me = me_from_view(view)
+        chosen = cards.choose_purchase(option.offered, option.prices, option.budget, me, hz, tops_from_view(view),
+                                       self.w)
         return Buy(cards=chosen)
+
+
+@lru_cache(maxsize=1 << 16)
+def _jitter(draw: int) -> float:
+    """`_rng(view).uniform(-0.05, 0.05)`, remembered: a search meets the same seat and move in world after world,
+    and seeding a generator costs more than the rest of a bid."""
+    return random.Random(draw).uniform(-0.05, 0.05)
 
 
 def _legal(legal: list[LegalOption], action: ActionModel) -> ActionModel:

@@ -7,9 +7,9 @@ GameState, so the computer player cannot use hidden information by accident.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import lru_cache
 
-from ..components import CATEGORIES
+from ..components import CATEGORIES, TILE_KINDS
 from ..edition import Edition
 from ..views import View
 
@@ -24,13 +24,24 @@ class Horizon:
     auctions: int  # auctions still to come after the current one
     last_round: bool  # the round being played (or bought for) is the last one
 
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash((self.scorings, self.incomes, self.purchases, self.auctions,
+                                                self.last_round)))
+
+    def __hash__(self) -> int:  # computed once: a horizon is part of the planners' cache keys
+        return self._hash
+
 
 def horizon(view: View) -> Horizon:
-    r, rounds = view.round, view.rounds
-    nobles = view.edition.nobles
+    return _horizon(view.phase, view.round, view.rounds, view.edition.nobles, view.noble)
+
+
+@lru_cache(maxsize=1024)
+def _horizon(phase: str, r: int, rounds: int, nobles: tuple[str, ...], noble: str | None) -> Horizon:
+    """(Remembered: every decision asks, and a game has few horizons.)"""
     per_round = len(nobles)  # auctions in a round
-    if view.phase in ("auction", "showdown", "privilege"):
-        noble = nobles.index(view.noble)
+    if phase in ("auction", "showdown", "privilege"):
+        noble = nobles.index(noble)
         return Horizon(
             scorings=rounds - r + 1,
             incomes=rounds - r,
@@ -38,7 +49,7 @@ def horizon(view: View) -> Horizon:
             auctions=(per_round - 1 - noble) + per_round * (rounds - r),
             last_round=r == rounds,
         )
-    if view.phase == "initial_purchase":
+    if phase == "initial_purchase":
         return Horizon(scorings=rounds, incomes=rounds - 1, purchases=rounds - 1,
                        auctions=per_round * rounds, last_round=rounds == 1)
     # Round-end purchase or deck shortage: round r has been scored; rounds r+1.. remain.
@@ -75,16 +86,21 @@ class Me:
         self.extra_cards = extra_cards  # cards gained by a planned draw-2 (net of the discard)
 
     def copy(self) -> Me:
+        # Written out field by field: planning copies positions about a million times a search.
         new = Me.__new__(Me)
-        for name in Me.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.ed, new.score, new.money = self.ed, self.score, self.money
+        new.trade, new.nobility, new.offices = self.trade, self.nobility, self.offices
+        new.church, new.cathedral, new.coat, new.letter = self.church, self.cathedral, self.coat, self.letter
+        new.minter, new.master_builder, new.extra_cards = self.minter, self.master_builder, self.extra_cards
         return new
 
     def level(self, category: str) -> int:
         return getattr(self, category)
 
     def key(self) -> tuple:
-        return tuple(getattr(self, name) for name in Me.__slots__)
+        """Every field, in __slots__ order."""
+        return (self.ed, self.score, self.money, self.trade, self.nobility, self.offices, self.church,
+                self.cathedral, self.coat, self.letter, self.minter, self.master_builder, self.extra_cards)
 
 
 def me_from_view(view: View) -> Me:
@@ -96,30 +112,66 @@ def me_from_view(view: View) -> Me:
               cathedral=t.cathedral, coat=t.coat, letter=t.letter, minter=t.minter, master_builder=t.master_builder)
 
 
-@dataclass(frozen=True)
 class Board:
-    """The public parts of the table that privilege planning needs, and the game's edition."""
+    """The public parts of the table that privilege planning needs, and the game's edition. Read only.
 
-    ed: Edition
-    supply: dict[str, tuple[int, ...]]  # step tiles still in the supply per category
-    others: dict[str, dict[str, int]]  # opponent id -> category -> level
-    scores: dict[str, int]  # opponent id -> score
-    tops: dict[str, object]  # tile kind -> value of the top tile, or None if the stack is empty
+    (A plain class: every decision builds one, and a frozen dataclass takes twice as long to.)"""
 
-    @cached_property
+    __slots__ = ("ed", "supply", "others", "scores", "tops", "_key", "_empty", "_held")
+
+    def __init__(self, ed: Edition, supply: dict[str, tuple[int, ...]], others: dict[str, dict[str, int]],
+                 scores: dict[str, int], tops: dict[str, object]):
+        self.ed = ed
+        self.supply = supply  # step tiles still in the supply per category
+        self.others = others  # opponent id -> category -> level
+        self.scores = scores  # opponent id -> score
+        self.tops = tops  # tile kind -> value of the top tile, or None if the stack is empty
+        self._key = self._empty = self._held = None  # worked out on first use
+
+    @property
     def key(self) -> tuple:
-        """The board as a hashable value (for remembering plans)."""
-        return (self.ed, tuple(sorted(self.supply.items())), tuple((p, tuple(sorted(lv.items()))) for p, lv in sorted(
-            self.others.items())), tuple(sorted(self.scores.items())), tuple(sorted(self.tops.items())))
+        """What plans depend on, as a flat hashable value (for remembering them): the supply, the levels
+        the others hold (not who holds them, nor the scores) and the tops of the tile stacks, read in the
+        fixed orders of CATEGORIES and TILE_KINDS, the only names planning reads them by."""
+        if self._key is None:
+            supply, tops = self.supply, self.tops
+            self._key = (self.ed, tuple([supply[c] for c in CATEGORIES]),
+                         tuple([lv[c] for lv in self.others.values() for c in CATEGORIES]),
+                         tuple([tops.get(kind) for kind in TILE_KINDS]))
+        return self._key
+
+    @property
+    def held(self) -> frozenset[tuple[str, int]]:
+        """(category, level) for every level an opponent holds."""
+        if self._held is None:
+            self._held = frozenset((c, lv[c]) for lv in self.others.values() for c in CATEGORIES)
+        return self._held
+
+    @property
+    def empty(self) -> tuple[bool, ...]:
+        """For each tile kind (TILE_KINDS), whether its stack is empty."""
+        if self._empty is None:
+            self._empty = tuple([top is None for top in self.key[3]])
+        return self._empty
 
 
 def board_from_view(view: View) -> Board:
+    """(The levels are the view's own dicts, not copies: a board lives for one decision and is only read.)"""
     me = view.you.id
-    others = {p.id: dict(p.levels) for p in view.players if p.id != me}
+    others, scores = {}, {}
+    for p in view.players:
+        if p.id != me:
+            others[p.id], scores[p.id] = p.levels, p.score
+    supply = view.step_supply
     return Board(
         ed=view.edition,
-        supply={c: tuple(view.step_supply[c]) for c in CATEGORIES},
+        supply={c: tuple(supply[c]) for c in CATEGORIES},
         others=others,
-        scores={p.id: p.score for p in view.players if p.id != me},
-        tops={k: (v[0] if v else None) for k, v in view.tile_stacks.items()},
+        scores=scores,
+        tops=tops_from_view(view),
     )
+
+
+def tops_from_view(view: View) -> dict[str, object]:
+    """Tile kind -> the value of the top tile of its stack, or None if the stack is empty."""
+    return {k: (v[0] if v else None) for k, v in view.tile_stacks.items()}

@@ -53,6 +53,13 @@ class Weights:
     # Guilders expected from a lost showdown (second or third place), on average.
     consolation: float = 60.0
 
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash(tuple(self.__dict__.values())))
+
+    def __hash__(self) -> int:
+        # Computed once: weights are part of the keys of the planners' caches, hashed millions of times a search.
+        return self._hash
+
 
 WEIGHTS = Weights()
 
@@ -88,8 +95,10 @@ def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> flo
     cards = ed.offices_cards[me.offices] - ed.offices_cards[1]
     free = free_cards(me.offices, me.minter, ed)
     card_income = (w.offer_card * cards + w.free_card * free) * hz.purchases
-    extra = me.extra_cards * w.card_base * card_time_factor(hz, w)
-    return final + money_value(hz, w) * (me.money + income) + card_income + extra
+    # (Helpers inlined where it costs nothing to read: planning values positions about a million times a search.)
+    extra = me.extra_cards * w.card_base * card_time_factor(hz, w) if me.extra_cards else 0
+    money = w.money_value if hz.purchases > 0 else w.money_value_late  # money_value(hz, w)
+    return final + money * (me.money + income) + card_income + extra
 
 
 # --- hand cards

@@ -180,13 +180,14 @@ def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed
     """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
     of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`).
     Whether any moved."""
-    is_valid_for = ed.is_valid_for
-    full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and is_valid_for(c, n)) >= cap]
+    valid_for = ed.valid_for
+    full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and c in valid_for[n]) >= cap]
     if not full:
         return False
+    certificates = set().union(*(valid_for[n] for n in full)) - {JOKER}
     front, back = [], []
     for c in unknown:
-        lacking = c != JOKER and any(is_valid_for(c, n) for n in full) and rnd.random() < SHORT
+        lacking = c in certificates and rnd.random() < SHORT
         (back if lacking else front).append(c)
     unknown[:] = front + back
     return bool(back)
@@ -241,9 +242,9 @@ def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleName
         noble=ed.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
         lead=ids[state.lead],
         players=[SimpleNamespace(id=q.id, score=q.score, levels=q.levels, tiles=q.tiles) for q in state.players],
-        auction=views._auction(state, ids) if phase == "auction" else None,
-        showdown=views._showdown(state, ids) if phase == "showdown" else None,
-        privilege=views._privilege(state, ids) if phase == "privilege" else None,
+        auction=views._auction(state, ids, SimpleNamespace) if phase == "auction" else None,
+        showdown=views._showdown(state, ids, SimpleNamespace) if phase == "showdown" else None,
+        privilege=views._privilege(state, ids, SimpleNamespace) if phase == "privilege" else None,
         privilege_display=state.privilege_display, privilege_waiting=state.privilege_waiting,
         step_supply=state.step_supply, tile_stacks=state.tile_stacks, moves=state.moves,
         you=SimpleNamespace(id=player, money=p.money, hand=p.hand, offered=p.offered, offered_prices=prices,
