@@ -109,7 +109,7 @@ class TableDrawer:
 
     async def _work(self, game_id: int, turn: bool = False) -> None:
         """Rounds of work for this game until all is done, or until it waits in the queue for a drawing's turn
-        (`turn`: the scheduler started it because that turn has come)."""
+        (`turn`: the drawing queue started it because that turn has come)."""
         channel_id = self._latest[game_id].channel_id
         try:
             while turn or await self._prepare(game_id):
