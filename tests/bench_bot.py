@@ -288,11 +288,12 @@ async def main() -> None:
 
 
 def _window(monitor: dict, since: float) -> list | None:
-    """[pauses over 50 ms, the longest] from `since` on (None: a bot from before the monitor noted when)."""
+    """[pauses over 50 ms, the longest, [ms, the loop thread's CPU ms] of those over 100 ms] from `since`
+    on (None: a bot from before the monitor noted when)."""
     if "long_pauses" not in monitor:
         return None
-    late = [ms for at, ms in monitor["long_pauses"] if at >= since]
-    return [len(late), max(late, default=0.0)]
+    late = [(ms, *cpu) for at, ms, *cpu in monitor["long_pauses"] if at >= since]
+    return [len(late), max((ms for ms, *_ in late), default=0.0), [list(p) for p in late if p[0] > 100]]
 
 
 def _fresh(tmp: str, name: str) -> Path:

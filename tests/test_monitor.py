@@ -23,6 +23,38 @@ async def test_a_blocked_event_loop_is_seen_and_written(tmp_path, monkeypatch):
         # At least the one made here (a busy machine may add pauses of its own).
         assert written["pauses_over_100ms"] >= 1 and written["max_pause_ms"] >= 100 and written["rss_kb"] > 0
         # ... and when: a benchmark counts only the pauses of the window it measures
-        assert any(at >= stuck and ms >= 100 for at, ms in written["long_pauses"])
+        # ... and when: a benchmark counts only the pauses of the window it measures. The loop's thread
+        # slept: it used next to no CPU, so the pause was waiting, not the bot's own work
+        assert any(at >= stuck and ms >= 100 and cpu < 50 for at, ms, cpu in written["long_pauses"])
+    finally:
+        await monitor.stop()
+
+
+def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:
+    """Work on the loop's thread for `cpu_ms` of CPU (not wall time: a busy machine stretches it) and
+    then until `until()`, for at most 5 s more."""
+    start = time.thread_time()
+    while time.thread_time() - start < cpu_ms / 1000:
+        pass
+    deadline = time.monotonic() + 5
+    while not until() and time.monotonic() < deadline:
+        pass
+
+
+async def test_a_pause_of_the_bots_own_work_is_told_from_waiting_and_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(monitoring, "WRITE_EVERY", 0.0)
+    monkeypatch.setenv("MONITOR_STACKS", "1")
+    path = tmp_path / "monitor.json"
+    monitor = monitoring.LoopMonitor(str(path))
+    monitor.start()
+    try:
+        await asyncio.sleep(0.05)
+        stuck = time.time()
+        _hold_the_loop(150, until=lambda: any("_hold_the_loop" in s for s in monitor._sampler.stacks))
+        await asyncio.sleep(0.05)
+        written = json.loads(path.read_text())
+        assert any(at >= stuck and cpu >= 140 for at, ms, cpu in written["long_pauses"])
+        stalls = dict(written["stall_stacks"])
+        assert any(stack.startswith("test_monitor.py:_hold_the_loop") for stack in stalls)
     finally:
         await monitor.stop()

@@ -4,7 +4,10 @@ Every few seconds it writes, as JSON: the longest event-loop pause, how many
 pauses passed 50 and 100 ms (and when: the latest of them with their Unix
 times, so a benchmark can tell start-up from the load it measures),
 garbage-collection pauses, and the process's memory. A pause is how late a
-10 ms timer fires: nothing else can run then, so no click is answered during it.
+10 ms timer fires: nothing else can run then, so no click is answered during it. Each long pause is
+noted with the CPU the loop's thread used meanwhile: about the pause itself when the bot's own work held
+the loop, far less when the process waited (the machine busy, a blocking call). MONITOR_STACKS=1 adds
+what the loop's thread was running while it stalled (sampled by a thread of its own): the diagnosis.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import asyncio
 import gc
 import json
 import os
+import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -31,10 +36,14 @@ class LoopMonitor:
                       "rss_kb": 0, "long_pauses": []}
         self._gc_started = 0.0
         self._task: asyncio.Task | None = None
+        self._sampler: StallSampler | None = None
 
     def start(self) -> None:
         gc.callbacks.append(self._on_gc)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop monitor")
+        if os.environ.get("MONITOR_STACKS"):
+            self._sampler = StallSampler()
+            self._sampler.start()
 
     async def stop(self) -> None:
         if self._on_gc in gc.callbacks:
@@ -42,6 +51,8 @@ class LoopMonitor:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        if self._sampler is not None:
+            self._sampler.running = False
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
@@ -57,19 +68,24 @@ class LoopMonitor:
     async def _run(self) -> None:
         written = time.perf_counter()
         while True:
-            before = time.perf_counter()
+            before, cpu = time.perf_counter(), time.thread_time()
+            if self._sampler is not None:
+                self._sampler.beat = before
             await asyncio.sleep(TICK)
             late = (time.perf_counter() - before - TICK) * 1000
+            cpu_ms = round((time.thread_time() - cpu) * 1000, 1)
             s = self.stats
             s["ticks"] += 1
             s["max_pause_ms"] = max(s["max_pause_ms"], round(late, 2))
             s["pauses_over_50ms"] += late > LONG
             if late > LONG:
-                s["long_pauses"] = [*s["long_pauses"][1 - NOTED:], [round(time.time(), 3), round(late, 2)]]
+                s["long_pauses"] = [*s["long_pauses"][1 - NOTED:], [round(time.time(), 3), round(late, 2), cpu_ms]]
             s["pauses_over_100ms"] += late > 100
             if time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
+                if self._sampler is not None:
+                    s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
                     objects = gc.get_objects()
                     s["objects"] = len(objects)
@@ -80,6 +96,33 @@ class LoopMonitor:
                                          for t in asyncio.all_tasks()).most_common(10)
                     del objects
                 self.path.write_text(json.dumps(s))
+
+
+class StallSampler(threading.Thread):
+    """While the loop's thread has not ticked for STALL seconds, notes every SAMPLE seconds what it runs
+    (its innermost frames of the bot's own code and the libraries'), so the counts show where stalls go."""
+
+    STALL, SAMPLE, DEPTH = 0.04, 0.005, 8
+
+    def __init__(self) -> None:
+        super().__init__(name="stall sampler", daemon=True)
+        self.main = threading.main_thread().ident
+        self.beat = time.perf_counter()
+        self.running = True
+        self.stacks: Counter[str] = Counter()
+
+    def run(self) -> None:
+        while self.running:
+            time.sleep(self.SAMPLE)
+            if time.perf_counter() - self.beat < self.STALL:
+                continue
+            frame = sys._current_frames().get(self.main)
+            where = []
+            while frame is not None and len(where) < self.DEPTH:
+                code = frame.f_code
+                where.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
+                frame = frame.f_back
+            self.stacks[" < ".join(where)] += 1
 
 
 def _rss_kb() -> int:
