@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 import time
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 
@@ -41,6 +42,11 @@ class LoopMonitor:
     def start(self) -> None:
         gc.callbacks.append(self._on_gc)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop monitor")
+        # MONITOR_TRACEMALLOC=frames[,after seconds]: what the memory allocated from then on holds. Costly
+        # (it slows the bot several times over), so it starts late: after the benchmark's tables have opened.
+        traced = os.environ.get("MONITOR_TRACEMALLOC", "")
+        self._trace = [int(x) for x in traced.split(",")] + [150] if traced else None
+        self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
             self._sampler.start()
@@ -84,6 +90,9 @@ class LoopMonitor:
             if time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
+                if self._trace and written > self._snapped:
+                    self._snapped = written + 60  # a snapshot is slow
+                    self._grown(s)
                 if self._sampler is not None:
                     s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
@@ -96,6 +105,15 @@ class LoopMonitor:
                                          for t in asyncio.all_tasks()).most_common(10)
                     del objects
                 self.path.write_text(json.dumps(s))
+
+
+    def _grown(self, s: dict) -> None:
+        if not tracemalloc.is_tracing():
+            tracemalloc.start(self._trace[0])
+            return
+        now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
+        s["grown"] = [[str(d.traceback), round(d.size / 1024), d.count] for d in now.statistics("traceback")[:25]]
 
 
 class StallSampler(threading.Thread):
