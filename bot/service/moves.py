@@ -17,6 +17,7 @@ from storage import Deadline, GameRecord, StorageUnavailable, Table, TableEvent,
 from ..automatic import automatic, lapsed
 from ..turns import computers_due, on_clock
 from .core import Outcome, back_to_seat, cannot_decide, decision_key, refuse
+from .thinking import Thinkers
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +38,13 @@ def computer_seat(record: GameRecord, player: str) -> tuple[str, int]:
     return level, record.table.seed + record.table.players.index(player)
 
 
-def computer_choice(record: GameRecord, player: str, level: str | None = None) -> ActionModel:
+def computer_choice(record: GameRecord, player: str, level: str | None = None,
+                    thinkers: Thinkers | None = None) -> ActionModel:
     """What the computer plays for `player` at once, from that player's own view only (`level`: instead of
     the seat's). Heavy levels go through `MovesMixin.play_computer`, off the event loop."""
     seat_level, seed = computer_seat(record, player)
-    return computer(level or seat_level, seed).decide(player_view(record.state, player))
+    bot, view = computer(level or seat_level, seed), player_view(record.state, player)
+    return thinkers.at_once(bot, view) if thinkers is not None else bot.decide(view)
 
 
 class MovesMixin:
@@ -123,7 +126,7 @@ class MovesMixin:
             view = player_view(record.state, player)
             bot = computer(level, seed, self.thinkers.think_seconds)
             if not bot.heavy:  # decided at once, from the view alone
-                return await self._move(record, player, bot.decide(view), actor, record.table, [])
+                return await self._move(record, player, self.thinkers.at_once(bot, view), actor, record.table, [])
             history = visible_to(await self.thinkers.history(self.store.log, record.id), player)
         try:
             action = await self.thinkers.decide(level, seed, view, history)
@@ -137,7 +140,7 @@ class MovesMixin:
             if now.id != record.id or now.version != record.version or not now.table.computer_plays(player):
                 return refuse("stale_decision", now)  # a move or a seat changed meanwhile
             if action is None:
-                action = computer_choice(now, player, DEFAULT_LEVEL)
+                action = computer_choice(now, player, DEFAULT_LEVEL, self.thinkers)
             return await self._move(now, player, action, actor, now.table, [])
 
     async def expire(self, deadline: Deadline) -> Outcome | None:
@@ -155,7 +158,8 @@ class MovesMixin:
             streak = seat.streak + 1
             table = record.table.with_seat(player, missed=seat.missed + 1, streak=streak, stand_in=streak >= 2)
             log = [TableEvent(what="stand_in", player=player)] if streak >= 2 else []
-            return await self._move(record, player, computer_choice(record, player), "clock", table, log)
+            return await self._move(record, player, computer_choice(record, player, thinkers=self.thinkers), "clock",
+                                    table, log)
 
     async def computer_due(self, deadline: Deadline) -> bool:
         """Whether a computer's marker still stands for a seat it must play (a stale one is dropped)."""

@@ -19,11 +19,15 @@ from multiprocessing import get_context
 
 from engine import Event, View
 from engine.actions import ActionModel
-from engine.ai.levels import THINK_SECONDS, computer
+from engine.ai import memory
+from engine.ai.levels import THINK_SECONDS, Computer, computer
 from engine.undo import without_taken_back
 
 log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
+# Light decisions between forgetting the computer players' remembered answers: in a bot serving many games
+# they are rarely asked again, and would grow the process for minutes (engine/ai/memory.py).
+FORGET_AFTER = 500
 
 
 def decide(level: str, seed: int, think_seconds: float, view: View, history: Sequence[Event]) -> ActionModel:
@@ -42,6 +46,15 @@ class Thinkers:
         self._closed = False
         # game id -> (the last move read, (move, its engine events) up to it, oldest first)
         self._histories: OrderedDict[int, tuple[int, list[tuple[int, list[Event]]]]] = OrderedDict()
+        self._light = 0  # light decisions since the remembered answers were last forgotten
+
+    def at_once(self, player: Computer, view: View) -> ActionModel:
+        """A light player's decision, made here and now."""
+        self._light += 1
+        if self._light >= FORGET_AFTER:
+            self._light = 0
+            memory.forget()
+        return player.decide(view)
 
     def _executor(self) -> Executor:
         if self.workers > 0:

@@ -1,0 +1,65 @@
+"""The computer players' remembered answers can all be forgotten (a bot's memory stays flat), and
+forgetting changes no decision."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import engine.ai
+from engine import apply, new_game, player_view, to_act
+from engine.ai import memory
+from engine.ai.levels import computer
+
+
+def _decisions(seed: int, moves: int, forget_every: int | None = None) -> list:
+    """The normal player's decisions for every seat of a seeded game, forgetting now and then."""
+    state, taken = new_game(["a", "b", "c", "d"], seed=seed)[0], []
+    for n in range(moves):
+        if state.winners:
+            break
+        if forget_every and n % forget_every == 0:
+            memory.forget()
+        who = to_act(state)[0]
+        action = computer("normal", seed + n).decide(player_view(state, who))
+        taken.append(action)
+        state = apply(state, who, action).state
+    return taken
+
+
+def test_forgetting_empties_what_a_game_filled_and_changes_no_decision():
+    memory.forget()
+    remembered = _decisions(11, 150)
+    assert memory.remembered() > 100  # a game's worth of plans, bid values and limit losses
+    memory.forget()
+    assert memory.remembered() == 0
+    assert _decisions(11, 150, forget_every=7) == remembered
+
+
+def test_every_large_remembered_answer_of_the_computer_players_is_forgotten():
+    """A cache added later that can grow past SMALL must be listed, or the bot's memory grows again."""
+    listed, few = set(map(id, memory._REMEMBERED)), set(map(id, memory.FEW))
+    for info in pkgutil.iter_modules(engine.ai.__path__):
+        module = importlib.import_module(f"engine.ai.{info.name}")
+        for name, value in vars(module).items():
+            limit = getattr(value, "cache_parameters", lambda: None)()
+            if limit is not None and (limit["maxsize"] is None or limit["maxsize"] > memory.SMALL):
+                known = id(value) in listed or id(value) in few or value.__module__ != module.__name__
+                assert known, f"{info.name}.{name}"
+
+
+def test_a_bot_forgets_after_so_many_light_decisions(monkeypatch):
+    """The service's light decisions go through its Thinkers, which forget now and then: a bot's
+    memory stops growing with the games it serves."""
+    from bot.service import thinking
+
+    monkeypatch.setattr(thinking, "FORGET_AFTER", 40)
+    thinkers = thinking.Thinkers()
+    memory.forget()
+    state, seen = new_game(["a", "b", "c"], seed=5)[0], []
+    for n in range(120):
+        who = to_act(state)[0]
+        state = apply(state, who, thinkers.at_once(computer("normal", n), player_view(state, who))).state
+        seen.append(memory.remembered())
+    assert seen[38] > 0 and seen[39] < seen[38]  # the 40th decision forgot before deciding
+    assert max(seen) < 3 * max(seen[:39]) + 50  # and so memory never grows for long
