@@ -35,7 +35,7 @@ class LoopMonitor:
         self.stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
                       "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
                       "rss_kb": 0, "long_pauses": []}
-        self._gc_started = 0.0
+        self._gc_started = self._gc_cpu = 0.0
         self._task: asyncio.Task | None = None
         self._sampler: StallSampler | None = None
 
@@ -62,9 +62,13 @@ class LoopMonitor:
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
             return
         took = (time.perf_counter() - self._gc_started) * 1000
+        if took > LONG:  # a long one: with its CPU, what it freed and what the old generation holds now
+            self.stats["gc_long"] = [*self.stats.get("gc_long", [])[1 - NOTED:], [
+                round(time.time(), 3), info["generation"], round(took, 1),
+                round((time.thread_time() - self._gc_cpu) * 1000, 1), info["collected"], len(gc.get_objects(2))]]
         self.stats["gc_runs"] += 1
         self.stats["gc_max_ms"] = max(self.stats["gc_max_ms"], round(took, 2))
         self.stats["gc_over_50ms"] += took > 50
