@@ -94,6 +94,7 @@ class LoopMonitor:
             if time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
+                s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)
