@@ -10,7 +10,10 @@ discarded) or by a shortage's return, so whoever bid still holds such cards,
 fewer only by the valid ones seen leaving since (`backing`). Whoever passed while
 the high bid was h likely held no more than h certificates of that noble (none,
 if nobody had bid: a bid needs one), more only by the cards they got since
-(`short`; likely, not sure: the normal player also passes on a weak hand). A card drawn from
+(`short`; likely, not sure: the normal player also passes on a weak hand). In a showdown
+every player lays down their best valid certificate (R13: the best card decides), so none
+of them likely holds a better one, more only by the cards they got since (`above`; for
+Maximilian: no better certificate at all). A card drawn from
 the deck showed its price on its back while it lay on top. `Belief` replays
 those events; it never reads a GameState, so it can know no more than the
 player whose events it is given.
@@ -43,6 +46,9 @@ class Belief:
         self.backing: dict[str, dict[str, tuple[int, int]]] = {}
         # player -> noble -> certificates valid for it the hand likely holds at most, by past passes
         self.short: dict[str, dict[str, int]] = {}
+        # player -> noble -> (rank, cap): certificates valid for it ranking above `rank` the hand likely holds at
+        # most `cap` of, by the best card they laid down in a showdown
+        self.above: dict[str, dict[str, tuple[int, int]]] = {}
         self.noble: str | None = None  # the noble of the running (or last) auction
         self.high = 0  # the running (or last) auction's high bid
         self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
@@ -78,6 +84,7 @@ class Belief:
             self.lots[p] = Lots(ed)
             self.backing[p] = {}
             self.short[p] = {}
+            self.above[p] = {}
 
     def _AuctionStarted(self, e: ev.AuctionStarted) -> None:
         self.noble, self.high = e.noble, 0
@@ -94,6 +101,7 @@ class Belief:
         """`count` unseen cards came into `player`'s hand: each may be a certificate they lacked."""
         if count:
             self.short[player] = {noble: cap + count for noble, cap in self.short[player].items()}
+            self.above[player] = {noble: (rank, cap + count) for noble, (rank, cap) in self.above[player].items()}
 
     def _Called(self, e: ev.Called) -> None:
         self._backed(e.player, e.count)
@@ -131,7 +139,10 @@ class Belief:
         self.offered[e.player] = e.offered
 
     def _CardsRevealed(self, e: ev.CardsRevealed) -> None:
+        showdown = len(e.offers) > 1  # (a lone bidder lays down its cheapest cards instead)
         for player, cards in e.offers.items():
+            if showdown:
+                self.above[player][e.noble] = (max(self.ed.card_rank(c) for c in cards if c != JOKER), 0)
             shown = Counter(cards)
             for card in (shown - self.known[player]).elements():  # out of the unknown part
                 self.lots[player].seen(card)

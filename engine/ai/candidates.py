@@ -1,6 +1,7 @@
 """The moves the strong player weighs against each other at a decision it searches.
 
-- an auction: passing, calling, the two lowest raises, and the normal player's choice;
+- an auction: passing, calling, the two lowest raises, the highest (every valid card: a bid the others may not
+  be able to follow), and the normal player's choice;
 - taking a privilege card: every card on display;
 - using a privilege card: the first steps of the best PLANS_TRIED plans (plan.py), each then carried on as
   the normal player would from there (none now: see PLANS_TRIED);
@@ -19,7 +20,7 @@ from .bidding import spend_order
 from .situation import board_from_view, horizon, me_from_view
 from .valuation import position_value
 
-EXTRA_BIDS = 2  # raises tried above the current high bid (besides the normal player's own choice)
+EXTRA_BIDS = 2  # the lowest raises tried (besides the highest and the normal player's own choice)
 # Privilege plans whose first steps are tried: 1 leaves using a privilege card to the normal player's planner
 # (plan.py). Searched, its first steps overruled the planner's for the worse in each of four measurements
 # (the final lead, played on in the true state, summed over the overruled decisions: -167, -58, -75, -168)
@@ -31,7 +32,8 @@ def candidates(view: View, usual: ActionModel) -> list[ActionModel]:
     legal = view.you.legal_actions
     if view.phase == "auction":
         picked = [a for a in legal if isinstance(a, (Pass, Call))]
-        picked += [a for a in legal if isinstance(a, Bid)][:EXTRA_BIDS]
+        bids = [a for a in legal if isinstance(a, Bid)]
+        picked += bids[:EXTRA_BIDS] + bids[-1:] if len(bids) > EXTRA_BIDS else bids
     elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
         picked = [a for a in legal if isinstance(a, TakeCard)]
     elif view.phase == "privilege" and view.privilege.awaiting == "privileges" and PLANS_TRIED > 1:

@@ -10,7 +10,8 @@ once its own hand and everything known (`Belief`) are taken out, so that:
 - whoever has offered k cards in the running auction holds k valid cards, one of
   them a certificate of this noble (R10), so the auction can go on;
 - whoever passed at a high bid of h is likely dealt no more than h certificates
-  of that noble (`Belief.short`; a card beyond is dealt last with chance SHORT);
+  of that noble (`Belief.short`; a card beyond is dealt last with chance SHORT), and whoever laid down
+  their best card in a showdown is likely dealt no better one (`Belief.above`; chance SHOWN);
 - the top card of the deck has the price its back shows, and the discard pile's
   top card is the one lying face up.
 Everything else in the state is public and copied from the view.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from types import SimpleNamespace
 
 from .. import views
@@ -35,6 +37,7 @@ from .lots import Lots
 SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
 PURCHASES = ("initial_purchase", "round_end_purchase")
 SHORT = 0.8  # the chance a card a pass says the hand likely lacks is kept out of it
+SHOWN = 0.9  # the same for a certificate better than the best one its holder laid down in a showdown
 
 
 class Unsampled(ValueError):
@@ -86,12 +89,12 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
             _ensure(hands[p], unknown, k, noble, ed)
     moved = False
     for p in others:  # what earlier bids say they still hold, as far as their hands have room
-        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd)
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p])
         for noble in sorted(belief.backing[p], key=ed.nobles.index):  # Maximilian (any certificate) last
             valid, certs = belief.backing[p][noble]
             _ensure(hands[p], unknown, valid, noble, ed, certs > 0, room=belief.hand[p])
     for p in others:
-        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd)
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p])
         _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
         if need < 0 or need > len(unknown):
@@ -176,21 +179,34 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition
 
 
 def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed: Edition,
-                  rnd: random.Random) -> bool:
+                  rnd: random.Random, above: dict[str, tuple[int, int]] | None = None) -> bool:
     """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
-    of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`).
+    of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`), and
+    with chance SHOWN those better than a showdown's best card of which it holds as many as `above` allows.
     Whether any moved."""
     valid_for = ed.valid_for
     full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and c in valid_for[n]) >= cap]
-    if not full:
+    better = [s for s, cap in ((_better(ed, n, rank), cap) for n, (rank, cap) in (above or {}).items())
+              if sum(1 for c in hand if c in s) >= cap]
+    if not full and not better:
         return False
     certificates = set().union(*(valid_for[n] for n in full)) - {JOKER}
+    beaten = frozenset().union(*better)
     front, back = [], []
     for c in unknown:
-        lacking = c in certificates and rnd.random() < SHORT
+        if c in beaten:
+            lacking = rnd.random() < SHOWN
+        else:
+            lacking = c in certificates and rnd.random() < SHORT
         (back if lacking else front).append(c)
     unknown[:] = front + back
     return bool(back)
+
+
+@lru_cache(maxsize=1024)
+def _better(ed: Edition, noble: str, rank: int) -> frozenset[str]:
+    """The certificates valid for `noble` that rank above `rank` (remembered: asked in every world)."""
+    return frozenset(c for c in ed.valid_for[noble] if c != JOKER and ed.card_rank(c) > rank)
 
 
 def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
