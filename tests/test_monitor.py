@@ -3,31 +3,38 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 
 import bot.discord_app.monitor as monitoring
 
 
-async def test_a_blocked_event_loop_is_seen_and_written(tmp_path, monkeypatch):
+@contextlib.asynccontextmanager
+async def _watching(path, monkeypatch):
+    """A started monitor writing to `path` at every tick."""
     monkeypatch.setattr(monitoring, "WRITE_EVERY", 0.0)
-    path = tmp_path / "monitor.json"
     monitor = monitoring.LoopMonitor(str(path))
     monitor.start()
     try:
         await asyncio.sleep(0.05)
+        yield monitor
+    finally:
+        await monitor.stop()
+
+
+async def test_a_blocked_event_loop_is_seen_and_written(tmp_path, monkeypatch):
+    path = tmp_path / "monitor.json"
+    async with _watching(path, monkeypatch):
         stuck = time.time()
         time.sleep(0.15)  # the loop is stuck: no timer can fire
         await asyncio.sleep(0.05)
         written = json.loads(path.read_text())
         # At least the one made here (a busy machine may add pauses of its own).
         assert written["pauses_over_100ms"] >= 1 and written["max_pause_ms"] >= 100 and written["rss_kb"] > 0
-        # ... and when: a benchmark counts only the pauses of the window it measures
         # ... and when: a benchmark counts only the pauses of the window it measures. The loop's thread
         # slept: it used next to no CPU, so the pause was waiting, not the bot's own work
         assert any(at >= stuck and ms >= 100 and cpu < 50 for at, ms, cpu in written["long_pauses"])
-    finally:
-        await monitor.stop()
 
 
 def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:
@@ -42,13 +49,9 @@ def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:
 
 
 async def test_a_pause_of_the_bots_own_work_is_told_from_waiting_and_named(tmp_path, monkeypatch):
-    monkeypatch.setattr(monitoring, "WRITE_EVERY", 0.0)
     monkeypatch.setenv("MONITOR_STACKS", "1")
     path = tmp_path / "monitor.json"
-    monitor = monitoring.LoopMonitor(str(path))
-    monitor.start()
-    try:
-        await asyncio.sleep(0.05)
+    async with _watching(path, monkeypatch) as monitor:
         stuck = time.time()
         _hold_the_loop(150, until=lambda: any("_hold_the_loop" in s for s in monitor._sampler.stacks))
         await asyncio.sleep(0.05)
@@ -56,5 +59,3 @@ async def test_a_pause_of_the_bots_own_work_is_told_from_waiting_and_named(tmp_p
         assert any(at >= stuck and cpu >= 140 for at, ms, cpu in written["long_pauses"])
         stalls = dict(written["stall_stacks"])
         assert any(stack.startswith("test_monitor.py:_hold_the_loop") for stack in stalls)
-    finally:
-        await monitor.stop()
