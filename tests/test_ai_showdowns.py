@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import random
 
-from test_strong import ED, normal_choice, positions
+from test_strong import ED, bounds_kept
 
-from engine import player_view
 from engine.ai import worlds
 from engine.ai.belief import Belief
-from engine.ai.levels import visible_to
-from engine.ai.worlds import _better, _lacking_last, sample_world
+from engine.ai.worlds import _better, _lacking_last
 from engine.components import JOKER
-from engine.events import AuctionStarted, AuctionWon, BidMade, CardsDrawn, CardsRevealed, Called, GameStarted
+from engine.events import AuctionStarted, AuctionWon, BidMade, Called, CardsDrawn, CardsRevealed, GameStarted
 
 START = [GameStarted(players=["ada", "ben", "cy"], start_player="ada", rounds=4)]
 
@@ -56,20 +54,10 @@ def test_worlds_deal_showdown_players_no_better_card_far_more_often_than_a_blind
     """In the normal level's games the bound always holds of the real hands; the worlds keep to it."""
 
     def met(shown: float) -> tuple[int, int, int]:
-        monkeypatch.setattr(worlds, "SHOWN", shown)
-        rnd = random.Random(3)
-        bounds = real = dealt = 0
-        for state, events, player in positions(4, 64, phases=("auction",)):
-            belief = Belief.from_events(visible_to(events, player), ED)
-            world = sample_world(player_view(state, player), belief, rnd, normal_choice)
-            for seat, p in enumerate(state.players):
-                for noble, (rank, cap) in belief.above[p.id].items() if p.id != player else ():
-                    if cap == 0:
-                        better = _better(ED, noble, rank)
-                        bounds += 1
-                        real += not any(c in better for c in p.hand)
-                        dealt += not any(c in better for c in world.players[seat].hand)
-        return bounds, real, dealt
+        return bounds_kept(monkeypatch, "SHOWN", shown,
+                           lambda belief, p: [(n, _better(ED, n, rank))
+                                              for n, (rank, cap) in belief.above[p].items() if cap == 0],
+                           lambda hand, noble, better: not any(c in better for c in hand))
 
     bounds, real, dealt = met(worlds.SHOWN)
     _, _, blind = met(0.0)

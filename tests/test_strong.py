@@ -117,6 +117,26 @@ def test_a_pass_says_which_certificates_a_hand_likely_lacks():
     assert belief.short == {"ada": {"philipp": 2}, "ben": {"louise": 0}, "cy": {"philipp": 2}}
 
 
+def bounds_kept(monkeypatch, chance: str, value: float, bounds, holds) -> tuple[int, int, int]:
+    """Over the normal level's auctions, with `worlds.<chance>` set to `value`: how many bounds the belief
+    sets on the others' hands (`bounds(belief, player)`: (noble, bound) pairs), how many of them the real
+    hands keep and how many a sampled world's do (`holds(hand, noble, bound)`)."""
+    from engine.ai import worlds
+
+    monkeypatch.setattr(worlds, chance, value)
+    rnd = random.Random(3)
+    counted = real = dealt = 0
+    for state, events, player in positions(4, 64, phases=("auction",)):
+        belief = Belief.from_events(visible_to(events, player), ED)
+        world = sample_world(player_view(state, player), belief, rnd, normal_choice)
+        for seat, p in enumerate(state.players):
+            for noble, bound in bounds(belief, p.id) if p.id != player else ():
+                counted += 1
+                real += holds(p.hand, noble, bound)
+                dealt += holds(world.players[seat].hand, noble, bound)
+    return counted, real, dealt
+
+
 def test_worlds_deal_few_certificates_a_pass_says_a_hand_lacks(monkeypatch):
     """The normal player passes at a high bid of 0 only without a certificate of the noble, so in its games
     such a bound holds of the real hands; the sampled worlds keep to it far more often than a blind deal."""
@@ -126,19 +146,9 @@ def test_worlds_deal_few_certificates_a_pass_says_a_hand_lacks(monkeypatch):
         return sum(1 for c in hand if c != "joker" and ED.is_valid_for(c, noble))
 
     def met(short: float) -> tuple[int, int, int]:
-        monkeypatch.setattr(worlds, "SHORT", short)
-        rnd = random.Random(3)
-        bounds = real = dealt = 0
-        for state, events, player in positions(4, 64, phases=("auction",)):
-            belief = Belief.from_events(visible_to(events, player), ED)
-            world = sample_world(player_view(state, player), belief, rnd, normal_choice)
-            for seat, p in enumerate(state.players):
-                for noble, cap in belief.short[p.id].items() if p.id != player else ():
-                    if cap == 0:
-                        bounds += 1
-                        real += lacking(p.hand, noble) == 0
-                        dealt += lacking(world.players[seat].hand, noble) == 0
-        return bounds, real, dealt
+        return bounds_kept(monkeypatch, "SHORT", short,
+                           lambda belief, p: [(n, None) for n, cap in belief.short[p].items() if cap == 0],
+                           lambda hand, noble, _: lacking(hand, noble) == 0)
 
     bounds, real, dealt = met(worlds.SHORT)
     _, _, blind = met(0.0)
