@@ -15,6 +15,7 @@ from discord.gateway import DiscordWebSocket
 from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
 from storage.url import DatabaseURL
 
+from .allocator import pin_large_blocks
 from .backups import backups_refused, damaged_database
 from .config import Settings
 from .discord_app.client import AugsburgBot, make_bot
@@ -49,6 +50,7 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
 
 
 def main() -> int:
+    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
     settings = Settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(

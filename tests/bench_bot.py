@@ -187,7 +187,7 @@ async def load(args, folder: Path) -> dict:
         await asyncio.sleep(5)  # let the openings' drawings and computers settle
         before, moves_before, rss_start = fake.stats(), await moves_in(where), rss_kb(proc.pid)
         monitor_file = folder / "monitor.json"  # a bot from before the monitor existed writes none
-        rss_samples, blocks, decisions, attempts, in_flight = [rss_start], [_blocks(monitor_file)], 0, 0, set()
+        rss_samples, blocks, decisions, attempts, in_flight = [rss_start], [_watched(monitor_file)], 0, 0, set()
         started, window_start = time.monotonic(), time.time()
         while (elapsed := time.monotonic() - started) < args.seconds:
             if attempts < elapsed * args.rate and len(in_flight) < 500:
@@ -200,7 +200,7 @@ async def load(args, folder: Path) -> dict:
                 await asyncio.sleep(0.002)
             if int(elapsed) % 10 == 0 and len(rss_samples) <= elapsed / 10:
                 rss_samples.append(rss_kb(proc.pid))
-                blocks.append(_blocks(monitor_file))
+                blocks.append(_watched(monitor_file))
         results = await asyncio.gather(*in_flight, return_exceptions=True)
         decisions = sum(1 for t in results if t is True)
         await asyncio.sleep(3)
@@ -220,7 +220,8 @@ async def load(args, folder: Path) -> dict:
             "window_pauses_over_50ms_max_ms": _window(monitor, window_start),
             "rss_mb_start_end": [round(rss_start / 1024), round(rss_kb(proc.pid) / 1024)],
             "rss_mb_samples": [round(r / 1024) for r in rss_samples[::6]],
-            "python_blocks_k_samples": [b and round(b / 1000) for b in blocks[::6]],  # every Python object's
+            "python_blocks_k_samples": [b[0] and round(b[0] / 1000) for b in blocks[::6]],  # every Python object's
+            "malloc_mb_samples": [b[1] for b in blocks[::6]],  # the C allocator's: used, kept free, mapped
             "global_calls_per_move": per(after, before, "global_limited", moves),
             "token_calls_per_move": per(after, before, "interaction_token", moves),
             "busiest_channel_ops_per_5s": after["busiest_channel_ops"],
@@ -289,12 +290,14 @@ async def main() -> None:
         await drop_databases()
 
 
-def _blocks(monitor_file: Path) -> int | None:
-    """The memory blocks the bot's Python objects take, as its monitor last wrote (None: not written)."""
+def _watched(monitor_file: Path) -> tuple[int | None, dict | None]:
+    """The memory blocks the bot's Python objects take and what the C allocator holds, as its monitor last
+    wrote (None: not written)."""
     try:
-        return json.loads(monitor_file.read_text()).get("python_blocks")
+        monitor = json.loads(monitor_file.read_text())
     except (OSError, ValueError):
-        return None
+        return None, None
+    return monitor.get("python_blocks"), monitor.get("malloc_mb")
 
 
 def _window(monitor: dict, since: float) -> list | None:

@@ -13,6 +13,7 @@ what the loop's thread was running while it stalled (sampled by a thread of its 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import json
 import os
@@ -95,6 +96,7 @@ class LoopMonitor:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
                 s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
+                s["malloc_mb"] = malloc_mb()
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)
@@ -146,6 +148,25 @@ class StallSampler(threading.Thread):
                 where.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
                 frame = frame.f_back
             self.stacks[" < ".join(where)] += 1
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+
+def malloc_mb() -> dict | None:
+    """What the C allocator (glibc) holds, over all its arenas, in MB: `used` by live allocations (Python's
+    objects over 512 bytes, C libraries'), `free` kept in its arenas for reuse (RSS that
+    no object holds: fragmentation, or threads' arenas), `mapped` in blocks of their own. None elsewhere."""
+    try:
+        info = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return None
+    info.restype = _MallInfo2
+    m = info()
+    return {"used": round((m.uordblks + m.hblkhd) / 2**20, 1), "free": round(m.fordblks / 2**20, 1),
+            "mapped": round(m.hblkhd / 2**20, 1)}
 
 
 def _rss_kb() -> int:
