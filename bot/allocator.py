@@ -10,8 +10,10 @@ pins it at glibc's own default, so large blocks are always returned when freed.
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import os
+import time
 
 M_MMAP_THRESHOLD = -3  # mallopt's parameter numbers (malloc.h)
 THRESHOLD = 128 * 1024  # glibc's default: pinned, no longer raised by the blocks freed
@@ -29,3 +31,28 @@ def pin_large_blocks() -> bool:
         return False
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     return bool(mallopt(M_MMAP_THRESHOLD, THRESHOLD))
+
+
+GIVE_BACK_SECONDS = 60.0  # how often free memory in the heap is handed back (a pass takes a few ms)
+given_back_ms: list[float] = []  # how long the latest passes took (the monitor reports them)
+
+
+def give_back() -> bool:
+    """Hand the whole free pages inside the allocator's heaps back to the system (glibc's malloc_trim):
+    the small blocks freed between live ones, which the pinned threshold does not cover. Whether any were."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return bool(trim(0))
+
+
+async def keep_giving_back(every: float = GIVE_BACK_SECONDS) -> None:
+    """Every `every` seconds, `give_back` (on the event loop: it takes milliseconds, and a thread would hold
+    the allocator's locks against the loop just the same)."""
+    while True:
+        await asyncio.sleep(every)
+        started = time.perf_counter()
+        give_back()
+        given_back_ms[:] = [*given_back_ms[-9:], round((time.perf_counter() - started) * 1000, 2)]

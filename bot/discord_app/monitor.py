@@ -24,6 +24,8 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
+from .. import allocator
+
 TICK = 0.01
 WRITE_EVERY = 2.0
 LONG = 50.0  # ms: a pause worth noting with its time
@@ -97,6 +99,7 @@ class LoopMonitor:
                 s["rss_kb"] = _rss_kb()
                 s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
                 s["malloc_mb"] = malloc_mb()
+                s["given_back_ms"] = list(allocator.given_back_ms)
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)
