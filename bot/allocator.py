@@ -33,6 +33,7 @@ def pin_large_blocks() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, THRESHOLD))
 
 
+GIVING_BACK_TASK = "giving memory back"
 GIVE_BACK_SECONDS = 60.0  # how often free memory in the heap is handed back (a pass takes a few ms)
 given_back_ms: list[float] = []  # how long the latest passes took (the monitor reports them)
 

@@ -9,7 +9,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from ..allocator import keep_giving_back
+from ..allocator import GIVING_BACK_TASK, keep_giving_back
 from ..backups import start_backups
 from ..config import Settings
 from ..scheduler import Clock, SystemClock
@@ -82,7 +82,7 @@ class AugsburgBot(commands.Bot):
         if self.service is None:
             self.service = await open_service(self.settings, self.clock)
         self.backups = start_backups(self.settings, self.service)
-        self.giving_back = asyncio.get_running_loop().create_task(keep_giving_back(), name="giving memory back")
+        self.giving_back = asyncio.get_running_loop().create_task(keep_giving_back(), name=GIVING_BACK_TASK)
         await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None

@@ -22,6 +22,8 @@ from typing import Any
 import discord
 from discord.http import Route
 
+from bot.allocator import GIVING_BACK_TASK
+
 from . import payloads
 from .errors import HarnessError, SettleTimeout
 from .model import delivered
@@ -34,12 +36,13 @@ REFUSED_BODIES = ("400 50035", "400 50006", "413 40005")  # bodies Discord refus
 
 
 def _background(task: asyncio.Task) -> bool:
-    """Long-lived by design: discord.py's timers and the server's keep-alive connection loops."""
+    """Long-lived by design: discord.py's timers, the server's keep-alive connection loops, and every bot's
+    allocator upkeep (it runs as long as the bot, from its setup)."""
     coro = task.get_coro()
     name = getattr(coro, "__qualname__", "")
     code = getattr(coro, "cr_code", None)
     timer = code is not None and code.co_filename.startswith(_DISCORD_DIR) and name.endswith(_TIMERS)
-    return timer or name == "RequestHandler.start"
+    return timer or name == "RequestHandler.start" or task.get_name() == GIVING_BACK_TASK
 
 
 class _ErrorCapture(logging.Handler):
