@@ -5,7 +5,7 @@ from __future__ import annotations
 from test_strong import positions
 
 from engine import player_view
-from engine.actions import Bid, Call, Pass
+from engine.actions import Bid, Buy, Call, Pass
 from engine.ai.candidates import EXTRA_BIDS, candidates
 from engine.ai.player import ComputerPlayer
 
@@ -30,3 +30,20 @@ def test_an_auction_weighs_passing_calling_the_lowest_raises_and_the_highest():
             narrow += 1
             assert all(b in picked for b in bids)
     assert wide > 10 and narrow > 10
+
+
+def test_the_first_purchase_is_the_normal_players_and_round_end_purchases_are_searched():
+    """The game's first purchase is left to the normal player (searched to the end of round 1 only, one card
+    fewer looked better than it was); a round-end purchase with something affordable weighs several."""
+    first = later = 0
+    for state, _events, player in positions(4, 23, phases=("initial_purchase", "round_end_purchase")):
+        view = player_view(state, player)
+        usual = ComputerPlayer(seed=1).decide(view)
+        picked = candidates(view, usual)
+        if state.phase == "initial_purchase":
+            first += 1
+            assert picked == [usual]
+        elif usual.cards:
+            later += 1
+            assert usual in picked and Buy(cards=[]) in picked and len(picked) > 2
+    assert first and later > 3
