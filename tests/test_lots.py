@@ -93,3 +93,61 @@ def test_worlds_dealt_with_the_purchase_totals_come_closer_to_the_real_hands():
                     a, b = Counter(CARD_PRICE[c] for c in dealt.hand), Counter(CARD_PRICE[c] for c in real.hand)
                     mismatch[use] += sum(((a - b) + (b - a)).values())
     assert mismatch[True] < 0.8 * mismatch[False]
+
+
+def test_a_bought_card_is_dealt_as_the_best_of_several_of_its_price(monkeypatch):
+    """A buyer keeps the cards worth most to them: of a 400 offered as a joker or as a 15-17, the normal level
+    buys the certificate. A lot of one 400 is dealt from the best of PICK such cards, not the first."""
+    from engine.ai import worlds
+    from engine.ai.worlds import _priced
+
+    lots = Lots(ED)
+    lots.bought(1, 400)
+    pool = [c for c in ED.all_cards if CARD_PRICE[c] == 400]  # 12 jokers and the 15s, 16s and 17s
+    assert Counter(c == JOKER for c in pool) == {True: 12, False: 12}
+
+    def jokers_dealt(pick: int) -> int:
+        monkeypatch.setattr(worlds, "PICK", pick)
+        rnd, dealt = random.Random(9), 0
+        for _ in range(400):
+            unknown = list(pool)
+            rnd.shuffle(unknown)
+            hand: list[str] = []
+            _priced(hand, unknown, lots, 1, 0, rnd)
+            assert len(hand) == 1 and len(unknown) == len(pool) - 1
+            dealt += hand[0] == JOKER
+        return dealt
+
+    pick = worlds.PICK
+    assert 160 <= jokers_dealt(1) <= 240  # the first one of that price: a joker half the time
+    assert jokers_dealt(pick) <= 80  # a joker only when all PICK were jokers (1 in 8 for 3)
+
+
+def test_worlds_deal_the_others_about_as_many_jokers_and_as_high_a_best_card_as_the_real_hands(monkeypatch):
+    """In the normal level's games, the others' cards valid for the running noble: the sampled worlds come
+    closer to the real hands on average with PICK than with each bought card the first of its price."""
+    from engine.ai import worlds
+
+    def gaps(pick: int) -> tuple[float, float]:
+        monkeypatch.setattr(worlds, "PICK", pick)
+        rnd = random.Random(4)
+        jokers = best = 0.0
+        for state, events, player in positions(4, 90, phases=("auction",)):
+            belief = Belief.from_events(visible_to(events, player), ED)
+            world = sample_world(player_view(state, player), belief, rnd, normal_choice)
+            noble = ED.nobles[state.noble]
+            for real, dealt in zip(state.players, world.players, strict=True):
+                if real.id != player:
+                    jokers += dealt.hand.count(JOKER) - real.hand.count(JOKER)
+                    best += _best(dealt.hand, noble) - _best(real.hand, noble)
+        return jokers, best
+
+    pick = worlds.PICK
+    first_jokers, first_best = gaps(1)
+    picked_jokers, picked_best = gaps(pick)
+    assert first_jokers > 0 and first_best < 0, "dealt blindly, bought cards are too often jokers, too low"
+    assert abs(picked_jokers) < abs(first_jokers) and abs(picked_best) < abs(first_best)
+
+
+def _best(hand: list[str], noble: str) -> int:
+    return max((ED.card_value[c] for c in hand if c != JOKER and ED.is_valid_for(c, noble)), default=0)
