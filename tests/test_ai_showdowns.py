@@ -13,11 +13,9 @@ from test_strong import ED, bounds_kept
 
 from engine.ai import worlds
 from engine.ai.belief import Belief
-from engine.ai.bidding import keep_key
-from engine.ai.worlds import _better, _lacking_last, _worse
+from engine.ai.worlds import _better, _lacking_last
 from engine.components import JOKER
-from engine.events import (AuctionStarted, AuctionWon, BidMade, Called, CardDiscarded, CardsDrawn, CardsRevealed,
-                           GameStarted)
+from engine.events import AuctionStarted, AuctionWon, BidMade, Called, CardsDrawn, CardsRevealed, GameStarted
 
 START = [GameStarted(players=["ada", "ben", "cy"], start_player="ada", rounds=4)]
 
@@ -65,44 +63,3 @@ def test_worlds_deal_showdown_players_no_better_card_far_more_often_than_a_blind
     _, _, blind = met(0.0)
     assert bounds > 100 and real == bounds
     assert dealt >= 0.97 * bounds and bounds - blind >= 3 * (bounds - dealt)
-
-
-def test_a_card_let_go_by_choice_sets_a_floor_under_the_rest_of_the_hand():
-    """The normal level discards (after drawing two) the card it least wants to keep, and a lone winner lays
-    down the valid cards it least wants to keep: what stays is worth more, until new cards come in."""
-    key = keep_key(ED)
-    discard = [CardsDrawn(player="ben", count=2, reason="privilege"), CardDiscarded(player="ben", card="leo-9")]
-    belief = Belief.from_events(START + discard, ED)
-    assert belief.floor["ben"] == {None: ("leo-9", 0)}
-    assert {"leo-8", "maria-3"} <= _worse(ED, None, "leo-9") and not {"leo-10", JOKER} & _worse(ED, None, "leo-9")
-    alone = [AuctionStarted(noble="leo", opener="ada"), BidMade(player="ada", count=2),
-             CardsRevealed(noble="leo", offers={"ada": ["leo-2", JOKER]}, winner="ada")]
-    belief = Belief.from_events(START + alone, ED)
-    assert belief.floor["ada"] == {"leo": (JOKER, 0)}, "the laid card worth keeping most sets the floor"
-    below_joker = _worse(ED, "leo", JOKER)
-    assert below_joker == {c for c in ED.valid_for["leo"] if c != JOKER and key(c) < key(JOKER)}
-    assert "leo-13" in below_joker and "leo-14" not in below_joker and "maria-2" not in below_joker
-    later = Belief.from_events(START + alone + [CardsDrawn(player="ada", count=2, reason="privilege")], ED)
-    assert later.floor["ada"] == {"leo": (JOKER, 2)}, "each card got since may be a worse one"
-    showdown = [AuctionStarted(noble="leo", opener="ada"), BidMade(player="ada", count=3),
-                Called(player="ben", count=3),
-                CardsRevealed(noble="leo", offers={"ada": ["leo-12", "leo-4", JOKER],
-                                                   "ben": ["leo-15", "leo-2", "leo-5"]}, winner="ben")]
-    belief = Belief.from_events(START + showdown, ED)
-    assert belief.floor["ada"] == {"leo": (JOKER, 2)}, "its certificates below the joker, taken back: leo-12, leo-4"
-    assert belief.floor["ben"] == {"leo": ("leo-5", 0)}, "the winner's fillers are gone"
-
-
-def test_worlds_deal_no_card_below_a_floor_far_more_often_than_a_blind_deal(monkeypatch):
-    """In the normal level's games the floors hold of the real hands; the worlds keep to them."""
-
-    def met(chance: float) -> tuple[int, int, int]:
-        return bounds_kept(monkeypatch, "FLOOR", chance,
-                           lambda belief, p: [(n, (_worse(ED, n, card), cap))
-                                              for n, (card, cap) in belief.floor[p].items()],
-                           lambda hand, noble, bound: sum(1 for c in hand if c in bound[0]) <= bound[1])
-
-    bounds, real, dealt = met(worlds.FLOOR)
-    _, _, blind = met(0.0)
-    assert bounds > 1000 and real == bounds
-    assert dealt >= 0.9 * bounds and bounds - blind >= 3 * (bounds - dealt)

@@ -13,11 +13,7 @@ if nobody had bid: a bid needs one), more only by the cards they got since
 (`short`; likely, not sure: the normal player also passes on a weak hand). In a showdown
 every player lays down their best valid certificate (R13: the best card decides), so none
 of them likely holds a better one, more only by the cards they got since (`above`; for
-Maximilian: no better certificate at all). Whoever lets a card go by choice keeps the
-better ones (`floor`): after a draw-2 discard no card in the hand is worth keeping less
-than the one discarded, and a lone winner, who lays down the valid cards least worth
-keeping, keeps no certificate of that noble below the best card laid down; fewer only
-by the cards they got since. A card drawn from
+Maximilian: no better certificate at all). A card drawn from
 the deck showed its price on its back while it lay on top. `Belief` replays
 those events; it never reads a GameState, so it can know no more than the
 player whose events it is given.
@@ -31,7 +27,6 @@ from collections.abc import Iterable
 from .. import events as ev
 from ..components import JOKER
 from ..edition import Edition
-from .bidding import keep_key
 from .lots import Lots
 
 
@@ -54,9 +49,6 @@ class Belief:
         # player -> noble -> (rank, cap): certificates valid for it ranking above `rank` the hand likely holds at
         # most `cap` of, by the best card they laid down in a showdown
         self.above: dict[str, dict[str, tuple[int, int]]] = {}
-        # player -> noble (None: any card) -> (card, cap): cards of that noble worth keeping less than `card`
-        # the hand likely holds at most `cap` of, by the cards its owner chose to let go (the worst ones)
-        self.floor: dict[str, dict[str | None, tuple[str, int]]] = {}
         self.noble: str | None = None  # the noble of the running (or last) auction
         self.high = 0  # the running (or last) auction's high bid
         self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
@@ -93,7 +85,6 @@ class Belief:
             self.backing[p] = {}
             self.short[p] = {}
             self.above[p] = {}
-            self.floor[p] = {}
 
     def _AuctionStarted(self, e: ev.AuctionStarted) -> None:
         self.noble, self.high = e.noble, 0
@@ -111,7 +102,6 @@ class Belief:
         if count:
             self.short[player] = {noble: cap + count for noble, cap in self.short[player].items()}
             self.above[player] = {noble: (rank, cap + count) for noble, (rank, cap) in self.above[player].items()}
-            self.floor[player] = {noble: (card, cap + count) for noble, (card, cap) in self.floor[player].items()}
 
     def _Called(self, e: ev.Called) -> None:
         self._backed(e.player, e.count)
@@ -150,19 +140,9 @@ class Belief:
 
     def _CardsRevealed(self, e: ev.CardsRevealed) -> None:
         showdown = len(e.offers) > 1  # (a lone bidder lays down its cheapest cards instead)
-        key = keep_key(self.ed)
         for player, cards in e.offers.items():
             if showdown:
-                best = max((c for c in cards if c != JOKER), key=self.ed.card_rank)
-                self.above[player][e.noble] = (self.ed.card_rank(best), 0)
-                fillers = list(cards)
-                fillers.remove(best)
-                if fillers:  # the best card, then the other valid cards least worth keeping: the rest are worth more
-                    top = max(fillers, key=key)
-                    back = 0 if player == e.winner else sum(1 for c in cards if c != JOKER and key(c) < key(top))
-                    self.floor[player][e.noble] = (top, back)  # (a loser takes its cards back: those below)
-            elif cards:  # alone: the valid cards least worth keeping, so every certificate kept is worth more
-                self.floor[player][e.noble] = (max(cards, key=key), 0)
+                self.above[player][e.noble] = (max(self.ed.card_rank(c) for c in cards if c != JOKER), 0)
             shown = Counter(cards)
             for card in (shown - self.known[player]).elements():  # out of the unknown part
                 self.lots[player].seen(card)
@@ -207,7 +187,6 @@ class Belief:
         self.discard += 1
         self.discard_known[e.card] += 1
         self._left(e.player, [e.card])
-        self.floor[e.player][None] = (e.card, 0)  # the card least worth keeping goes
 
     def _CardReturned(self, e: ev.CardReturned) -> None:
         # Under the deck, unseen: which known card went (if one did) is unknown, so forget them all.

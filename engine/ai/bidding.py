@@ -28,11 +28,6 @@ def _keep_order(w: Weights, ed: Edition):
     return {c: (card_worth(c, ed, w), ed.card_rank(c)) for c in ed.all_cards}.__getitem__
 
 
-def keep_key(ed: Edition, w: Weights = WEIGHTS):
-    """The sort key of `spend_order`: how much a card is worth keeping (lower: let go of first)."""
-    return _keep_order(w, ed)
-
-
 def spend_order(cards: list[str], ed: Edition, w: Weights = WEIGHTS) -> list[str]:
     """Cards from least to most worth keeping."""
     return sorted(cards, key=_keep_order(w, ed))

@@ -32,16 +32,12 @@ from ..game import legal_actions
 from ..state import Auction, GameState, Player, PrivilegeTurn, Purchase
 from ..views import View
 from .belief import Belief
-from .bidding import keep_key
 from .lots import Lots
-from .valuation import card_worth
 
 SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
 PURCHASES = ("initial_purchase", "round_end_purchase")
 SHORT = 0.8  # the chance a card a pass says the hand likely lacks is kept out of it
 SHOWN = 0.9  # the same for a certificate better than the best one its holder laid down in a showdown
-FLOOR = 0.9  # the same for a card worth keeping less than one its holder chose to let go of
-PICK = 5  # a bought card of a price is the best of this many unseen cards of that price (buyers choose)
 
 
 class Unsampled(ValueError):
@@ -93,14 +89,13 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
             _ensure(hands[p], unknown, k, noble, ed)
     moved = False
     for p in others:  # what earlier bids say they still hold, as far as their hands have room
-        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p], belief.floor[p])
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p])
         for noble in sorted(belief.backing[p], key=ed.nobles.index):  # Maximilian (any certificate) last
             valid, certs = belief.backing[p][noble]
             _ensure(hands[p], unknown, valid, noble, ed, certs > 0, room=belief.hand[p])
     for p in others:
-        back = _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p], belief.floor[p])
-        moved |= bool(back)
-        _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd, len(unknown) - back)
+        moved |= _lacking_last(unknown, hands[p], belief.short[p], ed, rnd, belief.above[p])
+        _priced(hands[p], unknown, belief.lots[p], belief.hand[p], sum(known[p].values()), rnd)
         need = belief.hand[p] - len(hands[p])
         if need < 0 or need > len(unknown):
             raise Unsampled("hand sizes do not add up")
@@ -184,43 +179,28 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition
 
 
 def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed: Edition,
-                  rnd: random.Random, above: dict[str, tuple[int, int]] | None = None,
-                  floor: dict[str | None, tuple[str, int]] | None = None) -> bool:
+                  rnd: random.Random, above: dict[str, tuple[int, int]] | None = None) -> bool:
     """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
-    of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`); with
-    chance SHOWN those better than a showdown's best card of which it holds as many as `above` allows; and
-    with chance FLOOR those worse than a card let go of which it holds as many as `floor` allows.
-    How many moved."""
+    of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`), and
+    with chance SHOWN those better than a showdown's best card of which it holds as many as `above` allows.
+    Whether any moved."""
     valid_for = ed.valid_for
     full = [n for n, cap in short.items() if sum(1 for c in hand if c != JOKER and c in valid_for[n]) >= cap]
     better = [s for s, cap in ((_better(ed, n, rank), cap) for n, (rank, cap) in (above or {}).items())
               if sum(1 for c in hand if c in s) >= cap]
-    worse = [s for s, cap in ((_worse(ed, n, card), cap) for n, (card, cap) in (floor or {}).items())
-             if sum(1 for c in hand if c in s) >= cap]
-    if not full and not better and not worse:
-        return 0
+    if not full and not better:
+        return False
     certificates = set().union(*(valid_for[n] for n in full)) - {JOKER}
     beaten = frozenset().union(*better)
-    below = frozenset().union(*worse)
     front, back = [], []
     for c in unknown:
         if c in beaten:
             lacking = rnd.random() < SHOWN
-        elif c in below:
-            lacking = rnd.random() < FLOOR
         else:
             lacking = c in certificates and rnd.random() < SHORT
         (back if lacking else front).append(c)
     unknown[:] = front + back
-    return len(back)
-
-
-@lru_cache(maxsize=1024)
-def _worse(ed: Edition, noble: str | None, card: str) -> frozenset[str]:
-    """The cards worth keeping less than `card`: of all (noble None), or the certificates valid for `noble`."""
-    key = keep_key(ed)
-    cards = ed.all_cards if noble is None else [c for c in ed.valid_for[noble] if c != JOKER]
-    return frozenset(c for c in cards if key(c) < key(card))
+    return bool(back)
 
 
 @lru_cache(maxsize=1024)
@@ -229,41 +209,20 @@ def _better(ed: Edition, noble: str, rank: int) -> frozenset[str]:
     return frozenset(c for c in ed.valid_for[noble] if c != JOKER and ed.card_rank(c) > rank)
 
 
-def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random,
-            front: int | None = None) -> None:
+def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: int, rnd: random.Random) -> None:
     """Add to `hand` cards whose prices make up what its owner paid for them (lots.py). Cards already
-    dealt to back an offer (after the `fixed` known ones) count towards those prices. The cards of `unknown`
-    from `front` on are those the hand likely lacks (_lacking_last): chosen only when no other has the price."""
+    dealt to back an offer (after the `fixed` known ones) count towards those prices."""
     card_price = lots.ed.card_price
     forced = Counter(card_price[c] for c in hand[fixed:])
     taken: list[str] = []
-    front = len(unknown) if front is None else front
     for price in lots.prices(Counter(card_price[c] for c in unknown), rnd):
         if forced[price]:
             forced[price] -= 1
         else:  # (no such card unseen: that one stays unpriced)
-            front -= _take_best(taken, unknown, price, card_price, lots.ed, front)
+            _take(taken, unknown, lambda c, price=price: card_price[c] == price)
     room = max(0, size - len(hand))
     hand += taken[:room]
     unknown += taken[room:]  # an offer's cards and the prices together overfill the hand (rare): drop prices
-
-
-def _take_best(hand: list[str], unknown: list[str], price: int, card_price: dict, ed: Edition, front: int) -> int:
-    """Move into `hand` the card worth most to a buyer among the first PICK unseen cards of `price` before
-    `front` (or else the first one after it). How many cards before `front` it took (0 or 1)."""
-    found = []
-    for i, c in enumerate(unknown):
-        if card_price[c] == price:
-            if i >= front and found:
-                break
-            found.append(i)
-            if len(found) == PICK or i >= front:
-                break
-    if not found:
-        return 0
-    i = max(found, key=lambda i: card_worth(unknown[i], ed))
-    hand.append(unknown.pop(i))
-    return int(i < front)
 
 
 def _take(hand: list[str], unknown: list[str], wanted) -> bool:
