@@ -17,13 +17,13 @@ import random
 import statistics as st
 from concurrent.futures import ProcessPoolExecutor
 
+from test_strong import positions  # normal-level games, position by position
+
 from engine.ai.belief import Belief
 from engine.ai.levels import visible_to
 from engine.ai.likely import auction_so_far, likely_world, opener_of
-from engine.ai.player import ComputerPlayer
 from engine.ai.strong import _decide
 from engine.components import JOKER
-from engine.game import apply, new_game, to_act
 from engine.views import player_view
 
 FIGURES = ("valid", "best", "jokers")
@@ -37,19 +37,11 @@ def features(hand: list[str], noble: str, ed) -> tuple[int, int, int]:
 
 def game(args: tuple[int, int]) -> list[dict]:
     seed, worlds = args
-    ids = [f"p{i + 1}" for i in range(4)]
-    state, events = new_game(ids, seed=seed)
-    bots = {pid: ComputerPlayer(seed * 10 + i) for i, pid in enumerate(ids)}
-    rows, auctions = [], 0
-    while state.phase != "game_over":
-        player = to_act(state)[0]
-        view = player_view(state, player)
-        if state.phase == "auction":
-            auctions += 1
-            if auctions % 3 == 0:
-                rows += _compare(state, view, visible_to(events, player), player, worlds, seed * 1000 + auctions)
-        result = apply(state, player, bots[player].decide(view))
-        state, events = result.state, events + result.events
+    rows = []
+    for auctions, (state, events, player) in enumerate(positions(4, seed, phases=("auction",)), 1):
+        if auctions % 3 == 0:
+            rows += _compare(state, player_view(state, player), visible_to(events, player), player, worlds,
+                             seed * 1000 + auctions)
     return rows
 
 
