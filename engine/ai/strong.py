@@ -8,7 +8,8 @@ deals in which the others would have bid as they did (likely.py). In each such
 world it plays every candidate and then the rest of the round (after a purchase:
 the next round; in the game's last two rounds: the rest of the game), every
 player played by the normal level. Each outcome is scored as its lead over the
-best other player, in points at a round's end or in wins once the game is over;
+best other player: at a round's start, in the final points each position is
+likely to lead to (leaf.py, fitted to normal-level games); in wins once the game is over;
 the candidate with the best total wins, but it overrules the normal player's own
 choice only when it leads it by OVERRULE standard error on the same worlds (with
 a dozen or two worlds most leads are luck, and then the normal player's judgement
@@ -36,12 +37,11 @@ from ..events import Event
 from ..game import apply, to_act
 from ..state import GameState
 from ..views import View
+from . import leaf
 from .belief import Belief
 from .candidates import candidates as _candidates
 from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
-from .situation import horizon, me_from_view
-from .valuation import card_time_factor, card_worth, position_value
 from .worlds import Unsampled, quick_view
 
 WORK = 3000  # moves played out per decision: the level's strength (decision p99 as measured: see the README)
@@ -179,21 +179,12 @@ def play_on(world: GameState, me: str, action: ActionModel, rounds: int = ROUNDS
 
 
 def lead(state: GameState, me: str) -> float:
-    """How far `me` is ahead of the best other player: in wins once the game is over, else in points."""
+    """How far `me` is ahead of the best other player: in wins once the game is over, else in the final points
+    each position is likely to lead to (leaf.py)."""
     if state.phase == "game_over":
         won = me in state.winners
         mine = next(p.score for p in state.players if p.id == me)
         best = max(p.score for p in state.players if p.id != me)
         return WIN_POINTS * (1.0 / len(state.winners) if won else 0.0) + (mine - best)
-    tops = {k: (v[0] if v else None) for k, v in state.tile_stacks.items()}
-    worth = {p.id: worth_of(state, p.id, tops) for p in state.players}
+    worth = {p.id: leaf.worth(quick_view(state, p.id)) for p in state.players}
     return worth[me] - max(v for pid, v in worth.items() if pid != me)
-
-
-def worth_of(state: GameState, pid: str, tops: dict) -> float:
-    """A player's position in expected final points, as the normal player values its own (hand included)."""
-    view = quick_view(state, pid)
-    hz = horizon(view)
-    ed = state.edition
-    hand = sum(card_worth(c, ed) for c in view.you.hand)
-    return position_value(me_from_view(view), hz, tops) + hand * card_time_factor(hz)

@@ -86,11 +86,7 @@ def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> flo
     income = ed.trade_income[me.trade]
     final = raw
     if me.cathedral is None or me.church is None:
-        chance = w.build_chance_mb if me.master_builder else w.build_chance
-        final -= expected_loss(me.score, me.money, income, per_round, w.priv_per_auction, me.church is not None,
-                               me.cathedral is not None, tops.get("church"), tops.get("cathedral"), hz.scorings,
-                               hz.auctions, len(ed.nobles), hz.incomes, (ed.church_limit, ed.cathedral_limit),
-                               chance, w.poor_factor)
+        final -= limit_loss(me, hz, tops, w, per_round, income)
     income *= hz.incomes
     cards = ed.offices_cards[me.offices] - ed.offices_cards[1]
     free = free_cards(me.offices, me.minter, ed)
@@ -99,6 +95,22 @@ def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> flo
     extra = me.extra_cards * w.card_base * card_time_factor(hz, w) if me.extra_cards else 0
     money = w.money_value if hz.purchases > 0 else w.money_value_late  # money_value(hz, w)
     return final + money * (me.money + income) + card_income + extra
+
+
+def limit_loss(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS, per_round: int | None = None,
+               income: int | None = None) -> float:
+    """The prestige `me` expects to lose to the limits from now on (limits.py; 0 with both buildings).
+    (`per_round`, `income`: this round's prestige and money, when the caller has them at hand.)"""
+    if me.cathedral is not None and me.church is not None:
+        return 0.0
+    ed = me.ed
+    per_round = prestige_per_round(me) if per_round is None else per_round
+    income = ed.trade_income[me.trade] if income is None else income
+    chance = w.build_chance_mb if me.master_builder else w.build_chance
+    return expected_loss(me.score, me.money, income, per_round, w.priv_per_auction, me.church is not None,
+                         me.cathedral is not None, tops.get("church"), tops.get("cathedral"), hz.scorings,
+                         hz.auctions, len(ed.nobles), hz.incomes, (ed.church_limit, ed.cathedral_limit),
+                         chance, w.poor_factor)
 
 
 # --- hand cards
