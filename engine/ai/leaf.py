@@ -6,8 +6,8 @@ score normal players went on to reach from such positions, a linear fit over 3,0
 of players (`python tests/fit_leaf.py`, which prints FIT). The normal player's own valuation (valuation.py) is a
 guide for choosing between moves, tuned head to head; read as a forecast of the final score it is far off. With
 five scorings to come it gives a joker in hand 1.8 points where the games give about 5.5, and a strong certificate
-2.2 where they give about 7.5, and it counts the prestige the limits will take in full where the games lose about
-a third to two thirds of it. Scored by it, the search traded cards for prestige too cheaply.
+2.2 where they give about 7.5 (four players), and it counts the prestige the limits will take in full where the
+games lose a third to all of it. Scored by it, the search gave cards away for prestige too cheaply.
 
 The features are the parts of the normal player's valuation, taken apart so that each gets its own weight.
 """
