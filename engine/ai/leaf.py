@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..components import JOKER
 from ..rules import free_cards
-from .situation import horizon, me_from_view
+from .situation import horizon, me_from_view, tops_from_view
 from .valuation import limit_loss, prestige_per_round
 
 FEATURES = (
@@ -68,14 +68,13 @@ def features(view) -> tuple[float, ...]:
     hz = horizon(view)
     me = me_from_view(view)
     ed = view.edition
-    tops = {k: (v[0] if v else None) for k, v in view.tile_stacks.items()}
     hand = view.you.hand
     certificates = [c for c in hand if c != JOKER]
     top = ed.max_certificate_value
     return (
         me.score,
         prestige_per_round(me) * hz.scorings,
-        -limit_loss(me, hz, tops),
+        -limit_loss(me, hz, tops_from_view(view)),
         me.money,
         ed.trade_income[me.trade] * hz.incomes,
         (ed.offices_cards[me.offices] - ed.offices_cards[1]) * hz.purchases,
