@@ -16,7 +16,7 @@ import statistics as st
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.ai.leaf import FEATURES, FIT, features, weights_for
+from engine.ai.leaf import FEATURES, FIT, features, weighed, weights_for
 from engine.ai.player import ComputerPlayer
 from engine.ai.situation import horizon, me_from_view, tops_from_view
 from engine.ai.valuation import card_time_factor, card_worth, position_value
@@ -104,8 +104,8 @@ def main() -> None:
         for players in (2, 3, 4, 5):  # forecasts on games the fit has not seen
             for s, rows in sorted(play(pool, players, args.seed + args.games, args.check).items()):
                 finals = [y for _, _, y in rows]
-                fitted = [sum(w * v for w, v in zip(fit[players][s], x)) for x, _, _ in rows]
-                table_now = [sum(w * v for w, v in zip(weights_for(players, s), x)) if FIT else 0.0 for x, _, _ in rows]
+                fitted = [weighed(x, fit[players][s]) for x, _, _ in rows]
+                table_now = [weighed(x, weights_for(players, s)) if FIT else 0.0 for x, _, _ in rows]
                 print(f"players={players} scorings={s} n={len(rows)} correlation with the final score: "
                       f"normal valuation {st.correlation([n for _, n, _ in rows], finals):.3f}, "
                       f"fitted {st.correlation(fitted, finals):.3f}, leaf.FIT "

@@ -26,14 +26,13 @@ def test_the_fitted_leaf_forecasts_who_ends_ahead_better_than_the_normal_valuati
     player's own valuation (which strong.py used before)."""
     fitted, normal, final = [], [], []
     for seed in range(HELD_OUT, HELD_OUT + 24):
-        ids = [f"p{i + 1}" for i in range(players)]
         by_round: dict[int, list] = {}
         for scorings, x, worth, score in game((players, seed)):
             by_round.setdefault(scorings, []).append((x, worth, score))
         for scorings, rows in by_round.items():
-            assert len(rows) == len(ids)
+            assert len(rows) == players
             weights = leaf.weights_for(players, scorings)
-            guesses = [sum(w * v for w, v in zip(weights, x)) for x, _, _ in rows]
+            guesses = [leaf.weighed(x, weights) for x, _, _ in rows]
             for column, values in ((fitted, guesses), (normal, [w for _, w, _ in rows]),
                                    (final, [s for _, _, s in rows])):
                 mean = st.mean(values)

@@ -88,8 +88,12 @@ def features(view) -> tuple[float, ...]:
 def worth(view) -> float:
     """The final score the position in `view` is likely to lead to (up to a constant the same for every player
     at that point, so only differences between players mean anything)."""
-    weights = weights_for(len(view.players), horizon(view).scorings)
-    return sum(w * x for w, x in zip(weights, features(view), strict=True))
+    return weighed(features(view), weights_for(len(view.players), horizon(view).scorings))
+
+
+def weighed(parts: tuple[float, ...], weights: tuple[float, ...]) -> float:
+    """A position's features, each times its weight, summed (the forecast, up to the fit's constant)."""
+    return sum(w * x for w, x in zip(weights, parts, strict=True))
 
 
 def weights_for(players: int, scorings: int) -> tuple[float, ...]:
