@@ -5,6 +5,7 @@ the game means a ping at once; an auction turn settled ahead on the panel is mad
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import pytest
@@ -192,3 +193,31 @@ async def test_an_auction_turn_settled_ahead_on_the_panel_is_made_with_no_ping(h
     moves = await service(h).history(game(h))
     made = next(m for m in moves if m.player == str(after) and any(e.type == "pass" for e in m.entries))
     assert made.actor == "ahead" and len(pings(h, after)) == pinged, "made when the turn came, with no ping"
+
+
+async def test_settled_ahead_from_a_panel_after_the_turn_has_come_is_the_move_and_said_so(h, caplog):
+    """Issue 41: the menu to decide ahead stays on a panel drawn before the turn came; chosen there once the
+    turn has come, it is the decision now, and the player is told it was made (not an apology)."""
+    await open_and_start(h)
+    first = opener(h)
+    for user in (ADA, BEN, CLEO):
+        await buy_for_philipp(h, user, (await panel(h, user)).message_id)
+    seats = [int(p) for p in game(h).table.players]
+    after = seats[(seats.index(first) + 1) % 3]
+    mine = await panel(h, after)
+    menu = next(s for s in mine.selects() if s["custom_id"].startswith("aug:ahd:"))
+    as_drawn = copy.deepcopy(h.message(mine.message_id))
+    opened = await panel(h, first)
+    await h.click(first, opened.message_id, label="Bid 1 card")
+    assert due_people(h) == [after], "the turn has come"
+    caplog.clear()
+    # Chosen before the panel's redraw reached them (the race a live panel leaves open; or a panel it no
+    # longer follows): the menu as it was drawn.
+    data = {"custom_id": menu["custom_id"], "component_type": 3, "values": ["p"]}
+    answer = (await h.send_interaction(h.interaction_payload(after, 3, data, as_drawn))).answer
+    assert "Sorry" not in answer.content and "went wrong" not in answer.content
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
+    moves = await service(h).history(game(h))
+    made = [m for m in moves if m.player == str(after) and any(e.type == "pass" for e in m.entries)]
+    assert [m.actor for m in made] == ["player"], "made at once, as their own decision"
+    assert "Undo" in str(answer.buttons()), "offered to be taken back, as any decision of theirs"

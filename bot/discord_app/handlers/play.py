@@ -84,7 +84,7 @@ class PlayHandlers:
         elif outcome.player is not None:  # the turn had come: made now
             mine = [e for e in outcome.events if e.to == str(interaction.user.id)]
             note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table),
-                                                        str(interaction.user.id)))
+                                                        str(interaction.user.id), ed=record.state.edition))
         else:
             note = moves.ahead_done(self.w, None if ahead is None else moves.ahead_label(self.w, ahead.how,
                                                                                           ahead.cards))
