@@ -33,15 +33,14 @@ from support.bot_support import ADA, BEN, CLEO, game, long_lived, make_bot  # no
 from support.clock import ManualClock  # noqa: E402
 from support.fake_discord import FakeUser, Harness  # noqa: E402
 
-from bot import codes  # noqa: E402
-from bot.choices import positions  # noqa: E402
-from bot.service import decision_key  # noqa: E402
-from bot.service.moves import computer_choice  # noqa: E402
+from bot.service import codes, decision_key  # noqa: E402
+from bot.service.choices import positions  # noqa: E402
+from bot.service.decisions import computer_choice  # noqa: E402
 from engine import legal_actions, player_view, to_act  # noqa: E402
 from engine.actions import Buy, Reveal, RevealChoice  # noqa: E402
 
 try:  # what the bot decides for a person by itself (issue 27); before it, only computer seats
-    from bot.turns import bot_decides
+    from bot.service.turns import bot_decides
     from engine import only_action
 except ImportError:  # measuring an older version
     bot_decides = None

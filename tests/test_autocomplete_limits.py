@@ -16,7 +16,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from support.bot_support import ADA, BEN, game, open_and_start, service
 
-from bot import choices, codes
+from bot.discord_app import choices
+from bot.service import codes
 from bot.wording import ENGLISH, People
 from engine import apply, legal_actions, new_game, player_view, to_act
 from engine.actions import Reveal
@@ -111,7 +112,7 @@ async def test_a_lay_down_of_most_of_the_deck_through_discord(harness):
     seat = state.players.index(ada)
     state.noble, state.phase, state.auction, state.purchase = 4, "showdown", None, None
     state.showdown = Showdown(count=count, seats=[seat], high_seat=seat)
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
     assert count > 25
     offered = await h.autocomplete(ADA, "augsburg reveal", "cards", "")
     assert offered and h.problems == []

@@ -4,7 +4,7 @@ a decision settled ahead becomes when the turn comes."""
 
 from __future__ import annotations
 
-from bot.automatic import ahead_action, ahead_choices, ahead_code, automatic, lapsed, planned_action, read_ahead
+from bot.service.automatic import ahead_action, ahead_choices, ahead_code, automatic, lapsed, planned_action, read_ahead
 from engine import Buy, Call, Pass, Reveal, TakeCard, legal_actions, new_game, only_action
 from engine.actions import Bid, RevealChoice
 from engine.rules import keep_a_certificate

@@ -26,7 +26,7 @@ from support.bot_support import (
 )
 
 from bot.service import Timing
-from bot.turns import plan
+from bot.service.turns import plan
 from engine import new_game, to_act
 from storage import Seat, Table
 
@@ -60,7 +60,7 @@ def seat(h, user):
 
 
 async def timeouts(h) -> dict[str, float]:
-    return await service(h).timeouts(game(h))
+    return await service(h).games.timeouts(game(h))
 
 
 def test_a_table_that_waits_starts_an_away_players_clock_when_they_are_back_and_reminds_only_then():
@@ -96,7 +96,7 @@ async def test_an_away_player_is_played_for_at_once_and_nothing_counts_against_t
         assert due, "nobody to decide, yet the game is not over"
         await take_a_decision(h, rnd.choice(due), table, rnd)
     assert game(h) is None, "the game did not finish"
-    moves = await service(h).store.log.moves_since(game_id, -1)
+    moves = await service(h).core.store.log.moves_since(game_id, -1)
     cleo = [m for m in moves if m.player == str(CLEO)]
     assert cleo and all(m.actor == "away" for m in cleo)
     assert not any(e.type == "table" and e.what in ("stand_in", "replaced") for m in moves for e in m.entries)
@@ -139,7 +139,7 @@ async def test_any_click_of_theirs_or_zero_days_ends_time_away(h):
     assert (await timeouts(h))[str(CLEO)] == h.clock.now() + HOUR  # a new clock from now
     back = await h.slash(BEN, "augsburg seat away", days=0)
     assert back.answer.ephemeral and "Welcome back" in back.answer.content and seat(h, BEN).away_until is None
-    moves = await service(h).store.log.moves_since(game(h).id, -1)
+    moves = await service(h).core.store.log.moves_since(game(h).id, -1)
     returned = [e.player for m in moves for e in m.entries if e.type == "table" and e.what == "returned"]
     assert sorted(returned) == sorted([str(CLEO), str(BEN)])
     assert "on time away" not in str(h.message(table).embeds[0])
@@ -175,12 +175,12 @@ async def test_time_away_lasts_across_a_restart_and_ends_after_it(h):
     until = seat(h, CLEO).away_until
     await h.restart(clocked_bot(h.db_path, h.clock))
     await pass_time(h, 0)
-    record = await service(h).current(h.channel_id)
+    record = await service(h).games.current(h.channel_id)
     assert record.table.seat(str(CLEO)).away_until == until
-    assert (await service(h).timeouts(record))[str(CLEO)] == until + HOUR
+    assert (await service(h).games.timeouts(record))[str(CLEO)] == until + HOUR
     await pass_time(h, DAY + 1)
-    record = await service(h).current(h.channel_id)
+    record = await service(h).games.current(h.channel_id)
     assert record.table.seat(str(CLEO)).away_until is None
-    moves = await service(h).store.log.moves_since(record.id, -1)
+    moves = await service(h).core.store.log.moves_since(record.id, -1)
     assert [e.player for m in moves for e in m.entries if e.type == "table" and e.what == "away_over"] == [str(CLEO)]
     h.assert_no_errors()

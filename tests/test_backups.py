@@ -17,9 +17,9 @@ from support.bot_support import long_lived, make_bot
 from support.fake_discord import Harness
 from support.storage_helpers import new_stored_game, play_random
 
-from bot.backups import Backups, damaged_database
-from bot.cli import main as augsburg
-from bot.config import Settings
+from bot.app.backups import Backups, damaged_database
+from bot.app.cli import main as augsburg
+from bot.app.config import Settings
 from storage import Store
 from storage.sqlite.backup import BackupFailed, back_up, backups, integrity, taken_at
 from storage.sqlite.restore import damage
@@ -97,7 +97,7 @@ async def test_backups_come_on_schedule_and_a_failure_never_stops_them(tmp_path,
         task.start()
         task.folder = tmp_path / "a-file" / "backups"  # the folder cannot be made: every backup fails
         (tmp_path / "a-file").write_text("in the way")
-        with caplog.at_level(logging.ERROR, logger="bot.backups"):
+        with caplog.at_level(logging.ERROR, logger="bot.app.backups"):
             await wait_for(lambda: sum("backup of" in r.message for r in caplog.records) >= 2)
         task.folder = folder
         newest = backups(store.path, folder)[0]

@@ -34,7 +34,7 @@ from engine import to_act
 @pytest.mark.parametrize(("seed", "deal"), [(5, 5), (6, 6), (7, 7), (5, 33)])
 async def test_a_whole_three_player_game_through_interactions(harness, seed, deal):
     h = harness
-    service(h).deal_seed = deal  # the deal and the clicks both follow from the test's parameters
+    service(h).lobby.deal_seed = deal  # the deal and the clicks both follow from the test's parameters
     table = await open_and_start(h)
     rnd = random.Random(seed)
     seen = PublicRecord()
@@ -108,7 +108,7 @@ async def test_stale_and_double_clicks_change_nothing(harness):
     await h.click(BEN, ben_panel.message_id, cid, settle=False)
     await h.click(BEN, ben_panel.message_id, cid, settle=False)
     await h.settle()
-    log = await service(h).store.log.action_log(game(h).id)
+    log = await service(h).core.store.log.action_log(game(h).id)
     assert sum(player == str(BEN) for player, _ in log[:moves + 1]) == 1 and game(h).state.phase != "initial_purchase"
     h.assert_all_answered()
 
@@ -139,7 +139,7 @@ async def test_after_a_restart_old_buttons_still_work(harness):
     table = await open_and_start(h, players=(ADA, BEN))
     panel = (await h.click(ADA, table, label="My hand & actions")).answer
     await h.restart(make_bot(h.db_path))
-    restored = await service(h).current(h.channel_id)  # read when the channel is next used
+    restored = await service(h).games.current(h.channel_id)  # read when the channel is next used
     assert restored is not None and restored.state.phase == "initial_purchase"
     clicked = await h.click(ADA, panel.message_id, label="Buy nothing")
     assert "Done" in clicked.answer.content and game(h).state.moves == 1
@@ -257,11 +257,11 @@ async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(h
     cog.computers.delay = 60  # a computer is due (the initial purchase): its task waits
     cog.computers.schedule(h.channel_id)
     task = cog.computers.tasks.get(h.channel_id)
-    await h.bot.unload_extension("bot.discord_app.extension")
+    await h.bot.unload_extension("bot.app.extension")
     assert task.cancelled() or task.done()
     stranded = await h.click(ADA, table, label="My hand & actions")
     assert stranded.answer.ephemeral and "restarting" in stranded.answer.content
-    await h.bot.load_extension("bot.discord_app.extension")
+    await h.bot.load_extension("bot.app.extension")
     reopened = await h.click(ADA, table, label="My hand & actions")
     assert "Your money" in reopened.answer.content
 

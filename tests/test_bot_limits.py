@@ -27,7 +27,7 @@ async def showdown(h, player: int, count: int) -> None:
     state.players[seat].hand = sorted(c for c, n in CARD_NOBLE.items() if n == noble)[:count]
     state.phase, state.auction = "showdown", None
     state.showdown = Showdown(count=count, seats=[seat], high_seat=seat)
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
 
 
 @pytest.mark.parametrize("count", [8, 11, 17])

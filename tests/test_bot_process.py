@@ -215,7 +215,8 @@ async def test_on_postgres_backup_dir_and_restore_refuse_politely(tmp_path, post
         (line,) = bot.output().strip().splitlines()
         assert "BACKUP_DIR" in line and "PostgreSQL" in line and "pg_dump" in line and "Traceback" not in line
     env = {**os.environ, "DATABASE_URL": postgres_url, "PYTHONPATH": str(ROOT)}
-    restore = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "restore", "--from", str(tmp_path),
+    restore = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.app.cli", "restore", "--from",
+                                                   str(tmp_path),
                                                    env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
                                                    stderr=asyncio.subprocess.STDOUT)
     said = (await restore.communicate())[0].decode()

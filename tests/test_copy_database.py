@@ -11,9 +11,9 @@ import pytest
 from support.played import play_game
 from support.raw import tamper
 
-from bot.cli import main as augsburg
-from bot.scheduler import SystemClock
+from bot.app.cli import main as augsburg
 from bot.service import GameService, Timing
+from bot.service.clock import SystemClock
 from storage import GameQuarantined, Seat, Store, Table
 
 GUILDS = (1, 2)
@@ -31,16 +31,16 @@ async def a_bots_life(database: str) -> None:
         assert (await play_game(service, 2, 24, ["b", "c"], 1, 8, parent=20)).parent_id == 20  # in a thread
         await play_game(service, 1, 12, ["a", "c"], 1, 4, moves=25)  # running, with its deadlines
         await play_game(service, 1, 13, ["b", "d"], 0, 5, moves=10)
-        assert (await service.cancel(13, "b", can_manage=False)).ok
+        assert (await service.lobby.cancel(13, "b", can_manage=False)).ok
         gone = await play_game(service, 2, 21, ["c"], 1, 6, moves=10)
-        assert (await service.leave_game(21, gone.id, "c")).ok
-        assert (await service.open_table(2, 22, Seat(id="d", name="Pd"))).ok  # a lobby
+        assert (await service.seats.leave_game(21, gone.id, "c")).ok
+        assert (await service.lobby.open_table(2, 22, Seat(id="d", name="Pd"))).ok  # a lobby
         damaged = await play_game(service, 2, 23, ["a", "b"], 0, 7, moves=12)
-        await service.set_notify("a", "dm", "de")
-        await service.note_dm_failed("a")
-        await service.set_notify("b", "none")
-        await service.store.settings.set_guild_settings(1, {"something": 1})
-        await service.set_fact("synced_commands", "abc123")
+        await service.settings.set_notify("a", "dm", "de")
+        await service.settings.note_dm_failed("a")
+        await service.settings.set_notify("b", "none")
+        await service.core.store.settings.set_guild_settings(1, {"something": 1})
+        await service.settings.set_fact("synced_commands", "abc123")
     finally:
         await service.close()
     store = await Store.open(database)  # damage beyond repair: the snapshot and the log

@@ -7,6 +7,7 @@ import asyncio
 from dataclasses import replace
 
 from bot.discord_app.drawer import TableDrawer
+from bot.service.showing import due_of
 from engine import new_game, to_act
 from storage import GameRecord, Seat, Table, TableMessages
 
@@ -30,6 +31,12 @@ class Edits:
 
 class Service:
     """The game service as the drawer uses it, storing what was drawn; `during_store` runs inside that write."""
+
+    due = staticmethod(due_of)  # who is due, as the real service tells it
+
+    @property
+    def games(self):  # the drawer reads games through the service's `games`
+        return self
 
     def __init__(self, record: GameRecord):
         self.record, self.during_store = record, None
@@ -81,6 +88,12 @@ async def test_a_change_that_comes_while_the_drawer_stores_what_it_drew_is_drawn
 
 class Games:
     """The service for many games at once, one per channel, each a real game waiting for people."""
+
+    due = staticmethod(due_of)  # who is due, as the real service tells it
+
+    @property
+    def games(self):  # the drawer reads games through the service's `games`
+        return self
 
     def __init__(self, records):
         self.records = {r.channel_id: r for r in records}

@@ -46,26 +46,27 @@ async def test_a_game_keeps_its_edition_after_the_operator_adds_another(tmp_path
     service = await opened(path, Library())
     old = await play_game(service, 1, 10, ["a", "b"], seed=3, moves=40)
     assert old.state.edition is default() and old.table.edition == default().ref and old.table.rules == 1
-    await service.store.close()
+    await service.core.store.close()
 
     service = await opened(path, Library.load(editions_dir(tmp_path), default_id="test-box"))
     try:
-        again = await service.current(10)
+        again = await service.games.current(10)
         assert again.state.edition is default() and again.state == old.state
         damage_snapshot(path, old.id)  # rebuilt with its own edition, not the new default
-        service = GameService(service.store)
-        assert (await service.current(10)).state == old.state
+        service = GameService(service.core.store)
+        assert (await service.games.current(10)).state == old.state
         new = await play_game(service, 1, 11, ["c", "d"], seed=3)  # a new table gets the new default
         assert new.status == "finished" and new.state.edition.id == "test-box"
         assert new.table.edition == new.state.edition.ref
         # The same seed dealt with other components: the two games differ from the deal on.
         assert new.state.tile_stacks["master_builder"] != old.state.tile_stacks["master_builder"]
         finished = await play_game(service, 1, 12, ["e", "f"], seed=4)
-        rows = await service.store.log.action_log(finished.id)
+        rows = await service.core.store.log.action_log(finished.id)
         table = finished.table
-        assert replay_table(table, rows, playable(service.store.editions, table, finished.id, 12)) == finished.state
+        edition = playable(service.core.store.editions, table, finished.id, 12)
+        assert replay_table(table, rows, edition) == finished.state
     finally:
-        await service.store.close()
+        await service.core.store.close()
 
 
 async def test_a_changed_edition_file_keeps_its_games_waiting_until_it_is_back(tmp_path):
@@ -73,7 +74,7 @@ async def test_a_changed_edition_file_keeps_its_games_waiting_until_it_is_back(t
     service = await opened(path, Library.load(folder, default_id="test-box"))
     record = await play_game(service, 1, 10, ["a", "b"], seed=5, moves=30)
     assert record.state.edition.id == "test-box"
-    await service.store.close()
+    await service.core.store.close()
 
     original = (folder / "test-box.toml").read_text(encoding="utf-8")
     (folder / "test-box.toml").write_text(original.replace("church = [800, 650,", "church = [850, 650,"))
@@ -82,64 +83,65 @@ async def test_a_changed_edition_file_keeps_its_games_waiting_until_it_is_back(t
     service = await opened(path, changed)
     try:
         with pytest.raises(GameNotPlayable) as err:
-            await service.current(10)
+            await service.games.current(10)
         assert err.value.edition == "test-box" and "other values" in err.value.reason
         assert record.state.edition.sha256[:12] in err.value.reason and "EDITIONS_DIR" in err.value.reason
         damage_snapshot(path, record.id)  # not even a damaged snapshot is "repaired" with the other values
         with pytest.raises(GameNotPlayable):
-            await service.store.games.load_game(record.id)
-        refused = await service.open_table(1, 10, Seat(id="a", name="A"))
+            await service.core.store.games.load_game(record.id)
+        refused = await service.lobby.open_table(1, 10, Seat(id="a", name="A"))
         assert not refused.ok and refused.notice.code == "not_playable"
         assert refused.notice.params == {"game": record.id, "edition": "test-box"}
-        assert (await service.store.log.export_game(record.id))["status"] == "active"  # not quarantined
-        assert await service.store.log.notes(record.id) == []
+        assert (await service.core.store.log.export_game(record.id))["status"] == "active"  # not quarantined
+        assert await service.core.store.log.notes(record.id) == []
     finally:
-        await service.store.close()
+        await service.core.store.close()
 
     (folder / "test-box.toml").unlink()
     service = await opened(path, Library.load(folder))
     try:
         with pytest.raises(GameNotPlayable, match="there is no edition 'test-box' here"):
-            await service.current(10)
+            await service.games.current(10)
     finally:
-        await service.store.close()
+        await service.core.store.close()
 
     (folder / "test-box.toml").write_text(original)  # the file is back: the game goes on where it was
     service = await opened(path, Library.load(folder))
     try:
-        back = await service.current(10)
-        assert back.state == record.state and [k for k, _ in await service.store.log.notes(record.id)] == ["repaired"]
+        back = await service.games.current(10)
+        notes = await service.core.store.log.notes(record.id)
+        assert back.state == record.state and [k for k, _ in notes] == ["repaired"]
         assert (await play_game(service, 1, 11, ["c", "d"], seed=6)).state.edition is default()
     finally:
-        await service.store.close()
+        await service.core.store.close()
 
 
 async def test_a_game_of_a_rules_version_this_code_does_not_play_is_refused(tmp_path):
     path = tmp_path / "games.sqlite3"
     service = await opened(path, Library())
     record = await play_game(service, 1, 10, ["a", "b"], seed=7, moves=10)
-    await service.store.close()
+    await service.core.store.close()
     with sqlite3.connect(path) as db:  # as a newer version of the bot would have written it
         table = json.loads(db.execute("SELECT setup FROM games WHERE id = ?", (record.id,)).fetchone()[0])
         db.execute("UPDATE games SET setup = ? WHERE id = ?", (json.dumps({**table, "rules": 2}), record.id))
     service = await opened(path, Library())
     try:
         with pytest.raises(GameNotPlayable, match="rules version 2") as err:
-            await service.current(10)
+            await service.games.current(10)
         assert err.value.edition is None
     finally:
-        await service.store.close()
+        await service.core.store.close()
 
 
 async def test_an_export_carries_its_edition_and_replays_with_it_anywhere(tmp_path):
     service = await opened(tmp_path / "games.sqlite3", Library.load(editions_dir(tmp_path), default_id="test-box"))
     try:
         record = await play_game(service, 1, 10, ["a", "b"], computers=1, seed=8)
-        data = json.loads(export_bytes(await export_game(service.store.log, record)))
+        data = json.loads(export_bytes(await export_game(service.core.store.log, record)))
         running = await play_game(service, 1, 11, ["c", "d"], seed=9, moves=15)
-        public = json.loads(export_bytes(await export_game(service.store.log, running)))
+        public = json.loads(export_bytes(await export_game(service.core.store.log, running)))
     finally:
-        await service.store.close()
+        await service.core.store.close()
     box = read_edition(TEST_BOX)
     assert data["version"] == 2 and data["edition"] == {"id": "test-box", "sha256": box.sha256, "rules": 1,
                                                         "toml": TEST_BOX.read_text(encoding="utf-8")}

@@ -29,7 +29,7 @@ from support.bot_support import (
 )
 from support.fake_discord import DEFAULT, TOKEN_LIFETIME
 
-from bot.discord_app.extension import ANNOUNCE_GRACE
+from bot.app.extension import ANNOUNCE_GRACE
 from engine import to_act
 
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -52,7 +52,7 @@ async def h(tmp_path):
 
 
 async def promises(h) -> list:
-    return [d for d in await service(h).store.deadlines.deadlines() if d.kind == "announce"]
+    return [d for d in await service(h).core.store.deadlines.deadlines() if d.kind == "announce"]
 
 
 async def buy_nothing(h, user: int, table: int):
@@ -83,7 +83,7 @@ async def start_elsewhere(h, computer: bool) -> tuple[int, int, int]:
     table = (await h.slash(ADA, "augsburg new", channel_id=other)).answer.message_id
     await h.click(ADA if computer else BEN, table, label="Add computer player" if computer else "Join")
     await h.click(ADA, table, label="Start game")
-    return other, table, service(h).cached(other).id
+    return other, table, service(h).games.cached(other).id
 
 
 # --- 1. success is never turned into "try again"; what Discord refused is announced later
@@ -107,7 +107,7 @@ async def test_the_standings_survive_a_failed_post_and_a_restart_and_appear_once
     game_id = game(h).id
     h.fail_next("POST", CHANNEL_POST, status=503)  # the standings' post (pings are follow-ups)
     await play_to_the_end(h, table)
-    assert standings(h) == [] and (await service(h).store.games.load_game(game_id)).status == "finished"
+    assert standings(h) == [] and (await service(h).core.store.games.load_game(game_id)).status == "finished"
     await h.restart(bot(h.db_path, h.clock))
     await pass_time(h, LATER)
     assert len(standings(h)) == 1
@@ -124,10 +124,10 @@ async def test_a_repeated_standings_post_is_shown_once(h):
     game_id = game(h).id
     await play_to_the_end(h, table)
     assert len(standings(h)) == 1
-    record = await service(h).store.games.load_game(game_id)
-    await service(h).store.games.set_messages(game_id, record.messages.model_copy(update={"standings": None}))
+    record = await service(h).core.store.games.load_game(game_id)
+    await service(h).core.store.games.set_messages(game_id, record.messages.model_copy(update={"standings": None}))
     await h.restart(bot(h.db_path, h.clock))
-    h.bot.get_cog("Augsburg").presenter.recover(await service(h).store.games.load_game(game_id))
+    h.bot.get_cog("Augsburg").presenter.recover(await service(h).core.store.games.load_game(game_id))
     await run(h, asyncio.sleep(0.05))
     assert len(standings(h)) == 1
 
@@ -229,7 +229,7 @@ async def test_a_lobby_click_whose_update_discord_lost_shows_the_lobby(h):
     await h.click(BEN, table, label="Join")
     assert acknowledged_twice(h)
     assert "Ben" in h.message(table).embeds[0]["fields"][0]["value"]
-    assert [seat.id for seat in service(h).cached(h.channel_ids[0]).table.seats] == [str(ADA), str(BEN)]
+    assert [seat.id for seat in service(h).games.cached(h.channel_ids[0]).table.seats] == [str(ADA), str(BEN)]
     h.assert_no_errors()
 
 
@@ -268,7 +268,7 @@ async def test_a_move_whose_answer_discord_no_longer_takes_stands_with_one_warni
     assert warning.exc_info is None and "\n" not in text
     assert "act_click" in text and f"channel {h.channel_ids[0]}" in text and "could not be sent" in text
     assert h.errors == []
-    record = await service(h).store.games.load_game(game(h).id)  # the move is stored, and on the table
+    record = await service(h).core.store.games.load_game(game(h).id)  # the move is stored, and on the table
     assert str(ADA) not in to_act(record.state) and record.state.moves == 1 and shows_now(h, table)
     again = await h.click(ADA, table, label="My hand & actions")  # and in the next panel opened
     assert "Buy nothing" not in [b.get("label") for b in again.answer.buttons()]
@@ -298,10 +298,10 @@ async def test_a_deleted_channel_ends_its_game_and_no_computer_moves_there(h):
     other, table, game_id = await start_elsewhere(h, computer=True)
     h.delete_channel(other)
     await run(h, asyncio.sleep(0.05))
-    record = await service(h).store.games.load_game(game_id)
-    assert record.status == "abandoned" and service(h).cached(other) is None
+    record = await service(h).core.store.games.load_game(game_id)
+    assert record.status == "abandoned" and service(h).games.cached(other) is None
     await pass_time(h, 3600)
-    assert (await service(h).store.games.load_game(game_id)).state.moves == record.state.moves
+    assert (await service(h).core.store.games.load_game(game_id)).state.moves == record.state.moves
     h.assert_no_errors()
 
 
@@ -310,7 +310,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_at_start(h
     await h.detach()
     h.delete_channel(other, tell=False)
     await h.attach(bot(h.db_path, h.clock))
-    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
+    assert (await service(h).core.store.games.load_game(game_id)).status == "abandoned"
     assert (await h.slash(ADA, "augsburg new")).answer.kind == "response"  # the first channel is unaffected
 
 
@@ -321,7 +321,7 @@ async def test_a_channel_found_deleted_by_an_edit_ends_its_game(h):
     await h.click(ADA, panel.message_id, label="Buy nothing")  # its table edit is to be tried again
     h.delete_channel(other, tell=False)  # and the event is lost: the next try finds out
     await pass_time(h, LATER)
-    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
+    assert (await service(h).core.store.games.load_game(game_id)).status == "abandoned"
     assert await promises(h) == []
 
 

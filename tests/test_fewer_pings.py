@@ -65,7 +65,7 @@ async def test_a_turn_with_only_a_pass_is_taken_for_the_player_with_no_ping_and_
         await h.click(user, (await panel(h, user)).message_id, label="Buy nothing")
     record = game(h)
     assert record.state.phase == "round_end_purchase", "two jokers each: every auction of round 1 was passed"
-    passes = [m for m in await service(h).history(record) if any(e.type == "pass" for e in m.entries)]
+    passes = [m for m in await service(h).games.history(record) if any(e.type == "pass" for e in m.entries)]
     assert len(passes) == 10 and {m.actor for m in passes} == {"only"}
     assert len(pings(h, ADA)) == len(pings(h, BEN)) == 1, "only the purchase at the start was announced"
     log = (await h.slash(CLEO, "augsburg log")).answer.content
@@ -133,7 +133,7 @@ async def a_showdown(h, ada_hand, ben_hand, count=2):
     state.showdown = Showdown(count=count, seats=[0, 1], high_seat=0)
     state.players[0].hand, state.players[1].hand = list(ada_hand), list(ben_hand)
     assert [p.id for p in state.players] == [str(ADA), str(BEN)]
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
 
 
 async def test_a_lay_down_with_one_option_waits_for_the_others_and_is_never_asked(h):
@@ -146,7 +146,7 @@ async def test_a_lay_down_with_one_option_waits_for_the_others_and_is_never_aske
     await h.click(BEN, ben.message_id, next(b["custom_id"] for b in ben.buttons() if "Lay down" in b["label"]))
     record = game(h)
     assert record.state.phase != "showdown", "Ben's choice was the last real one: Ada's followed"
-    moves = await service(h).history(record)
+    moves = await service(h).games.history(record)
     assert moves[-1].player == str(ADA) and moves[-1].actor == "only"
     log = (await h.slash(CLEO, "augsburg log")).answer.content
     assert "Ben has chosen." in log and "Ada has chosen." not in log  # Ada never seen choosing first
@@ -156,13 +156,13 @@ async def test_a_lay_down_with_one_option_waits_for_the_others_and_is_never_aske
 async def test_a_waiting_only_option_is_not_reminded_and_its_timeout_counts_no_missed_turn(h):
     await a_showdown(h, ["philipp-3", "philipp-9", "maria-4"], ["philipp-5", "philipp-11", "joker"])
     record, now = game(h), h.clock.now()
-    store = service(h).store
+    store = service(h).core.store
     await store.deadlines.set_deadline(record.id, str(ADA), "reminder", now, {"timeout": now + 100})
     stored = await store.deadlines.deadlines_of(record.id)
     [reminder] = [d for d in stored if d.kind == "reminder" and d.player == str(ADA)]
-    assert await service(h).remind(dataclasses.replace(reminder, channel_id=h.channel_id)) is None
+    assert await service(h).decisions.remind(dataclasses.replace(reminder, channel_id=h.channel_id)) is None
     await store.deadlines.set_deadline(record.id, str(ADA), "timeout", now)
-    expired = await service(h).expire(Deadline(record.id, str(ADA), "timeout", now, {}, h.channel_id))
+    expired = await service(h).decisions.expire(Deadline(record.id, str(ADA), "timeout", now, {}, h.channel_id))
     assert expired.ok and expired.actor == "only" and expired.record.table.seat(str(ADA)).missed == 0
 
 
@@ -190,7 +190,7 @@ async def test_an_auction_turn_settled_ahead_on_the_panel_is_made_with_no_ping(h
     pinged = len(pings(h, after))
     opened = await panel(h, first)
     await h.click(first, opened.message_id, label="Bid 1 card")
-    moves = await service(h).history(game(h))
+    moves = await service(h).games.history(game(h))
     made = next(m for m in moves if m.player == str(after) and any(e.type == "pass" for e in m.entries))
     assert made.actor == "ahead" and len(pings(h, after)) == pinged, "made when the turn came, with no ping"
 
@@ -217,7 +217,7 @@ async def test_settled_ahead_from_a_panel_after_the_turn_has_come_is_the_move_an
     answer = (await h.send_interaction(h.interaction_payload(after, 3, data, as_drawn))).answer
     assert "Sorry" not in answer.content and "went wrong" not in answer.content
     assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
-    moves = await service(h).history(game(h))
+    moves = await service(h).games.history(game(h))
     made = [m for m in moves if m.player == str(after) and any(e.type == "pass" for e in m.entries)]
     assert [m.actor for m in made] == ["player"], "made at once, as their own decision"
     assert "Undo" in str(answer.buttons()), "offered to be taken back, as any decision of theirs"

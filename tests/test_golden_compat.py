@@ -53,7 +53,7 @@ def _replayed(path: Path) -> GameState:
 
 
 async def test_the_finished_game_loads_repairs_counts_and_replays(service, tmp_path):
-    store = service.store
+    store = service.core.store
     record = await store.games.load_game(FINISHED)
     assert record.status == "finished" and record.state.phase == "game_over"
     assert len(record.table.seats) == 2 and await store.log.notes(FINISHED) == []
@@ -71,8 +71,8 @@ async def test_the_finished_game_loads_repairs_counts_and_replays(service, tmp_p
 
 
 async def test_the_running_game_goes_on_to_its_end(service, tmp_path):
-    store = service.store
-    record = await service.current(11)
+    store = service.core.store
+    record = await service.games.current(11)
     assert record.id == RUNNING and record.status == "active" and len(record.state.players) == 5
     before = record.state
     _damage_snapshot(store, RUNNING)
@@ -84,10 +84,10 @@ async def test_the_running_game_goes_on_to_its_end(service, tmp_path):
     while record.status == "active":
         player = rnd.choice(to_act(record.state))
         if record.table.computer_plays(player):
-            out = await service.play_computer(11)
+            out = await service.decisions.play_computer(11)
         else:
             action = concrete(rnd.choice(legal_actions(record.state, player)), rnd)
-            out = await service.act(11, record.id, player, None, action)
+            out = await service.decisions.act(11, record.id, player, None, action)
         assert out is not None and out.ok, out and out.notice
         record, moves = out.record, moves + 1
         assert moves < 2000
@@ -101,10 +101,10 @@ async def test_the_running_game_goes_on_to_its_end(service, tmp_path):
 
 
 async def test_the_quarantined_game_stays_quarantined(service):
-    store = service.store
+    store = service.core.store
     with pytest.raises(GameQuarantined):
         await store.games.load_game(QUARANTINED)
     assert (await store.log.export_game(QUARANTINED))["status"] == "quarantined"
     assert [k for k, _ in await store.log.notes(QUARANTINED)] == ["quarantined"]
-    assert await service.current(12) is None  # the channel is free for a new table
-    assert (await service.open_table(1, 12, Seat(id="301", name="P301"))).ok
+    assert await service.games.current(12) is None  # the channel is free for a new table
+    assert (await service.lobby.open_table(1, 12, Seat(id="301", name="P301"))).ok

@@ -18,7 +18,7 @@ from support.bot_support import (
     take_a_decision,
 )
 
-from bot.turns import next_up
+from bot.service.turns import next_up
 from engine import new_game
 from engine.state import Auction
 from storage import Seat, Table

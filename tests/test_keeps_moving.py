@@ -71,10 +71,11 @@ async def test_the_new_statistics_equal_a_recomputation_from_the_stored_logs(sto
     ids = [(await play_game(service, 1, 10 + n, humans, computers, seed)).id
            for n, (humans, computers, seed) in enumerate([(["a", "b"], 1, 1), (["a", "c"], 0, 2), (["b", "c"], 1, 3)])]
     running = await play_game(service, 1, 20, ["a", "d"], 1, 5, moves=6)
-    assert (await service.leave_game(20, running.id, "d")).ok  # d leaves; the computer plays on to the end
-    record = service.cached(20)
+    assert (await service.seats.leave_game(20, running.id, "d")).ok  # d leaves; the computer plays on to the end
+    record = service.games.cached(20)
     while record.status == "active":
-        out = await service.play_computer(20) if "a" not in to_act(record.state) else await service.act(
+        decisions = service.decisions
+        out = await decisions.play_computer(20) if "a" not in to_act(record.state) else await decisions.act(
             20, record.id, "a", None, concrete(legal_actions(record.state, "a")[0], random.Random(1)))
         record = out.record
     ids.append(record.id)

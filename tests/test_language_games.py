@@ -22,6 +22,7 @@ from support.bot_support import (
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.panels import panel
+from bot.service.showing import decision_of
 from bot.wording import words
 
 READERS = {ADA: "de", BEN: "it", CLEO: "en-US"}
@@ -51,7 +52,8 @@ async def play(h: Harness, tw, rnd: random.Random) -> None:
             break
         reader = words(READERS[user])
         opened = (await h.click(user, table, label=tw._("My hand & actions"))).answer  # the table's words
-        assert opened.ephemeral and opened.content == panel(reader, game(h), user)[0], f"{reader.lang} panel"
+        expected = panel(reader, game(h), decision_of(game(h), str(user)))[0]
+        assert opened.ephemeral and opened.content == expected, f"{reader.lang} panel"
         await decide(h, user, opened, rnd)
     assert game(h) is None, "the game did not finish"
     h.assert_all_answered()

@@ -12,8 +12,9 @@ from support.bot_support import ADA, BEN, game, long_lived, make_bot, service
 from support.fake_discord import FakeUser, Harness
 
 from bot.discord_app.panels import panel
-from bot.languages import language_of
+from bot.service.showing import decision_of
 from bot.wording import LANGUAGES, terminal, words
+from bot.wording.languages import language_of
 from bot.wording.words import CATALOGUES
 
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
@@ -71,7 +72,8 @@ async def test_each_reader_reads_their_own_language_at_an_italian_table(tmp_path
         assert h.message(table).components and italian._("My hand & actions") in h.message(table).labels()
         for user, lang in ((ADA, "de"), (BEN, "en")):
             shown = (await h.click(user, table, label=italian._("My hand & actions"))).answer
-            assert shown.content == panel(words(lang), game(h), user)[0], f"{lang} panel expected"
+            expected = panel(words(lang), game(h), decision_of(game(h), str(user)))[0]
+            assert shown.content == expected, f"{lang} panel expected"
         h.assert_all_answered()
         h.assert_no_errors()
     finally:
@@ -101,7 +103,7 @@ async def test_cards_are_typed_by_their_name_in_the_typists_language_or_in_engli
         state = record.state.model_copy(deep=True)
         ada = next(p for p in state.players if p.id == str(ADA))
         ada.offered, ada.money = ["philipp-3", "leo-12", "joker"], 5000
-        service(h)._games.put(dataclasses.replace(record, state=state))
+        service(h).core._games.put(dataclasses.replace(record, state=state))
         hand = list(ada.hand)
         bought = await h.slash(ADA, "augsburg buy", cards="Philippe 3, leo 12, JOKER")  # Italian, English
         assert "✅" in bought.answer.content and "Jolly" in bought.answer.content, bought.answer.content

@@ -14,8 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "storage", "bot")
 MAX_LINES = 300
-DISCORD_FREE = ("bot/wording", "bot/service", "bot/codes.py", "bot/choices.py", "bot/terminal", "bot/turns.py",
-                "bot/scheduler.py", "storage", "engine")
+DISCORD_FREE = ("bot/wording", "bot/service", "bot/terminal", "bot/picture",
+                "bot/app/scheduler.py", "storage", "engine")
 
 
 def modules() -> dict[str, Path]:
@@ -126,3 +126,63 @@ def test_storage_never_imports_the_computer_players():
     for name, path in modules().items():
         if name.startswith("storage"):
             assert not any(t.startswith("engine.ai") for t in imports(name, path, modules())), name
+
+
+# Inside bot: running the process on top; the front-ends (Discord, the terminal) below it; the service (with the
+# table's rules), the wording and the pictures below them. Each layer imports only layers below it (issue 41).
+BOT_LAYERS = {
+    "bot.app": {"bot.app", "bot.discord_app", "bot.terminal", "bot.service", "bot.wording", "bot.picture"},
+    "bot.discord_app": {"bot.discord_app", "bot.service", "bot.wording", "bot.picture"},
+    "bot.terminal": {"bot.terminal", "bot.service", "bot.wording", "bot.picture"},
+    "bot.picture": {"bot.picture", "bot.wording"},
+    "bot.service": {"bot.service", "bot.wording.languages"},  # which languages a table may be in: no words
+    "bot.wording": {"bot.wording"},
+}
+
+
+def test_inside_bot_each_layer_imports_only_those_below():
+    known = modules()
+    for name, path in known.items():
+        if not name.startswith("bot.") or name.count(".") < 1:
+            continue
+        layer = ".".join(name.split(".")[:2])
+        if layer not in BOT_LAYERS:
+            assert name in ("bot.__main__",), f"{name} belongs to no layer"
+            continue
+        for target in imports(name, path, known):
+            if target.startswith("bot."):
+                allowed = BOT_LAYERS[layer]
+                assert ".".join(target.split(".")[:2]) in allowed or target in allowed, f"{name} imports {target}"
+
+
+def _project_classes() -> dict[str, ast.ClassDef]:
+    found = {}
+    for name, path in modules().items():
+        if name.startswith("bot"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    found[node.name] = node
+    return found
+
+
+def test_no_mixins_in_bot():
+    """No class of bot/ is made of mixins: a class that another class mixes in beside other bases must be a
+    whole class of its own (it derives from something), not a bundle of methods using attributes it does not
+    define (issue 41)."""
+    classes = _project_classes()
+
+    def base_names(node: ast.ClassDef) -> list[str]:
+        names = []
+        for base in node.bases:
+            target = base.value if isinstance(base, ast.Subscript) else base
+            names.append(target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", ""))
+        return names
+
+    for node in classes.values():
+        assert not node.name.endswith("Mixin"), node.name
+        bases = [b for b in base_names(node) if b not in ("Generic", "Protocol")]
+        if len(bases) < 2:
+            continue
+        for base in bases:
+            mixed = classes.get(base)
+            assert mixed is None or base_names(mixed), f"{node.name} mixes in {base}, a class with no base of its own"

@@ -106,11 +106,11 @@ async def test_after_a_stall_a_bot_whose_lease_was_taken_answers_nothing_and_sto
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
     bot, keeper = h.bot, h.bot.lease
-    held = await bot.service.store.leases.lease()
+    held = await bot.service.core.store.leases.lease()
     assert held.holder == keeper.holder and held.pid == os.getpid()
     # Frozen past the takeover time: another process took the lease, and this one's heartbeat has not run
     # yet when the first interaction that queued up meanwhile arrives.
-    await bot.service.store.leases.take_lease("other", 99, "elsewhere", 30, now=held.heartbeat_at + held.seconds)
+    await bot.service.core.store.leases.take_lease("other", 99, "elsewhere", 30, now=held.heartbeat_at + held.seconds)
     keeper._renewed -= keeper.seconds
     status = await h.slash(ADA, "augsburg status")
     clicked = await h.click(BEN, table, label="My hand & actions")

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from bot import cli
+from bot.app import cli
 from bot.service import GameService, Thinkers, thinking
-from bot.service import moves as service_moves
+from bot.service import decisions as service_moves
 from engine import legal_actions, to_act
 from engine.actions import Buy
 from engine.ai.belief import Belief
@@ -41,15 +41,15 @@ async def store(tmp_path):
 async def service(store):
     service = GameService(store, thinkers=Thinkers(workers=0, think_seconds=0.05))
     yield service
-    service.thinkers.close()
+    service.decisions.thinkers.close()
 
 
 async def lobby(service: GameService, *levels: str, channel: int = CHANNEL, humans=("11",)):
-    record = (await service.open_table(GUILD, channel, Seat(id=humans[0], name="Host"))).record
+    record = (await service.lobby.open_table(GUILD, channel, Seat(id=humans[0], name="Host"))).record
     for h in humans[1:]:
-        assert (await service.join(channel, record.id, Seat(id=h, name=f"P{h}"))).ok
+        assert (await service.lobby.join(channel, record.id, Seat(id=h, name=f"P{h}"))).ok
     for level in levels:
-        record = (await service.add_computer(channel, record.id, humans[0], level)).record
+        record = (await service.lobby.add_computer(channel, record.id, humans[0], level)).record
     return record
 
 
@@ -89,16 +89,16 @@ async def test_levels_are_stored_and_old_or_broken_rows_load(tmp_path, store, se
 
 async def test_the_host_sets_each_computers_level(service):
     record = await lobby(service, "normal", "normal")
-    assert code(await service.set_computer_level(CHANNEL, record.id, 22, "ai1", "strong")) == "host_only_levels"
-    assert code(await service.set_computer_level(CHANNEL, record.id, 11, "ai1", "genius")) == "unknown_choice"
-    assert code(await service.set_computer_level(CHANNEL, record.id, 11, "11", "easy")) == "computer_gone"
-    assert code(await service.add_computer(CHANNEL, record.id, 11, "genius")) == "unknown_choice"
-    changed = await service.set_computer_level(CHANNEL, record.id, 11, "ai2", "strong")
+    assert code(await service.lobby.set_computer_level(CHANNEL, record.id, 22, "ai1", "strong")) == "host_only_levels"
+    assert code(await service.lobby.set_computer_level(CHANNEL, record.id, 11, "ai1", "genius")) == "unknown_choice"
+    assert code(await service.lobby.set_computer_level(CHANNEL, record.id, 11, "11", "easy")) == "computer_gone"
+    assert code(await service.lobby.add_computer(CHANNEL, record.id, 11, "genius")) == "unknown_choice"
+    changed = await service.lobby.set_computer_level(CHANNEL, record.id, 11, "ai2", "strong")
     assert changed.ok and [s.level for s in changed.record.table.seats] == ["normal", "normal", "strong"]
-    assert (await service.remove_computer(CHANNEL, record.id, 11)).ok
-    assert code(await service.set_computer_level(CHANNEL, record.id, 11, "ai2", "easy")) == "computer_gone"
-    assert (await service.start(CHANNEL, record.id, 11, seed=3)).ok
-    assert code(await service.set_computer_level(CHANNEL, record.id, 11, "ai1", "easy")) == "already_started"
+    assert (await service.lobby.remove_computer(CHANNEL, record.id, 11)).ok
+    assert code(await service.lobby.set_computer_level(CHANNEL, record.id, 11, "ai2", "easy")) == "computer_gone"
+    assert (await service.lobby.start(CHANNEL, record.id, 11, seed=3)).ok
+    assert code(await service.lobby.set_computer_level(CHANNEL, record.id, 11, "ai1", "easy")) == "already_started"
 
 
 # --- playing at the seat's level
@@ -115,15 +115,15 @@ async def test_each_seat_is_played_at_its_level_and_a_stand_in_at_normal(service
     monkeypatch.setattr(service_moves, "computer", spy)
     monkeypatch.setattr(thinking, "computer", spy)
     record = await lobby(service, "easy", "strong", humans=("11", "22"))
-    record = (await service.start(CHANNEL, record.id, "11", seed=9)).record
-    assert (await service.leave_game(CHANNEL, record.id, "22")).ok  # the computer plays 22's seat from now on
+    record = (await service.lobby.start(CHANNEL, record.id, "11", seed=9)).record
+    assert (await service.seats.leave_game(CHANNEL, record.id, "22")).ok  # the computer plays 22's seat from now on
     rnd = random.Random(2)
     while record.status == "active":
         if "11" in to_act(record.state):
             action = concrete(rnd.choice(legal_actions(record.state, "11")), rnd)
-            outcome = await service.act(CHANNEL, record.id, "11", None, action)
+            outcome = await service.decisions.act(CHANNEL, record.id, "11", None, action)
         else:
-            outcome = await service.play_computer(CHANNEL)
+            outcome = await service.decisions.play_computer(CHANNEL)
         assert outcome is not None and outcome.ok, outcome and outcome.notice
         record = outcome.record
     players, seed = record.table.players, record.table.seed
@@ -147,22 +147,22 @@ async def test_a_slow_strong_decision_blocks_neither_the_loop_nor_its_table_and_
 
     monkeypatch.setattr(thinking, "decide", slow)
     strong = await lobby(service, "strong")
-    strong = (await service.start(CHANNEL, strong.id, "11", seed=4)).record
+    strong = (await service.lobby.start(CHANNEL, strong.id, "11", seed=4)).record
     other = await lobby(service, humans=("31", "32"), channel=OTHER)
-    other = (await service.start(OTHER, other.id, "31", seed=5)).record
-    thinking_task = asyncio.create_task(service.play_computer(CHANNEL))
+    other = (await service.lobby.start(OTHER, other.id, "31", seed=5)).record
+    thinking_task = asyncio.create_task(service.decisions.play_computer(CHANNEL))
     while not started.is_set():
         await asyncio.sleep(0.005)
     began = time.monotonic()
-    elsewhere = await service.act(OTHER, other.id, "31", None, Buy(cards=[]))  # another table's click
-    here = await service.act(CHANNEL, strong.id, "11", None, Buy(cards=[]))  # this table: no lock held
+    elsewhere = await service.decisions.act(OTHER, other.id, "31", None, Buy(cards=[]))  # another table's click
+    here = await service.decisions.act(CHANNEL, strong.id, "11", None, Buy(cards=[]))  # this table: no lock held
     assert elsewhere.ok and here.ok and time.monotonic() - began < 5  # the search holds on for 10 s
     assert not thinking_task.done()
     release.set()
     dropped = await thinking_task
     assert code(dropped) == "stale_decision"  # made for a game that has moved on: dropped, nothing applied
-    assert service.cached(CHANNEL).version == here.record.version
-    again = await service.play_computer(CHANNEL)  # the runner asks again, for the game as it is now
+    assert service.games.cached(CHANNEL).version == here.record.version
+    again = await service.decisions.play_computer(CHANNEL)  # the runner asks again, for the game as it is now
     assert again.ok and again.record.state.moves == here.record.state.moves + 1
 
 
@@ -178,14 +178,14 @@ async def test_a_strong_computer_is_told_the_whole_public_history(service, monke
 
     monkeypatch.setattr(thinking, "decide", spy)
     record = await lobby(service, "strong", "normal")
-    record = (await service.start(CHANNEL, record.id, "11", seed=6)).record
+    record = (await service.lobby.start(CHANNEL, record.id, "11", seed=6)).record
     rnd = random.Random(3)
     while len(seen) < 12 and record.status == "active":
         if "11" in to_act(record.state):
-            outcome = await service.act(CHANNEL, record.id, "11", None,
+            outcome = await service.decisions.act(CHANNEL, record.id, "11", None,
                                         concrete(rnd.choice(legal_actions(record.state, "11")), rnd))
         else:
-            outcome = await service.play_computer(CHANNEL)
+            outcome = await service.decisions.play_computer(CHANNEL)
         record = outcome.record
     assert len(seen) == 12
     for view, history in seen:
@@ -200,8 +200,8 @@ async def test_a_failing_strong_player_is_played_at_normal_for_that_decision(ser
 
     monkeypatch.setattr(thinking, "decide", broken)
     record = await lobby(service, "strong")
-    record = (await service.start(CHANNEL, record.id, "11", seed=4)).record
-    outcome = await service.play_computer(CHANNEL)
+    record = (await service.lobby.start(CHANNEL, record.id, "11", seed=4)).record
+    outcome = await service.decisions.play_computer(CHANNEL)
     assert outcome.ok and "ai1" not in to_act(outcome.record.state)
 
 
@@ -211,24 +211,24 @@ async def test_five_strong_computers_play_a_whole_game_in_worker_processes(store
     service = GameService(store, thinkers=Thinkers(workers=1, think_seconds=0.05))
     try:
         host = Seat(id="ai5", kind="computer", number=5, level="strong")
-        record = (await service.open_table(GUILD, CHANNEL, host, clock=False)).record
+        record = (await service.lobby.open_table(GUILD, CHANNEL, host, clock=False)).record
         for _ in range(4):
-            record = (await service.add_computer(CHANNEL, record.id, "ai5", "strong")).record
-        record = (await service.start(CHANNEL, record.id, "ai5", seed=12)).record
+            record = (await service.lobby.add_computer(CHANNEL, record.id, "ai5", "strong")).record
+        record = (await service.lobby.start(CHANNEL, record.id, "ai5", seed=12)).record
         moves = 0
 
         async def play() -> None:
             nonlocal record, moves
             while record.status == "active":
-                outcome = await service.play_computer(CHANNEL)
+                outcome = await service.decisions.play_computer(CHANNEL)
                 assert outcome is not None and outcome.ok, outcome and outcome.notice
                 record, moves = outcome.record, moves + 1
 
         await asyncio.wait_for(play(), timeout=600)
         assert record.status == "finished" and record.state.phase == "game_over" and moves > 100
-        assert service.thinkers._pool is not None  # they did think in a process of their own
+        assert service.decisions.thinkers._pool is not None  # they did think in a process of their own
     finally:
-        service.thinkers.close()
+        service.decisions.thinkers.close()
 
 
 # --- the terminal
@@ -236,7 +236,7 @@ async def test_five_strong_computers_play_a_whole_game_in_worker_processes(store
 
 def test_terminal_level_option(monkeypatch, capsys):
     seen = []
-    monkeypatch.setattr("bot.terminal.game.main", lambda args: seen.append(args) or 0)
+    monkeypatch.setattr("bot.terminal.game.main", lambda args, library: seen.append(args) or 0)
     assert cli.main(["play", "--opponents", "3", "--level", "strong"]) == 0
     assert seen[-1].level == ["strong", "strong", "strong"]
     assert cli.main(["play", "--opponents", "3", "--level", "easy, Normal,strong"]) == 0

@@ -111,7 +111,7 @@ async def test_a_thinking_strong_computer_does_not_hold_up_another_tables_click(
         opened = await h.slash(BEN, "augsburg new", channel_id=other, settle=False)
         await h.wait_answered(opened, timeout=30)
         assert not release.is_set()  # answered while the strong computer was still thinking
-        assert not opened.answer.ephemeral and service(h).cached(other).table.host == str(BEN)
+        assert not opened.answer.ephemeral and service(h).games.cached(other).table.host == str(BEN)
         mine = await h.click(ADA, table, label="My hand & actions", settle=False)  # its own table answers too
         await h.wait_answered(mine, timeout=30)
         assert "Your money" in mine.answer.content
@@ -131,11 +131,11 @@ async def test_the_settings_reach_the_workers_and_unloading_shuts_them_down(tmp_
     bot = make_bot(tmp_path / "bot.sqlite3", computer_workers=2, computer_think_seconds=0.3)
     h = await Harness.create(bot, users=[FakeUser(ADA, "Ada")], ignore=(long_lived,))
     try:
-        thinkers = service(h).thinkers
+        thinkers = service(h).decisions.thinkers
         assert (thinkers.workers, thinkers.think_seconds) == (2, 0.3)
-        await h.bot.unload_extension("bot.discord_app.extension")
+        await h.bot.unload_extension("bot.app.extension")
         assert thinkers._closed
-        await h.bot.load_extension("bot.discord_app.extension")
-        assert not service(h).thinkers._closed
+        await h.bot.load_extension("bot.app.extension")
+        assert not service(h).decisions.thinkers._closed
     finally:
         await h.close()

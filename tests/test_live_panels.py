@@ -85,9 +85,9 @@ async def test_a_card_with_nothing_left_to_decide_is_finished_without_a_click(ha
     h = harness
     await ada_at_privilege(h, card="8")  # +500 guilders, +6 prestige, draw 2 and discard 1
     record = game(h)
-    first = await service(h).act(h.channel_id, record.id, ADA, None, Use(slot=0))
+    first = await service(h).decisions.act(h.channel_id, record.id, ADA, None, Use(slot=0))
     assert first.ok and game(h).state.privilege is not None, "one privilege left to use, or to decline"
-    second = await service(h).act(h.channel_id, record.id, ADA, None, Use(slot=1))
+    second = await service(h).decisions.act(h.channel_id, record.id, ADA, None, Use(slot=1))
     assert second.ok and game(h).state.privilege is None, "both used and nothing to build: the card is done"
     assert [e.type for e in second.events].count("privileges_declined") == 0
 
@@ -99,9 +99,9 @@ async def test_a_card_with_a_building_left_waits_for_its_player(harness):
     state = record.state.model_copy(deep=True)
     seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
     state.players[seat].tiles.master_builder, state.players[seat].money = True, 5000
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
     for slot in (0, 1):
-        assert (await service(h).act(h.channel_id, game(h).id, ADA, None, Use(slot=slot))).ok
+        assert (await service(h).decisions.act(h.channel_id, game(h).id, ADA, None, Use(slot=slot))).ok
     assert game(h).state.privilege is not None, "a Church could still be built: Ada decides"
 
 

@@ -7,7 +7,7 @@ import contextlib
 import json
 import time
 
-import bot.discord_app.monitor as monitoring
+import bot.app.monitor as monitoring
 
 
 @contextlib.asynccontextmanager

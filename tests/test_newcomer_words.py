@@ -167,7 +167,7 @@ def test_ties_below_the_win_share_their_place_and_say_why():
 
 
 def test_the_command_line_names_the_export_command_and_the_licence_is_spdx():
-    shown = subprocess.run([sys.executable, "-m", "bot.cli", "--help"], capture_output=True, text=True, cwd=ROOT)
+    shown = subprocess.run([sys.executable, "-m", "bot.app.cli", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert "/augsburg records export" in re.sub(r"\s+", " ", shown.stdout)
     pyproject = (Path(ROOT) / "pyproject.toml").read_text()
     assert 'license = "MIT"' in pyproject and "license = {" not in pyproject

@@ -22,7 +22,7 @@ def answers(seed: int, count: int) -> str:
 
 def play(tmp_path, *args: str, stdin: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "play", "--database", str(tmp_path / "t.sqlite3"), *args],
+        [sys.executable, "-m", "bot.app.cli", "play", "--database", str(tmp_path / "t.sqlite3"), *args],
         input=stdin,
         capture_output=True,
         text=True,

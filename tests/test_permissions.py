@@ -50,7 +50,7 @@ async def test_a_table_opens_only_with_the_permissions_the_bot_uses(harness, lac
     others = {"View Channel", "Send Messages", "Embed Links", "Send Messages in Threads", "Create Public Threads"}
     others -= set(named)
     assert not any(re.search(rf"\b{name}\b(?! in Threads)", answer.content) for name in others), answer.content
-    assert await service(h).current(h.channel_id) is None and not refused.public
+    assert await service(h).games.current(h.channel_id) is None and not refused.public
     opened = await new_table(h, EVERYTHING)
     assert not opened.answer.ephemeral and opened.answer.embeds
     h.assert_no_errors()
@@ -64,7 +64,7 @@ async def test_in_a_thread_the_bot_needs_to_send_messages_in_threads(harness):
                                   "archive_timestamp": "2024-01-01T00:00:00+00:00"}}
     refused = await new_table(h, without("send_messages_in_threads"), channel=thread)
     assert refused.answer.ephemeral and "Send Messages in Threads" in refused.answer.content
-    assert await service(h).current(h.channel_id + 77) is None
+    assert await service(h).games.current(h.channel_id + 77) is None
     h.assert_no_errors()
 
 

@@ -87,10 +87,10 @@ async def test_a_player_whose_move_could_not_be_stored_is_told_nothing_was_appli
         answer = (await h.select(player, panel.message_id, menu["custom_id"], picked)).answer
     assert answer.ephemeral and "nothing was applied" in answer.content and "Traceback" not in answer.content
     await h.relay.restore()
-    stored = await h.bot.service.game(record.id)
+    stored = await h.bot.service.games.game(record.id)
     assert stored.version == record.version and stored.state == record.state  # no ghost move
     await take_a_decision(h, player, table, random.Random(1))  # once it is back, play goes on
-    assert (await h.bot.service.game(record.id)).version == record.version + 1
+    assert (await h.bot.service.games.game(record.id)).version == record.version + 1
     h.assert_all_answered()
 
 

@@ -35,10 +35,10 @@ async def _some_games(service: GameService) -> dict[int, list]:
     for guild, channel, humans, computers, seed in plans:
         assert (await play_game(service, guild, channel, humans, computers, seed)).status == "finished"
     running = await play_game(service, 1, 13, ["a", "b"], 1, 7, moves=20)
-    assert (await service.cancel(13, "a", can_manage=False)).ok
+    assert (await service.lobby.cancel(13, "a", can_manage=False)).ok
     running = await play_game(service, 1, 14, ["c"], 1, 8, moves=20)
-    assert (await service.leave_game(14, running.id, "c")).ok
-    assert (await service.store.games.load_game(running.id)).status == "abandoned"
+    assert (await service.seats.leave_game(14, running.id, "c")).ok
+    assert (await service.core.store.games.load_game(running.id)).status == "abandoned"
     return plans
 
 
@@ -84,7 +84,7 @@ def _favourite(nobles: Counter):
 
 async def test_statistics_equal_a_recomputation_from_the_logs(service):
     await _some_games(service)
-    store = service.store
+    store = service.core.store
     expected = await _recomputed(store)
     assert expected[None, "a"]["games"] == 5 and expected[1, "c"]["games"] == 3  # the ended ones do not count
     for (guild, player), t in expected.items():
@@ -109,14 +109,14 @@ async def test_statistics_equal_a_recomputation_from_the_logs(service):
 
 async def test_history_lists_every_ended_game_newest_first(service):
     await _some_games(service)
-    games = await service.store.records.recent_games(1, limit=20)
+    games = await service.core.store.records.recent_games(1, limit=20)
     assert [g.id for g in games] == sorted((g.id for g in games), reverse=True)
     assert [g.status for g in games][:2] == ["abandoned", "cancelled"]
     assert all(g.results for g in games if g.status == "finished")
     assert not any(g.results for g in games if g.status != "finished")
-    page = await service.store.records.recent_games(1, limit=2, before=games[1].id)
+    page = await service.core.store.records.recent_games(1, limit=2, before=games[1].id)
     assert [g.id for g in page] == [g.id for g in games[2:4]]
-    assert [g.id for g in await service.store.records.recent_games(1, channel_id=10)] == [3, 1]
+    assert [g.id for g in await service.core.store.records.recent_games(1, channel_id=10)] == [3, 1]
 
 
 async def test_a_channels_history_holds_the_games_of_its_threads(store):
@@ -129,7 +129,7 @@ async def test_a_channels_history_holds_the_games_of_its_threads(store):
         record = await play_game(service, 1, channel, ["a", "b"], 0, seed, moves=None if n % 2 == 0 else 4,
                                  parent=parent)
         if record.open:
-            assert (await service.cancel(channel, "a", can_manage=False)).ok
+            assert (await service.lobby.cancel(channel, "a", can_manage=False)).ok
         ids[n] = record.id
         assert (await store.games.load_game(record.id)).parent_id == parent
     recent = store.records.recent_games
@@ -143,7 +143,7 @@ async def test_a_channels_history_holds_the_games_of_its_threads(store):
 
 async def test_a_finished_game_exported_plays_back_to_its_final_state(service, tmp_path):
     record = await play_game(service, 1, 10, ["a", "b"], 2, seed=9)
-    data = json.loads(export_bytes(await export_game(service.store.log, record)))
+    data = json.loads(export_bytes(await export_game(service.core.store.log, record)))
     assert data["complete"] and data["seed"] == record.table.seed and len(data["actions"]) == record.state.moves
     state, _ = new_game([p["id"] for p in data["players"]], data["seed"], data["start_player"], record.state.edition)
     for a in data["actions"]:
@@ -169,7 +169,7 @@ async def test_a_finished_game_exported_plays_back_to_its_final_state(service, t
 async def test_stepping_through_a_running_games_public_record(service, tmp_path):
     record = await play_game(service, 1, 10, ["a", "b"], 0, seed=3, moves=12)
     path = tmp_path / "running.json"
-    path.write_bytes(export_bytes(await export_game(service.store.log, record)))
+    path.write_bytes(export_bytes(await export_game(service.core.store.log, record)))
     out = io.StringIO()
     assert replay(str(path), step=True, reveal=True, stdin=io.StringIO("\n\n\nq\n"), stdout=out) == 0
     text = out.getvalue()
@@ -188,11 +188,11 @@ def test_a_file_that_is_not_a_game_is_refused_politely(tmp_path):
 
 
 async def test_the_console_script_replays_a_file(service, tmp_path, capsys):
-    from bot.cli import main
+    from bot.app.cli import main
 
     record = await play_game(service, 1, 10, ["a", "b"], 0, seed=2)
     path = tmp_path / "g.json"
-    path.write_bytes(export_bytes(await export_game(service.store.log, record)))
+    path.write_bytes(export_bytes(await export_game(service.core.store.log, record)))
     assert main(["replay", str(path), "--all", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "Wiedergabe von Spiel" in out and "gespeicherten Endstand" in out

@@ -57,7 +57,7 @@ async def test_stats_leaderboard_and_history_of_finished_games(harness):
     h = harness
     one = await _finished(h, seed=3)
     two = await _finished(h, humans=(str(ADA), str(CLEO)), computers=0, seed=4)
-    store = service(h).store
+    store = service(h).core.store
     stats = _private(await h.slash(ADA, "augsburg records stats"))
     ada = await store.records.player_stats(str(ADA), h.guild_id)
     assert ada.games == 2 and f"{ada.wins} win" in stats.content and "On this server" in stats.content
@@ -95,12 +95,12 @@ async def test_cancelled_games_show_in_history_and_never_count(harness):
     assert f"#{cancelled}" in hist.content and "cancelled" in hist.content
     stats = _private(await h.slash(ADA, "augsburg records stats"))
     assert "no finished games yet" in stats.content
-    assert (await service(h).store.records.leaderboard(h.guild_id))[1] == 0
+    assert (await service(h).core.store.records.leaderboard(h.guild_id))[1] == 0
 
 
 async def test_leaderboard_pages_and_buttons_outlive_a_restart(harness):
     h = harness
-    store = service(h).store
+    store = service(h).core.store
     for i in range(BOARD_PAGE + 2):  # more people than a page holds: two-player games between new people
         await _finished(h, humans=(str(2000 + 2 * i), str(2001 + 2 * i)), computers=0, seed=10 + i)
     board = _private(await h.slash(ADA, "augsburg records leaderboard"))
@@ -136,7 +136,7 @@ async def test_export_of_a_finished_game_is_a_file(harness):
     assert _private(r) and "augsburg replay FILE" in r.answer.content
     sent = [q for q in h.requests if q.files]
     assert sent and [f.filename for f in sent[-1].files] == [f"augsburg-{one.id}.json"]
-    data = await export_game(service(h).store.log, one)
+    data = await export_game(service(h).core.store.log, one)
     assert json.loads(sent[-1].files[0].data) == json.loads(json.dumps(data)), "the file is the export"
     assert data["complete"] and data["seed"] == one.table.seed and data["state"] == one.state.model_dump(mode="json")
 
@@ -151,16 +151,16 @@ async def test_export_of_a_running_game_holds_nothing_hidden(harness, seed):
     record, rnd = game(h), random.Random(seed)
     for _ in range(60):  # some play, so that hands, offers, secret choices and private events exist
         p = rnd.choice(to_act(record.state))
-        out = await service(h).act(h.channel_id, record.id, p, None,
+        out = await service(h).decisions.act(h.channel_id, record.id, p, None,
                                    concrete(rnd.choice(legal_actions(record.state, p)), rnd))
         record = out.record
     assert record.status == "active"
-    assert any(e.to is not None for m in await service(h).history(record) for e in m.entries), "nothing private"
+    assert any(e.to is not None for m in await service(h).games.history(record) for e in m.entries), "nothing private"
     r = await h.slash(STRANGER, "augsburg records export")
     assert _private(r) and "nothing hidden" in r.answer.content
     assert [f.filename for f in [q for q in h.requests if q.files][-1].files] == [f"augsburg-{record.id}.json"]
     check_no_leak(h, PublicRecord())  # nothing public, nobody's own: no card may be named anywhere
-    data = await export_game(service(h).store.log, record)
+    data = await export_game(service(h).core.store.log, record)
     text = json.dumps(data)
     assert not data["complete"] and not {"seed", "actions", "state", "start_player"} & set(data)
     assert str(record.table.seed) not in text
@@ -176,7 +176,7 @@ async def test_export_of_a_running_game_holds_nothing_hidden(harness, seed):
 async def test_stats_show_who_keeps_games_moving_and_the_leaderboard_filters_steady_players(harness):
     h = harness
     await _finished(h, seed=3)
-    store = service(h).store
+    store = service(h).core.store
     ada = await store.records.player_stats(str(ADA), h.guild_id)
     stats = _private(await h.slash(ADA, "augsburg records stats"))
     assert f"Decided in time: 100% ({ada.in_time} of {ada.decisions})" in stats.content and ada.decisions > 0

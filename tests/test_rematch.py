@@ -38,7 +38,7 @@ async def finished_game(h: Harness) -> int:
 async def test_a_rematch_seats_the_same_computers_with_the_clock_and_invites_the_others(harness):
     h = harness
     standings = await finished_game(h)
-    finished = await service(h).last_game(h.channel_id)
+    finished = await service(h).games.last_game(h.channel_id)
     assert [c.get("label") for c in h.message(standings).all_components() if "custom_id" in c] == ["Rematch"]
 
     stranger = await h.click(STRANGER, standings, label="Rematch")  # not one of its players
@@ -68,7 +68,7 @@ async def test_a_rematch_seats_the_same_computers_with_the_clock_and_invites_the
     assert started.answer.kind == "update" and game(h).status == "active"
     late = await h.click(ADA, standings, label="Rematch")  # the rematch is under way: nothing else opens
     assert late.answer.ephemeral and "already has a game" in late.answer.content
-    assert (await service(h).game(finished.id)).status == "finished"  # the first game stays in the records
+    assert (await service(h).games.game(finished.id)).status == "finished"  # the first game stays in the records
     h.assert_all_answered()
     h.assert_no_errors()
 

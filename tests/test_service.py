@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from bot import codes
-from bot.service import GameService, decision_key
+from bot.service import GameService, codes, decision_key
 from bot.wording import ENGLISH, names
 from engine import legal_actions, to_act
 from engine.actions import BuyChoice, RevealChoice
@@ -35,82 +34,83 @@ def code(outcome) -> str | None:
 
 async def started(service: GameService, players=(11, 22, 33)):
     host, *others = players
-    table = (await service.open_table(GUILD, CHANNEL, seat(host, "Host"))).record
+    table = (await service.lobby.open_table(GUILD, CHANNEL, seat(host, "Host"))).record
     for p in others:
-        assert (await service.join(CHANNEL, table.id, seat(p))).ok
-    out = await service.start(CHANNEL, table.id, host)
+        assert (await service.lobby.join(CHANNEL, table.id, seat(p))).ok
+    out = await service.lobby.start(CHANNEL, table.id, host)
     assert out.ok and out.record.status == "active"
     return out.record
 
 
 async def test_lobby_rules(service):
-    table = (await service.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
-    assert code(await service.open_table(GUILD, CHANNEL, seat(22))) == "channel_busy"  # one game per channel
-    assert (await service.join(CHANNEL, table.id, seat(22, "Bea"))).ok
-    assert code(await service.join(CHANNEL, table.id, seat(22, "Bea"))) == "already_seated"
-    assert code(await service.start(CHANNEL, table.id, 22)) == "host_only_start"
-    assert code(await service.leave(CHANNEL, table.id, 11)) == "host_cannot_leave"
-    assert code(await service.add_computer(CHANNEL, table.id, 22)) == "host_only_computers"
-    assert (await service.leave(CHANNEL, table.id, 22)).ok
-    lonely = await service.start(CHANNEL, table.id, 11)
+    table = (await service.lobby.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
+    assert code(await service.lobby.open_table(GUILD, CHANNEL, seat(22))) == "channel_busy"  # one game per channel
+    assert (await service.lobby.join(CHANNEL, table.id, seat(22, "Bea"))).ok
+    assert code(await service.lobby.join(CHANNEL, table.id, seat(22, "Bea"))) == "already_seated"
+    assert code(await service.lobby.start(CHANNEL, table.id, 22)) == "host_only_start"
+    assert code(await service.lobby.leave(CHANNEL, table.id, 11)) == "host_cannot_leave"
+    assert code(await service.lobby.add_computer(CHANNEL, table.id, 22)) == "host_only_computers"
+    assert (await service.lobby.leave(CHANNEL, table.id, 22)).ok
+    lonely = await service.lobby.start(CHANNEL, table.id, 11)
     assert code(lonely) == "players_needed" and lonely.notice.params == {"least": 2, "most": 5}
     for p in (22, 33, 44, 55):
-        assert (await service.join(CHANNEL, table.id, seat(p))).ok
-    full = await service.join(CHANNEL, table.id, seat(66))
+        assert (await service.lobby.join(CHANNEL, table.id, seat(p))).ok
+    full = await service.lobby.join(CHANNEL, table.id, seat(66))
     assert code(full) == "table_full" and full.notice.params == {"most": 5}
-    assert (await service.start(CHANNEL, table.id, 11)).ok
-    assert code(await service.join(CHANNEL, table.id, seat(66))) == "already_started"
+    assert (await service.lobby.start(CHANNEL, table.id, 11)).ok
+    assert code(await service.lobby.join(CHANNEL, table.id, seat(66))) == "already_started"
 
 
 async def test_computer_seats_are_typed_and_named(service):
-    table = (await service.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
+    table = (await service.lobby.open_table(GUILD, CHANNEL, seat(11, "Host"))).record
     for _ in range(2):
-        table = (await service.add_computer(CHANNEL, table.id, 11)).record
+        table = (await service.lobby.add_computer(CHANNEL, table.id, 11)).record
     assert [s.kind for s in table.table.seats] == ["human", "computer", "computer"]
     assert [s.number for s in table.table.seats] == [None, 1, 2]
     assert [names.seat(ENGLISH, s) for s in table.table.seats] == ["Host", "Computer 1", "Computer 2"]
-    record = (await service.start(CHANNEL, table.id, 11, seed=5)).record
+    record = (await service.lobby.start(CHANNEL, table.id, 11, seed=5)).record
     assert record.table.seed == 5 and record.table.humans() == ["11"]
 
 
 async def test_locks_are_freed_when_nobody_holds_them(service):
     import gc
 
-    async with service.lock(CHANNEL):
-        assert CHANNEL in service._locks
+    async with service.core.lock(CHANNEL):
+        assert CHANNEL in service.core._locks
     gc.collect()
-    assert CHANNEL not in service._locks
+    assert CHANNEL not in service.core._locks
 
 
 async def test_strangers_stale_buttons_and_wrong_turns_change_nothing(service):
     record = await started(service)
     key = decision_key(record.state)
-    stranger = await service.act(CHANNEL, record.id, 99, key, codes.decode("buy:"))
+    stranger = await service.decisions.act(CHANNEL, record.id, 99, key, codes.decode("buy:"))
     assert code(stranger) == "not_seated"
-    first = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
+    first = await service.decisions.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
     assert first.ok
-    twice = await service.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
+    twice = await service.decisions.act(CHANNEL, record.id, 11, key, codes.decode("buy:"))
     assert code(twice) == "already_chosen"  # a second click in a choice made at once: not "not your turn"
-    typed = await service.act(CHANNEL, record.id, 11, None, codes.decode("buy:"))
+    typed = await service.decisions.act(CHANNEL, record.id, 11, None, codes.decode("buy:"))
     assert code(typed) == "already_chosen"  # typed again after buying too (issue 27): not "not your turn"
-    old_game = await service.act(CHANNEL, record.id + 1, 22, key, codes.decode("buy:"))
+    old_game = await service.decisions.act(CHANNEL, record.id + 1, 22, key, codes.decode("buy:"))
     assert code(old_game) == "game_gone"
-    stale = await service.act(CHANNEL, record.id, 22, "41", codes.decode("buy:"))
+    stale = await service.decisions.act(CHANNEL, record.id, 22, "41", codes.decode("buy:"))
     assert code(stale) == "stale_decision"
-    current = await service.current(CHANNEL)
-    assert current.state.moves == 1 and len(await service.store.log.action_log(record.id)) == 1
+    current = await service.games.current(CHANNEL)
+    assert current.state.moves == 1 and len(await service.core.store.log.action_log(record.id)) == 1
 
 
 async def test_a_double_click_is_applied_once(service):
     record = await started(service, players=(11, 22))
     for p in (11, 22):
-        assert (await service.act(CHANNEL, record.id, p, None, codes.decode("buy:"))).ok
-    record = await service.current(CHANNEL)
+        assert (await service.decisions.act(CHANNEL, record.id, p, None, codes.decode("buy:"))).ok
+    record = await service.games.current(CHANNEL)
     opener = int(to_act(record.state)[0])
     key = decision_key(record.state)
-    results = await asyncio.gather(*(service.act(CHANNEL, record.id, opener, key, codes.decode("p")) for _ in range(2)))
+    results = await asyncio.gather(*(service.decisions.act(CHANNEL, record.id, opener, key, codes.decode("p"))
+                                     for _ in range(2)))
     assert sorted(r.ok for r in results) == [False, True]
-    assert (await service.current(CHANNEL)).state.moves == 3
+    assert (await service.games.current(CHANNEL)).state.moves == 3
 
 
 async def test_a_whole_game_through_action_codes(service):
@@ -133,12 +133,12 @@ async def test_a_whole_game_through_action_codes(service):
         else:
             code = codes.encode(action)
             assert codes.decode(code) == action
-        out = await service.act(CHANNEL, record.id, int(player), decision_key(state), codes.decode(code))
+        out = await service.decisions.act(CHANNEL, record.id, int(player), decision_key(state), codes.decode(code))
         assert out.ok, out.notice
         record = out.record
     assert record.status == "finished" and record.state.phase == "game_over"
-    assert await service.current(CHANNEL) is None
-    stats = await service.store.records.player_stats(record.state.winners[0])
+    assert await service.games.current(CHANNEL) is None
+    stats = await service.core.store.records.player_stats(record.state.winners[0])
     assert stats["wins"] == 1
 
 

@@ -12,9 +12,9 @@ import time
 import pytest
 from support.storage_helpers import new_stored_game, play_random
 
-from bot.config import Settings
+from bot.app.config import Settings
+from bot.app.shards import shards_of
 from bot.service.lease import LeaseKeeper
-from bot.shards import shards_of
 from engine import apply
 from engine.randomplay import random_action
 from storage import LeaseHeld, ShardLost, Store

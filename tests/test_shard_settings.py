@@ -13,9 +13,9 @@ from support.bot_support import ADA, long_lived
 from support.bot_support import make_bot as make_test_bot
 from support.fake_discord import FakeUser, Harness
 
-from bot.config import Settings
-from bot.discord_app.client import AugsburgBot, ShardedAugsburgBot, make_bot
-from bot.shards import shards_of, shards_refused
+from bot.app.config import Settings
+from bot.app.discord_bot import AugsburgBot, ShardedAugsburgBot, make_bot
+from bot.app.shards import shards_of, shards_refused
 
 PG = "postgresql://bot@db.example/augsburg"
 SYNC = ("PUT", "/applications/{application_id}/commands")

@@ -25,7 +25,7 @@ CARD_NOBLE, NOBLES = default().card_noble, default().nobles  # the shipped editi
 
 def put(h, state) -> None:
     record = game(h)
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
 
 
 def round_end_purchase(h, offers: int = 4) -> None:

@@ -30,7 +30,7 @@ async def public_picture(h: Harness, lang: str = "en") -> bytes:
     """What the table picture must be now: drawn from the spectator view and the public log, nothing else."""
     record = game(h)
     w = words(lang)
-    told = story(await service(h).store.log.moves_since(record.id, -1))
+    told = story(await service(h).core.store.log.moves_since(record.id, -1))
     return table_picture(spectator_view(record.state), people(w, record.table).name, w, told)
 
 

@@ -17,7 +17,7 @@ import time
 
 from conftest import ROOT
 
-from bot.cli import as_typed
+from bot.app.cli import as_typed
 from bot.terminal.game import run
 from bot.terminal.screen import Terminal
 from bot.wording import ENGLISH, People, terminal
@@ -51,7 +51,7 @@ def _default_sigint() -> None:  # a shell may start background jobs with Ctrl-C 
 
 
 def start(tmp_path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--database", str(tmp_path / "t.sqlite3"),
+    return subprocess.Popen([sys.executable, "-m", "bot.app.cli", "play", "--database", str(tmp_path / "t.sqlite3"),
                              *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             preexec_fn=_default_sigint)
 
@@ -84,7 +84,7 @@ def test_one_ctrl_c_at_a_prompt_stops_the_game_and_resume_continues_it(tmp_path)
     assert proc.returncode == 0
     [typed] = re.findall(r"Stopped; your game is saved\. Continue with `(.+)`\.", rest)
     assert "Input ended" not in rest
-    assert typed.endswith(f"-m bot.cli play --database {tmp_path / 't.sqlite3'} --resume")  # as it was started
+    assert typed.endswith(f"-m bot.app.cli play --database {tmp_path / 't.sqlite3'} --resume")  # as it was started
     resumed = subprocess.run(shlex.split(typed), input=answers(20_000), capture_output=True, text=True, timeout=120,
                              cwd=ROOT)  # the line works as typed
     assert resumed.returncode == 0, resumed.stderr[-2000:]

@@ -62,12 +62,12 @@ async def new_in_thread(h, user: int, channel: int | None = None, **options) -> 
 
 
 async def game_in(h, channel: int):
-    return await service(h).current(channel)
+    return await service(h).games.current(channel)
 
 
 async def due_in(h, thread: int) -> list[int]:
     """Who must decide now themselves in the game of `thread`, in seating order."""
-    from bot.turns import people_due
+    from bot.service.turns import people_due
     from engine import to_act
 
     record = await game_in(h, thread)
@@ -114,7 +114,7 @@ async def test_two_games_in_two_threads_of_one_channel_are_played_at_once(h):
             due = await due_in(h, thread)
             if due:
                 await take_a_decision(h, due[0], table, rnd)
-    one, two = [await service(h).game(r.id) for r in (one, two)]  # the one with a computer may be over
+    one, two = [await service(h).games.game(r.id) for r in (one, two)]  # the one with a computer may be over
     assert one.state.moves > 3 and two.state.moves > 3
     assert shows(h, table_one, one) and shows(h, table_two, two)
     pings = [m for t in (first, second) for m in h.messages_in(t).values() if "your move" in m.content.lower()]
@@ -129,17 +129,17 @@ async def test_two_games_in_two_threads_of_one_channel_are_played_at_once(h):
 async def test_the_server_default_is_set_by_a_manager_and_kept_across_a_restart(h):
     refused = await h.slash(ADA, "augsburg new", thread="always")
     assert refused.answer.ephemeral and "manage this server" in refused.answer.content
-    assert not h.threads and not await service(h).threads_default(h.guild_id)
+    assert not h.threads and not await service(h).settings.threads_default(h.guild_id)
     assert await game_in(h, h.channel_id) is None
     await new_in_thread(h, MOD, thread="always")
-    assert await service(h).threads_default(h.guild_id)
+    assert await service(h).settings.threads_default(h.guild_id)
     await restart(h)
     await new_in_thread(h, BEN)  # no option: the server's default
     here = await h.slash(CLEO, "augsburg new", thread="no")
     assert here.answer.embeds and h.message(here.answer.message_id).channel_id == h.channel_id
     assert len(h.threads) == 2 and (await game_in(h, h.channel_id)) is not None
     await h.slash(MOD, "augsburg new", thread="never")  # the channel is busy now: the setting changes all the same
-    assert not await service(h).threads_default(h.guild_id) and len(h.threads) == 2
+    assert not await service(h).settings.threads_default(h.guild_id) and len(h.threads) == 2
     h.problems.clear()
 
 
@@ -210,15 +210,16 @@ async def test_a_deleted_thread_ends_its_game_as_a_deleted_channel_does(h):
     one, two = (await game_in(h, first)).id, (await game_in(h, second)).id
     h.delete_thread(first)  # THREAD_DELETE
     await run(h, pass_time(h, 60))
-    assert (await service(h).store.games.load_game(one)).status == "abandoned" and (await game_in(h, first)) is None
+    games = service(h).core.store.games
+    assert (await games.load_game(one)).status == "abandoned" and (await game_in(h, first)) is None
     await h.detach()
     h.archive_thread(second)  # archived while the bot is away: it lives on, out of GUILD_CREATE
     await h.attach(bot(h.db_path, h.clock))
-    assert (await service(h).store.games.load_game(two)).status == "active"
+    assert (await service(h).core.store.games.load_game(two)).status == "active"
     await h.detach()
     h.delete_thread(second, tell=False)  # deleted while the bot was away: found at its start
     await h.attach(bot(h.db_path, h.clock))
-    assert (await service(h).store.games.load_game(two)).status == "abandoned"
+    assert (await service(h).core.store.games.load_game(two)).status == "abandoned"
     h.problems.clear()  # the look at the deleted thread: 404 10003, as asked
 
 
@@ -229,7 +230,7 @@ async def test_a_deleted_channel_ends_the_games_in_its_threads(h):
     game_id = (await game_in(h, thread)).id
     h.delete_channel(other)  # CHANNEL_DELETE only: discord.py knows the thread was the channel's
     await run(h, pass_time(h, 60))
-    assert (await service(h).store.games.load_game(game_id)).status == "abandoned"
+    assert (await service(h).core.store.games.load_game(game_id)).status == "abandoned"
     h.assert_no_errors()
 
 
@@ -290,14 +291,14 @@ async def test_a_channels_history_lists_the_games_of_its_threads_and_a_threads_o
     one = (await game_in(h, first)).id
     await start(h, table_two, CLEO, BEN)
     two = (await game_in(h, second)).id
-    assert [(await service(h).game(g)).parent_id for g in (one, two)] == [h.channel_id] * 2
+    assert [(await service(h).games.game(g)).parent_id for g in (one, two)] == [h.channel_id] * 2
     rnd = random.Random(7)
     for _ in range(2000):
         due = await due_in(h, first)
         if not due:
             break
         await take_a_decision(h, due[0], table_one, rnd)
-    assert (await service(h).game(one)).status == "finished"
+    assert (await service(h).games.game(one)).status == "finished"
     await cancel_in(h, CLEO, second)
     again = await h.slash(ADA, "augsburg rematch", channel_id=first)  # the rematch stays in the thread
     assert h.message(again.answer.message_id).channel_id == first

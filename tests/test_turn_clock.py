@@ -43,7 +43,7 @@ async def h(database):
 
 
 async def moves(h, game_id: int):
-    return await service(h).store.log.moves_since(game_id, -1)
+    return await service(h).core.store.log.moves_since(game_id, -1)
 
 
 def allowed(h, message) -> dict:
@@ -153,7 +153,7 @@ async def test_the_host_sets_the_clock_in_the_lobby(h):
     await h.click(ADA, table, label="Remove computer player")
     assert "Computer 2" not in str(h.message(table).embeds) and "Computer 1" in str(h.message(table).embeds)
     await h.click(ADA, table, label="Start game")
-    assert await service(h).store.deadlines.deadlines() == []  # no limit: no clock
+    assert await service(h).core.store.deadlines.deadlines() == []  # no limit: no clock
 
 
 async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandons_the_game(h):
@@ -162,13 +162,13 @@ async def test_leaving_hands_the_seat_to_the_computer_and_the_last_human_abandon
     assert ask.answer.ephemeral
     done = await h.click(BEN, ask.answer.message_id, label="Yes, leave the game")
     assert "computer plays your seat" in done.answer.content and game(h).table.seat(str(BEN)).left
-    assert str(BEN) not in {d.player for d in await service(h).store.deadlines.deadlines()}
+    assert str(BEN) not in {d.player for d in await service(h).core.store.deadlines.deadlines()}
     game_id = game(h).id
     ask = await h.slash(ADA, "augsburg seat leave")
     await h.click(ADA, ask.answer.message_id, label="Yes, leave the game")
     assert game(h) is None
-    record = await service(h).store.games.load_game(game_id)
-    assert record.status == "abandoned" and (await service(h).store.records.player_stats(str(ADA)))["games"] == 0
+    record = await service(h).core.store.games.load_game(game_id)
+    assert record.status == "abandoned" and (await service(h).core.store.records.player_stats(str(ADA)))["games"] == 0
     status = await h.slash(CLEO, "augsburg status")
     assert "abandoned" in status.answer.embeds[0]["description"] and not status.answer.custom_ids()
 
@@ -235,7 +235,7 @@ async def test_the_end_ranks_and_explains_every_score_and_leaves_no_live_button(
     while game(h) is not None:
         await take_a_decision(h, ADA, table_id(h), rnd)
     final = next(m for m in h.channel_messages.values() if "final standings" in m.content)
-    record = await service(h).store.games.load_game(game_id)
+    record = await service(h).core.store.games.load_game(game_id)
     state = record.state
     ranked = sorted(state.players, key=lambda p: (p.id not in state.winners, -p.score))
     names = {str(ADA): "Ada", "ai1": "Computer 1"}

@@ -7,10 +7,9 @@ import asyncio
 import pytest
 from support.clock import ManualClock
 
-from bot import codes
-from bot.scheduler import Scheduler
-from bot.service import GameService, Timing
-from bot.turns import computers_due, plan
+from bot.app.scheduler import Scheduler
+from bot.service import GameService, Timing, codes
+from bot.service.turns import computers_due, plan
 from engine import to_act
 from storage import Seat, Table
 
@@ -25,10 +24,10 @@ def clock():
 async def started(store, clock, players=("11", "22", "33"), turn=HOUR, reminder=None) -> GameService:
     service = GameService(store, clock, Timing(turn_seconds=turn, reminder_seconds=reminder))
     host, *others = players
-    record = (await service.open_table(GUILD, CHANNEL, Seat(id=host, name="H"))).record
+    record = (await service.lobby.open_table(GUILD, CHANNEL, Seat(id=host, name="H"))).record
     for p in others:
-        await service.join(CHANNEL, record.id, Seat(id=p, name=p))
-    await service.start(CHANNEL, record.id, host, seed=3)
+        await service.lobby.join(CHANNEL, record.id, Seat(id=p, name=p))
+    await service.lobby.start(CHANNEL, record.id, host, seed=3)
     return service
 
 
@@ -52,46 +51,46 @@ async def test_deadlines_are_written_with_the_moves_that_make_them(store, clock)
     start = clock.now()
     assert await deadlines(store) == {(p, k): start + (HOUR if k == "timeout" else HOUR / 2)
                                       for p in ("11", "22", "33") for k in ("timeout", "reminder")}
-    record = service.cached(CHANNEL)
+    record = service.games.cached(CHANNEL)
     clock.advance(600)
-    assert (await service.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
+    assert (await service.decisions.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
     left = await deadlines(store)
     assert ("11", "timeout") not in left and left[("22", "timeout")] == start + HOUR  # the others' clocks run on
 
 
 async def test_time_runs_out_twice_then_the_computer_stands_in_until_the_player_is_back(store, clock):
     service = await started(store, clock, players=("11", "22"))
-    record = service.cached(CHANNEL)
-    assert (await service.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
+    record = service.games.cached(CHANNEL)
+    assert (await service.decisions.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
     clock.advance(HOUR + 1)
     [timeout] = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "timeout"]
-    first = await service.expire(timeout)
+    first = await service.decisions.expire(timeout)
     assert first.ok and first.record.table.seat("22").missed == 1 and not first.record.table.seat("22").stand_in
-    assert await service.expire(timeout) is None  # a deadline fires once: the move replaced it
+    assert await service.decisions.expire(timeout) is None  # a deadline fires once: the move replaced it
     # Play on until 22 is due again, letting time run out each time.
     for _ in range(50):
-        record = service.cached(CHANNEL)
+        record = service.games.cached(CHANNEL)
         if record.table.seat("22").stand_in:
             break
         if computers_due(record.state, record.table):  # someone's only option: the bot takes it, no clock
-            assert (await service.play_computer(CHANNEL)).actor == "only"
+            assert (await service.decisions.play_computer(CHANNEL)).actor == "only"
         elif "22" in to_act(record.state):
             clock.advance(HOUR + 1)
             due = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "timeout"]
-            assert (await service.expire(due[0])).ok
+            assert (await service.decisions.expire(due[0])).ok
         else:
-            assert (await service.play_computer(CHANNEL)) is None  # nobody a computer plays is due
+            assert (await service.decisions.play_computer(CHANNEL)) is None  # nobody a computer plays is due
             from engine import player_view
             from engine.ai import ComputerPlayer
 
             action = ComputerPlayer(1).decide(player_view(record.state, "11"))
-            assert (await service.act(CHANNEL, record.id, "11", None, action)).ok
-    seat = service.cached(CHANNEL).table.seat("22")
+            assert (await service.decisions.act(CHANNEL, record.id, "11", None, action)).ok
+    seat = service.games.cached(CHANNEL).table.seat("22")
     assert seat.stand_in and seat.streak == 2 and seat.missed == 2
     assert not [d for d in await store.deadlines.deadlines() if d.player == "22"]  # no clock while the computer plays
-    back = await service.reclaim(CHANNEL, "22")
+    back = await service.seats.reclaim(CHANNEL, "22")
     assert back.ok and not back.record.table.seat("22").stand_in
-    moves = await service.history(back.record)
+    moves = await service.games.history(back.record)
     assert [e.what for m in moves for e in m.entries if e.type == "table"] == ["stand_in", "returned"]
     assert sum(m.actor == "clock" for m in moves) == 2
 
@@ -125,7 +124,7 @@ async def test_the_scheduler_fires_each_due_deadline_once_and_sleeps_until_the_n
         assert await scheduler.run_due() == 2 and sorted(fired[2:]) == [("11", "timeout"), ("22", "timeout")]
     finally:
         await scheduler.stop()
-    assert service.cached(CHANNEL) is not None
+    assert service.games.cached(CHANNEL) is not None
 
 
 async def test_a_failing_deadline_is_tried_again_later_not_in_a_loop(store, clock):
@@ -145,9 +144,9 @@ async def test_a_failing_deadline_is_tried_again_later_not_in_a_loop(store, cloc
 
 async def test_a_stale_reminder_is_dropped_not_sent(store, clock):
     service = await started(store, clock, players=("11", "22"))
-    record = service.cached(CHANNEL)
-    assert (await service.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
+    record = service.games.cached(CHANNEL)
+    assert (await service.decisions.act(CHANNEL, record.id, "11", None, codes.decode("buy:"))).ok
     clock.advance(HOUR / 2 + 1)
     reminders = [d for d in await store.deadlines.deadlines(due_before=clock.now()) if d.kind == "reminder"]
     assert [d.player for d in reminders] == ["22"]  # 11 chose: their reminder went with their move
-    assert await service.remind(reminders[0]) is not None
+    assert await service.decisions.remind(reminders[0]) is not None

@@ -1,4 +1,4 @@
-"""Typed commands read as a person types them (issue 13): bot/typed.py on its own, and the privilege cards'
+"""Typed commands read as a person types them (issue 13): bot/discord_app/typed.py on its own, and the privilege cards'
 names and the buy suggestions it chooses among."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from bot import choices, typed
+from bot.discord_app import choices, typed
 from bot.service import Notice
 from bot.wording import ENGLISH, People, names
 from engine import legal_actions, new_game, player_view

@@ -108,7 +108,7 @@ async def test_buy_suggestions_through_discord_are_distinct_varied_and_priced(ha
     ada = next(p for p in state.players if p.id == str(ADA))
     ada.offered = ["leo-3", "leo-3", "maria-15", "louise-9", "philipp-12", "joker", "maria-2"]
     ada.money = 5000
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))
     offered = await h.autocomplete(ADA, "augsburg buy", "cards", "")
     labels = [c["name"] for c in offered]
     assert 20 <= len(labels) <= 25 and labels[0] == "Buy nothing"

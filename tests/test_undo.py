@@ -328,21 +328,21 @@ async def test_a_take_back_is_a_chained_move_that_reloads_and_repairs_on_both_ba
     service = GameService(store)
     state, _ = new_game(["11", "12", "13"], seed=4)
     record = await store.games.create_game(1, 9, table_of(["11", "12", "13"], 4), state)
-    bought = await service.act(9, record.id, "11", None, Buy(cards=[]))
+    bought = await service.decisions.act(9, record.id, "11", None, Buy(cards=[]))
     assert bought.ok and bought.undo == 1
-    await service.act(9, record.id, "12", None, Buy(cards=[]))
-    stale = await service.take_back(9, record.id, "11", 2)  # a button made for another move
+    await service.decisions.act(9, record.id, "12", None, Buy(cards=[]))
+    stale = await service.undo.take_back(9, record.id, "11", 2)  # a button made for another move
     assert not stale.ok and stale.notice.code == "undo_stale"
-    outcome = await service.take_back(9, record.id, "11", 1)
+    outcome = await service.undo.take_back(9, record.id, "11", 1)
     assert outcome.ok and [e.type for e in outcome.events] == ["taken_back"]
     assert sorted(to_act(outcome.record.state)) == ["11", "13"]
     logged = await rows(store, "SELECT move, player, action FROM actions WHERE game_id = ? ORDER BY move", record.id)
     assert [(r[0], r[1]) for r in logged] == [(1, "11"), (2, "12"), (3, "11")]
     assert '"take_back"' in logged[2][2] and '"move": 1' in logged[2][2]
     await tamper(store, "UPDATE games SET snapshot_sha256 = 'x' WHERE id = ?", record.id)
-    service._games.drop(9)
+    service.core._games.drop(9)
     repaired = await store.games.load_game(record.id)
     assert repaired.state == outcome.record.state
     assert await store.log.notes(record.id) and (await store.log.notes(record.id))[-1][0] == "repaired"
-    refused = await service.take_back(9, record.id, "12", None)
+    refused = await service.undo.take_back(9, record.id, "12", None)
     assert refused.ok  # Ben's own choice, still secret: his to take back

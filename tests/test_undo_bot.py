@@ -48,7 +48,7 @@ async def choose(h, user: int, panel, rnd: random.Random):
 
 async def taken_back(h) -> list:
     record = game(h)
-    return [e for m in await service(h).history(record) for e in m.entries if e.type == "taken_back"]
+    return [e for m in await service(h).games.history(record) for e in m.entries if e.type == "taken_back"]
 
 
 async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_a_restart(harness, tmp_path):
@@ -57,7 +57,7 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
     public and private message stays within what the player may know, and the public log tells each undo
     without what it held."""
     h = harness
-    service(h).deal_seed = 5
+    service(h).lobby.deal_seed = 5
     await open_and_start(h)
     rnd, seen = random.Random(5), PublicRecord()
     kinds, kinds_seen, restarted, typed = set(), [], False, False
@@ -75,7 +75,7 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
         before = len(await taken_back(h))
         if not restarted:
             await h.restart(make_bot(h.db_path))
-            await service(h).current(h.channel_id)
+            await service(h).games.current(h.channel_id)
             restarted = True
         if not typed and rnd.random() < 0.3:
             undone = (await h.slash(user, "augsburg undo")).answer
@@ -93,15 +93,15 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
     assert game(h) is None, "the game did not finish"
     assert restarted and typed
     # The records count each decision made again once, and neither the decision taken back nor the take-back.
-    last = await service(h).last_game(h.channel_id)
-    logged = await service(h).history(last)
+    last = await service(h).games.last_game(h.channel_id)
+    logged = await service(h).games.history(last)
     gone = {m for move in logged for e in move.entries if e.type == "taken_back" for m in e.moves}
     for user in (ADA, BEN, CLEO):
         counted = [m for m in logged if m.player == str(user) and m.actor in ("player", "ahead", "clock")
                    and m.move not in gone and not any(e.type == "taken_back" for e in m.entries)]
         assert (await service(h).records.player_stats(str(user))).decisions == len(counted)
     # The export keeps the take-backs as moves, and `augsburg replay` plays it back to the same end.
-    data = json.loads(export_bytes(await service(h).export(last)))
+    data = json.loads(export_bytes(await service(h).games.export(last)))
     assert data["complete"] and sum(a["action"]["do"] == "take_back" for a in data["actions"]) == len(kinds_seen)
     path = tmp_path / "game.json"
     path.write_bytes(export_bytes(data))
@@ -186,13 +186,14 @@ async def test_after_an_undo_the_clock_and_the_computers_follow_the_game_again(t
         assert record.state.purchase.choices.keys() == {2}  # the computer chose at once
         ada = (await h.click(ADA, table, label="My hand & actions")).answer
         bought = (await h.click(ADA, ada.message_id, label="Buy nothing")).answer
-        timeouts = {d.player for d in await service(h).store.deadlines.deadlines_of(record.id) if d.kind == "timeout"}
+        stored = service(h).core.store.deadlines
+        timeouts = {d.player for d in await stored.deadlines_of(record.id) if d.kind == "timeout"}
         assert timeouts == {str(BEN)}
         h.clock.advance(600)
         undone = (await h.click(ADA, bought.message_id, undo_button(bought)["custom_id"])).answer
         assert "You took back" in undone.content
         record = game(h)
-        deadlines = {(d.player, d.kind): d.due_at for d in await service(h).store.deadlines.deadlines_of(record.id)}
+        deadlines = {(d.player, d.kind): d.due_at for d in await stored.deadlines_of(record.id)}
         assert deadlines[(str(ADA), "timeout")] == h.clock.now() + 3600  # due again: a clock of her own
         assert (str(BEN), "timeout") in deadlines  # still choosing: his clock runs on
         assert computer in {record.state.players[s].id for s in record.state.purchase.choices}

@@ -12,7 +12,7 @@ from typing import get_args
 
 import pytest
 
-from bot.service import Notice
+from bot.service import Notice, codes
 from bot.wording import ENGLISH, People, clock, log, moves, names, notices, phases, undo
 from engine import apply, legal_actions, new_game, player_view, spectator_view, to_act
 from engine.actions import parse_action
@@ -111,9 +111,9 @@ def test_plurals_and_numbers():
 
 def test_names_are_read_back_from_what_players_type():
     for card in ("maria-15", "philipp-1", "joker"):
-        assert names.card_from_name(names.card(W, card), ED) == card
+        assert codes.card_from_name(names.card(W, card), ED) == card
     with pytest.raises(ValueError):
-        names.card_from_name("Maria 18", ED)
+        codes.card_from_name("Maria 18", ED)
 
 
 def test_service_notices_are_worded_too():
@@ -144,7 +144,7 @@ def test_durations_and_the_clock_in_words():
 
 
 def test_a_long_lay_down_label_names_whole_cards_and_how_many_more():
-    many = [names.card_from_name(n, ED) for n in ("Maria 15", "Louise 1", "Leo 12", "Philipp 10", "Maria 10",
+    many = [codes.card_from_name(n, ED) for n in ("Maria 15", "Louise 1", "Leo 12", "Philipp 10", "Maria 10",
                                               "Louise 12", "Leo 9", "Maria 7", "Philipp 3", "Louise 5")]
     label = moves.lay_down_label(ENGLISH, many)
     assert len(label) <= 80 and label.startswith("Lay down: Maria 15, Louise 1")

@@ -11,7 +11,7 @@ from types import SimpleNamespace as NS
 import pytest
 from conftest import ROOT
 
-from bot import choices
+from bot.discord_app import choices
 from bot.wording import ENGLISH, People, log, moves, names, phases, table, terminal
 from engine import events as ev
 from engine.actions import Bid, Build, BuyChoice, Call, Compensate, Done, Use
@@ -176,7 +176,7 @@ def test_log_lines_show_guilders():
 def test_the_terminal_says_nothing_was_bought_and_every_price_has_its_unit(tmp_path):
     """The human buys nothing (Enter) and stops: the log says so, and every amount shown carries its unit."""
     out = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "play", "--database", str(tmp_path / "t.sqlite3"), "--opponents", "2",
+        [sys.executable, "-m", "bot.app.cli", "play", "--database", str(tmp_path / "t.sqlite3"), "--opponents", "2",
          "--seed", "5"],
         input="\n", capture_output=True, text=True, timeout=120, cwd=ROOT,
     )

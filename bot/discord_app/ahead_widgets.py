@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import discord
 
-from .widgets import _Routed
+from .widgets import Routed
 
 
-class AheadMenu(_Routed, discord.ui.DynamicItem[discord.ui.Select],
+class AheadMenu(Routed[discord.ui.Select],
                 template=r"aug:ahd:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
-    handler = "ahead"
+    handler = "play.ahead"
 
     def __init__(self, game: int, auction: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "", row: int | None = None):
@@ -24,9 +24,9 @@ class AheadMenu(_Routed, discord.ui.DynamicItem[discord.ui.Select],
         return self.game, self.auction, str(values[0])
 
 
-class AheadClear(_Routed, discord.ui.DynamicItem[discord.ui.Button],
+class AheadClear(Routed[discord.ui.Button],
                  template=r"aug:ahx:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
-    handler = "ahead"
+    handler = "play.ahead"
 
     def __init__(self, game: int, auction: str, label: str = "…", row: int | None = None):
         super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, row=row,

@@ -29,7 +29,7 @@ import logging
 
 import discord
 
-from ..choices import filtered
+from .choices import filtered
 
 log = logging.getLogger(__name__)
 MISSING = discord.utils.MISSING

@@ -10,20 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import legal_actions, player_view
-
-from .. import choices
-from ..scheduler import Scheduler
 from ..service import GameService
 from ..wording import ENGLISH, clock, rules, words
-from . import answers, inputs
+from . import answers, choices, inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .pacing import Pacing
 from .people import people
 from .pictures import Pictures
 from .presenter import Presenter
-from .upkeep import Upkeep
+from .upkeep import TimersFor, Upkeep
 
 MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
@@ -35,16 +31,18 @@ THREAD_CHOICES = [("yes", "yes"), ("no", "no"), ("yes, and from now on for this 
 # Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
 @app_commands.guild_only()
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
-    def __init__(self, bot: commands.Bot, service: GameService, table_delay: float, computer_delay: float,
-                 pacing: Pacing | None = None, pictures: Pictures | None = None, watch_seconds: float = 300.0):
+    def __init__(self, bot: commands.Bot, service: GameService, timers: TimersFor, table_delay: float,
+                 computer_delay: float, pacing: Pacing | None = None, pictures: Pictures | None = None,
+                 watch_seconds: float = 300.0):
+        """`timers`: makes the process's deadline scheduler (bot/app/scheduler.py), given what fires a deadline."""
         self.bot = bot
         self.service = service
         self.presenter = Presenter(bot, service, table_delay, pacing, pictures, watch_seconds)
         self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
-        self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers)
-        self.scheduler = Scheduler(service.deadlines, service.clock, self.upkeep.fire)
-        service.on_deadlines = self.scheduler.wake
+        self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers.front)
+        self.scheduler = timers(self.upkeep.fire)
+        service.on_deadlines(self.scheduler.wake)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -56,7 +54,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
         await self.computers.close()
-        self.service.thinkers.close()
+        self.service.decisions.thinkers.close()
         await self.presenter.close()
         await self.upkeep.close()
 
@@ -85,43 +83,43 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)")
     @app_commands.choices(thread=[app_commands.Choice(name=n, value=v) for n, v in THREAD_CHOICES])
     async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.new_table(interaction, thread and thread.value)
+        await self.handlers.lobby.new_table(interaction, thread and thread.value)
 
     @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
     async def rematch(self, interaction: discord.Interaction) -> None:
-        await self.handlers.rematch(interaction)
+        await self.handlers.lobby.rematch(interaction)
 
     @app_commands.command(name="hand", description="Show your hand, your money and your next move (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.handlers.show_panel(interaction)
+        await self.handlers.play.show_panel(interaction)
 
     @app_commands.command(name="status", description="Show the table again (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.handlers.show_status(interaction)
+        await self.handlers.info.show_status(interaction)
 
     @app_commands.command(name="board", description="The table as a picture (only you see it)")
     @app_commands.describe(hand="Show your own hand as a picture instead")
     async def board(self, interaction: discord.Interaction, hand: bool = False) -> None:
-        await self.handlers.show_board(interaction, hand)
+        await self.handlers.info.show_board(interaction, hand)
 
     @app_commands.command(name="rules", description="The rules of Augsburg 1520, in short")
     @app_commands.describe(topic="Which part of the rules")
     @app_commands.choices(topic=TOPICS)
     async def rules(self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.show_rules(interaction, topic.value if topic else None)
+        await self.handlers.info.show_rules(interaction, topic.value if topic else None)
 
     @app_commands.command(name="cancel", description="End the game in this channel (host or Manage Channels)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.handlers.cancel_request(interaction)
+        await self.handlers.lobby.cancel_request(interaction)
 
     @app_commands.command(name="help", description="What you can do right now, and the commands for it")
     async def help(self, interaction: discord.Interaction) -> None:
-        await self.handlers.show_help(interaction)
+        await self.handlers.info.show_help(interaction)
 
     @app_commands.command(name="log", description="Everything that happened in this game (only you see it)")
     @app_commands.describe(round="Only this round")
     async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
-        await self.handlers.show_log(interaction, round)
+        await self.handlers.info.show_log(interaction, round)
 
     # --- records: statistics, the leaderboard, past games, a game's file (groups: Discord allows 25 children)
 
@@ -130,25 +128,25 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @records.command(name="stats", description="A player's games, wins and scores (only you see it)")
     @app_commands.describe(player="Whose statistics (yours if left out)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        await self.handlers.show_stats(interaction, player)
+        await self.handlers.records.show_stats(interaction, player)
 
     @records.command(name="leaderboard", description="This server's players ranked by wins (only you see it)")
     @app_commands.describe(finished="Only players who finished at least 80% of their games")
     async def leaderboard(self, interaction: discord.Interaction, finished: bool = False) -> None:
-        await self.handlers.show_leaderboard(interaction, finished)
+        await self.handlers.records.show_leaderboard(interaction, finished)
 
     @records.command(name="history", description="The last games here, with their final tables and logs")
     @app_commands.describe(where="This channel (default) or the whole server")
     @app_commands.choices(where=[app_commands.Choice(name="this channel", value="channel"),
                                  app_commands.Choice(name="this server", value="server")])
     async def history(self, interaction: discord.Interaction, where: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.show_history(interaction, where is not None and where.value == "server")
+        await self.handlers.records.show_history(interaction, where is not None and where.value == "server")
 
     @records.command(name="export", description="This channel's game, or a past one, as a JSON file to replay")
     @app_commands.describe(game="A game's number from the history (default: this channel's game)")
     async def export(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
-        await self.handlers.export(interaction, game)
+        await self.handlers.records.export(interaction, game)
 
     # --- seats during a game, and notifications: a group of their own too
 
@@ -156,25 +154,25 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @seat.command(name="leave", description="Leave the table or the game (the computer plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.handlers.leave_request(interaction)
+        await self.handlers.seats.leave_request(interaction)
 
     @seat.command(name="replace", description="Host: let the computer play a seat whose time ran out")
     @app_commands.describe(player="Whose seat")
     async def replace(self, interaction: discord.Interaction, player: str) -> None:
-        await self.handlers.replace_request(interaction, player)
+        await self.handlers.seats.replace_request(interaction, player)
 
     @replace.autocomplete("player")
     async def _replaceable(self, interaction, current: str):
-        return await self.handlers.suggest_replaceable(interaction, current)
+        return await self.handlers.seats.suggest_replaceable(interaction, current)
 
     @seat.command(name="back", description="Take your seat back from the computer")
     async def back(self, interaction: discord.Interaction) -> None:
-        await self.handlers.back(interaction)
+        await self.handlers.seats.back(interaction)
 
     @seat.command(name="away", description="Go away for some days: your clock does not run out (0: back now)")
     @app_commands.describe(days="How many days (at most what the table's host allows; 0 ends it)")
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
-        await self.handlers.away(interaction, days)
+        await self.handlers.seats.away(interaction, days)
 
     @seat.command(name="notify", description="How to tell you it is your move (without options: what is set)")
     @app_commands.describe(how="A mention in the channel, a direct message as well, or nothing",
@@ -185,31 +183,30 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                                     for h in ("off", "dm", "channel")])
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None,
                      heads_up: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.set_notify(interaction, how and how.value, heads_up and heads_up.value)
+        await self.handlers.seats.set_notify(interaction, how and how.value, heads_up and heads_up.value)
 
     @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self.handlers.undo_typed(interaction)
+        await self.handlers.undo.undo_typed(interaction)
 
     # --- every decision also as a typed command: the buttons' action codes, or names as typed (typed.py)
 
     async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
         """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
-        record = self.service.cached(interaction.channel_id)
+        record = self.service.games.cached(interaction.channel_id)
         player = str(interaction.user.id)
-        options = []
-        if record is not None and record.status == "active" and player in record.table.players:
-            options = legal_actions(record.state, player)
         pairs = []
-        if options:
-            w = words(interaction.locale)  # suggestions in the typist's language
-            pairs = pick(w, options, player_view(record.state, player), people(w, record.table))
+        if record is not None and record.status == "active" and player in record.table.players:
+            decision = self.service.games.decision(record, player)
+            if decision.options:
+                w = words(interaction.locale)  # suggestions in the typist's language
+                pairs = pick(w, list(decision.options), decision.view, people(w, record.table))
         return await answers.suggest_matching(interaction, pairs, current)
 
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
     @app_commands.describe(count="How many cards you offer")
     async def bid(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 80]) -> None:
-        await self.handlers.typed(interaction, f"b{count}")
+        await self.handlers.play.typed(interaction, f"b{count}")
 
     @bid.autocomplete("count")
     async def _bid_counts(self, interaction, current: str):
@@ -217,16 +214,16 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @app_commands.command(name="call", description="Offer as many cards as the highest bid")
     async def call(self, interaction: discord.Interaction) -> None:
-        await self.handlers.typed(interaction, "c")
+        await self.handlers.play.typed(interaction, "c")
 
     @app_commands.command(name="pass", description="Leave this auction")
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await self.handlers.typed(interaction, "p")
+        await self.handlers.play.typed(interaction, "p")
 
     @app_commands.command(name="reveal", description="Lay down your cards for the showdown")
     @app_commands.describe(cards="The cards, separated by commas (e.g. Maria 15, Joker)")
     async def reveal(self, interaction: discord.Interaction, cards: str) -> None:
-        await self.handlers.typed_choice(interaction, "reveal", cards)
+        await self.handlers.play.typed_choice(interaction, "reveal", cards)
 
     @reveal.autocomplete("cards")
     async def _reveal_cards(self, interaction, current: str):
@@ -235,7 +232,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="buy", description="Choose which offered cards to buy")
     @app_commands.describe(cards="The cards, separated by commas, or 'nothing'")
     async def buy(self, interaction: discord.Interaction, cards: str) -> None:
-        await self.handlers.typed_choice(interaction, "buy", cards)
+        await self.handlers.play.typed_choice(interaction, "buy", cards)
 
     @buy.autocomplete("cards")
     async def _buy_cards(self, interaction, current: str):
@@ -244,7 +241,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
     @app_commands.describe(card="A privilege card on display, by what it gives or its number")
     async def privilege(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed_choice(interaction, "privilege", card)
+        await self.handlers.play.typed_choice(interaction, "privilege", card)
 
     @privilege.autocomplete("card")
     async def _privilege_cards(self, interaction, current: str):
@@ -253,7 +250,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="use", description="Use one privilege of your privilege card")
     @app_commands.describe(privilege="Which privilege, and how (e.g. nobility step)")
     async def use(self, interaction: discord.Interaction, privilege: str) -> None:
-        await self.handlers.typed_choice(interaction, "use", privilege)
+        await self.handlers.play.typed_choice(interaction, "use", privilege)
 
     @use.autocomplete("privilege")
     async def _uses(self, interaction, current: str):
@@ -262,7 +259,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="build", description="Master Builder: build a Church or Cathedral in addition")
     @app_commands.describe(what="church or cathedral")
     async def build(self, interaction: discord.Interaction, what: str) -> None:
-        await self.handlers.typed_choice(interaction, "build", what)
+        await self.handlers.play.typed_choice(interaction, "build", what)
 
     @build.autocomplete("what")
     async def _buildings(self, interaction, current: str):
@@ -270,12 +267,12 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     @app_commands.command(name="done", description="Finish with your privilege card")
     async def done(self, interaction: discord.Interaction) -> None:
-        await self.handlers.typed(interaction, "d")
+        await self.handlers.play.typed(interaction, "d")
 
     @app_commands.command(name="discard", description="Discard one card from your hand after drawing two")
     @app_commands.describe(card="A card from your hand")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed_choice(interaction, "discard", card)
+        await self.handlers.play.typed_choice(interaction, "discard", card)
 
     @discard.autocomplete("card")
     async def _discards(self, interaction, current: str):
@@ -284,7 +281,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.command(name="return", description="Deck shortage: put a card from your hand under the deck")
     @app_commands.describe(card="A card from your hand")
     async def return_(self, interaction: discord.Interaction, card: str) -> None:
-        await self.handlers.typed_choice(interaction, "return", card)
+        await self.handlers.play.typed_choice(interaction, "return", card)
 
     @return_.autocomplete("card")
     async def _returns(self, interaction, current: str):
@@ -295,5 +292,5 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.choices(take=[app_commands.Choice(name="100 guilders", value="money"),
                                 app_commands.Choice(name="1 prestige", value="prestige")])
     async def compensate(self, interaction: discord.Interaction, take: app_commands.Choice[str]) -> None:
-        await self.handlers.typed(interaction, f"m{take.value}")
+        await self.handlers.play.typed(interaction, f"m{take.value}")
 

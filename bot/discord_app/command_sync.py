@@ -34,12 +34,12 @@ async def fingerprint(bot: discord.Client, guild: discord.abc.Snowflake | None) 
 async def sync_commands(bot, guild: discord.abc.Snowflake | None) -> bool:
     """Sync `guild`'s commands (None: the global ones) unless they are what was synced last; True if sent."""
     digest = await fingerprint(bot, guild)
-    if await bot.service.fact(SYNCED) == digest:
+    if await bot.service.settings.fact(SYNCED) == digest:
         log.info("slash commands unchanged since the last sync: not syncing")
         return False
     settings = bot.settings
     await with_backoff("sync the slash commands", lambda: bot.tree.sync(guild=guild),
                        first=settings.startup_retry_first, cap=settings.startup_retry_max)
-    await bot.service.set_fact(SYNCED, digest)
+    await bot.service.settings.set_fact(SYNCED, digest)
     log.info("slash commands synced (%s)", f"guild {guild.id}" if guild is not None else "global")
     return True

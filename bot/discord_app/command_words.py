@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from ..languages import language_of
+from ..wording.languages import language_of
 from ..wording.words import CATALOGUES
 
 DOMAIN = "commands"

@@ -40,7 +40,7 @@ class ComputerRunner:
         """One computer move, a moment from now; False when no computer is due. Its own function so that no
         move's records are held while the next one waits."""
         await asyncio.sleep(self.delay)
-        outcome = await self.service.play_computer(channel_id)
+        outcome = await self.service.decisions.play_computer(channel_id)
         if outcome is None:
             return False
         if outcome.ok:

@@ -26,11 +26,9 @@ from dataclasses import dataclass
 
 import discord
 
-from engine import to_act
 from storage import GameRecord
 
 from ..service import GameService
-from ..turns import computers_due, people_due
 from . import threads
 from .drawing_queue import DrawingQueue
 from .pacing import Pacing
@@ -92,8 +90,8 @@ class TableDrawer:
         known = self._latest.get(record.id)
         if known is None or (record.version, not record.open) >= (known.version, not known.open):
             self._latest[record.id] = self._park(record)
-        if again and record.state is not None:
-            due = set(due) | set(to_act(record.state))
+        if again:
+            due = set(due) | set(self.service.games.due(record).acting)
         if due:
             self._due.setdefault(record.id, set()).update(due)
         elif record.id in self._queued:
@@ -120,9 +118,9 @@ class TableDrawer:
             self._forget(game_id)
             log.info("the channel %s of game %s was deleted", channel_id, game_id)
             if self.gone is not None:
-                record = self.service.cached(channel_id)
+                record = self.service.games.cached(channel_id)
                 await self.gone(record if record is not None and record.id == game_id
-                                else await self.service.game(game_id))
+                                else await self.service.games.game(game_id))
         except discord.HTTPException as exc:
             self._forget(game_id)  # the promise stays: the scheduler asks again
             log.warning("could not announce game %s in channel %s (%s %s); trying again later", game_id, channel_id,
@@ -136,7 +134,7 @@ class TableDrawer:
         now waits in the queue for its drawing's turn (no task, no parsed game is kept while it waits)."""
         await asyncio.sleep(self.delay)
         record = await self._newest(game_id)
-        if record.open and computers_due(record.state, record.table):
+        if self.service.games.due(record).any_computer:
             del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)
             self._queued.remove(game_id)
             return False
@@ -156,7 +154,7 @@ class TableDrawer:
         standings = await self._standings(record)
         if not self._done(game_id, record):
             return False
-        await self.service.set_messages(record, drawn=record.version, standings=standings, settled=record.version)
+        await self.service.games.set_messages(record, drawn=record.version, standings=standings, settled=record.version)
         if not self._done(game_id, record):  # a newer state came while that was stored: this task draws it
             return False
         del self._latest[game_id]
@@ -183,7 +181,7 @@ class TableDrawer:
         self._due.pop(game_id, None)
 
     def _park(self, record: GameRecord) -> GameRecord | _Parked:
-        cached = self.service.cached_version(record.channel_id)
+        cached = self.service.games.cached_version(record.channel_id)
         if record.open and cached is not None and cached[0] == record.id and cached[1] >= record.version:
             return _Parked(record.id, record.channel_id, record.version, record.status)
         return record
@@ -191,12 +189,12 @@ class TableDrawer:
     async def _newest(self, game_id: int) -> GameRecord:
         """The newest record, with the newest message ids (the cache has them while the game is open)."""
         kept = self._latest[game_id]
-        cached = self.service.cached(kept.channel_id)
+        cached = self.service.games.cached(kept.channel_id)
         if cached is not None and cached.id == game_id and cached.version >= kept.version:
             self._latest[game_id] = self._park(cached)
             return cached
         if isinstance(kept, _Parked):  # the cache let the game go meanwhile (it ended, or was cancelled)
-            self._latest[game_id] = record = await self.service.game(game_id)
+            self._latest[game_id] = record = await self.service.games.game(game_id)
             return record
         return kept
 
@@ -205,7 +203,7 @@ class TableDrawer:
         wanted = self._due.pop(record.id, set())
         if not wanted or not record.open or self.ping is None:
             return
-        due = people_due(record.state, record.table) & wanted
+        due = self.service.games.due(record).people & wanted
         if due:
             try:
                 await _gone_if_unknown(self.ping(record, due))
@@ -251,7 +249,7 @@ class TableDrawer:
             await self.pacing.turn(record.channel_id)  # drawn again: the files were read by the failed edit
             message = await _gone_if_unknown(threads.send_table(self.client, record.channel_id,
                                                                 lambda: self.looks(record)))
-            _, updated = await self.service.set_messages(record, table=message.id)
+            _, updated = await self.service.games.set_messages(record, table=message.id)
             if updated.version >= self._latest[record.id].version:
                 self._latest[record.id] = self._park(updated)
         return True

@@ -3,26 +3,42 @@ told quietly, if they asked to be: by a direct message, or by a channel line tha
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from storage import GameRecord
 
-from ..turns import next_up
-from ..wording import clock, words
+from ..service import GameService
+from ..wording import Words, clock, words
 from .people import mention, people
 
 
-async def heads_up(presenter, record: GameRecord, due: set[str]) -> None:
+class Announcer(Protocol):
+    """What the heads-up needs of the table's presenter (presenter.py), which calls it."""
+
+    service: GameService
+
+    async def reader(self, player: str) -> Words: ...
+
+    async def direct(self, player: str, text: str, nonce: str | None = None) -> None: ...
+
+    def table_link(self, record: GameRecord) -> str: ...
+
+    async def post(self, channel_id: int, content: str, *args: Any, **kwargs: Any) -> Any: ...
+
+
+async def heads_up(presenter: Announcer, record: GameRecord, due: set[str]) -> None:
     """`presenter`: the table's Presenter (its service, posts and direct messages), passed in by it."""
-    after = next_up(record.state, record.table, due)
+    after = presenter.service.games.next_up(record, due)
     if after is None:
         return
-    how = await presenter.service.heads_up_setting(after)
+    how = await presenter.service.settings.heads_up(after)
     if how == "off":
         return
     (now,) = due
     if how == "dm":
-        mine = await presenter._reader(after)
-        await presenter._direct(after, clock.heads_up_dm(mine, people(mine, record.table).plain().name(now),
-                                                         presenter._table_link(record)))
+        mine = await presenter.reader(after)
+        await presenter.direct(after, clock.heads_up_dm(mine, people(mine, record.table).plain().name(now),
+                                                         presenter.table_link(record)))
     else:
         w = words(record.table.lang)  # the table's language
         line = clock.heads_up_line(w, mention(after), people(w, record.table).name(now))

@@ -26,11 +26,9 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from engine import player_view, to_act
 from storage import GameRecord
 
-from ..service import GameService, decision_key
-from ..turns import computers_due, people_due
+from ..service import GameService
 from ..wording import Words, history, notices, words
 from .embeds import COLOUR
 from .panels import panel
@@ -41,13 +39,13 @@ MISSING = discord.utils.MISSING
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes: a minute to spare
 
 
-def shows(record: GameRecord, player: str) -> tuple:
+def shows(service: GameService, record: GameRecord, player: str) -> tuple[object, ...]:
     """What a panel offers that is worth redrawing it for: the decision due (if any), the hand and money."""
     if not record.open or record.state is None:
         return ("over",)
-    you = player_view(record.state, player).you
-    due = decision_key(record.state) if player in to_act(record.state) else ""
-    return due, tuple(you.hand), you.money
+    decision = service.games.decision(record, player)
+    you = decision.view.you
+    return decision.key if decision.due else "", tuple(you.hand), you.money
 
 
 async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int, note: str = ""):
@@ -56,10 +54,10 @@ async def private_panel(w: Words, service: GameService, record: GameRecord, user
     player = str(user_id)
     if not record.open:
         return f"{note}\n{notices.game_over_here(w)}".strip(), None, None
-    moves = await service.since_last_move(record, player)
+    moves = await service.games.since_last_move(record, player)
     text = history.catch_up(w, moves, people(w, record.table), player, ed=record.state.edition)
     embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else None
-    content, view = panel(w, record, user_id, note)
+    content, view = panel(w, record, service.games.decision(record, player), note)
     return content, view, embed
 
 
@@ -100,7 +98,7 @@ class LivePanels:
         player, now = str(interaction.user.id), self.service.clock.now()
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
-        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id, shows(record, player),
+        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id, shows(self.service, record, player),
                                 words(interaction.locale), now)
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
@@ -121,7 +119,7 @@ class LivePanels:
         if not record.open:
             self._ended[record.id] = record
         for player, live in list(panels.items()):
-            if live.shows != shows(record, player):
+            if live.shows != shows(self.service, record, player):
                 self._redraw_soon((record.id, player), record.channel_id)
 
     def _redraw_soon(self, key: tuple[int, str], channel_id: int) -> None:
@@ -150,8 +148,9 @@ class LivePanels:
         if self.service.clock.now() >= live.expires:
             self._drop(key, live)  # its token is spent
             return
-        now = shows(record, player)
-        if now == live.shows or player in computers_due(record.state, record.table):
+        now = shows(self.service, record, player)
+        due = self.service.games.due(record)
+        if now == live.shows or player in due.computers:
             return  # the bot moves for them in a moment: that move redraws it
         content, view, embed = await private_panel(live.w, self.service, record, int(player))
         try:
@@ -159,7 +158,7 @@ class LivePanels:
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
             log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
             self._drop(key, live)
-            if record.open and player in people_due(record.state, record.table):
+            if player in due.people:
                 self.lost(record, player)  # they would not know of their decision: pinged now
             return
         live.shows = now
@@ -167,7 +166,7 @@ class LivePanels:
             self._drop(key, live)
 
     def _newest(self, game_id: int, channel_id: int) -> GameRecord | None:
-        cached = self.service.cached(channel_id)
+        cached = self.service.games.cached(channel_id)
         if cached is not None and cached.id == game_id:
             return cached
         return self._ended.get(game_id)

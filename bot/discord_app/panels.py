@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import discord
 
-from engine import View, legal_actions, only_action, player_view
+from engine import View
 from engine.actions import Bid, BuyChoice, Call, Compensate, Discard, Pass, ReturnCard, RevealChoice, TakeCard
 from storage import GameRecord
 
-from .. import codes
-from ..automatic import ahead_choices, ahead_code, automatic
-from ..choices import positions
-from ..service import decision_key
+from ..service import Decision, codes
+from ..service.automatic import ahead_code
+from ..service.choices import positions
 from ..wording import People, Words, moves, names, notices, phases
 from ..wording import table as words
 from ..wording import undo as undo_words
@@ -28,25 +27,24 @@ from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
 
 
-def panel(w: Words, record: GameRecord, user_id: int, note: str = "", undo: int | None = None):
-    """(content, view) of a player's private panel; `undo`: the move of a decision just made, offered to be
-    taken back (an Undo button, shown only on the panel that answers the decision)."""
-    player = str(user_id)
-    view = player_view(record.state, player)
+def panel(w: Words, record: GameRecord, decision: Decision, note: str = "",
+          undo: int | None = None) -> tuple[str, discord.ui.View]:
+    """(content, view) of a player's private panel, from their `decision` as the service shows it; `undo`:
+    the move of a decision just made, offered to be taken back (an Undo button, shown only on the panel that
+    answers the decision)."""
+    view = decision.view
     who = people(w, record.table)
     lines = [note] if note else []
     lines += [phases.status(w, view, who), "", words.hand(w, view)]
     buttons = view_of()
-    options = legal_actions(record.state, player)
-    made = automatic(record.state, record.table)
-    if player in made.now or player in made.waiting:  # the bot makes it: no click
-        move, actor = made.now.get(player) or (only_action(record.state, player), "only")
-        lines += ["", moves.made_for_you(w, moves.made_label(w, move, view, who), actor, player in made.waiting)]
-    elif options:
-        decision = Decision(w, buttons, record.id, decision_key(record.state), view, who)
-        lines += ["", notices.your_move_heading(w, decision.add(options))]
-    elif choices := ahead_choices(record.state, player):
-        lines += ["", decide_ahead(w, buttons, record, player, choices)]
+    if decision.made is not None:  # the bot makes it: no click
+        made = decision.made
+        lines += ["", moves.made_for_you(w, moves.made_label(w, made.action, view, who), made.actor, made.waiting)]
+    elif decision.options:
+        controls = Controls(w, buttons, record.id, decision.key, view, who)
+        lines += ["", notices.your_move_heading(w, controls.add(list(decision.options)))]
+    elif decision.ahead:
+        lines += ["", decide_ahead(w, buttons, record.id, decision)]
     if undo is not None:
         try:
             buttons.add_item(UndoButton(record.id, undo, undo_words.button(w)))
@@ -59,21 +57,20 @@ def panel(w: Words, record: GameRecord, user_id: int, note: str = "", undo: int 
     return "\n".join(lines)[:2000], buttons
 
 
-def decide_ahead(w: Words, buttons: discord.ui.View, record: GameRecord, player: str, choices: list) -> str:
+def decide_ahead(w: Words, buttons: discord.ui.View, game_id: int, decision: Decision) -> str:
     """The menu of what to do when the player's turn in the running auction comes, and a button to clear
     what they settled; the section's text."""
-    settled = record.table.seat(player).ahead
-    settled = settled if settled in choices else None
+    choices, settled = decision.ahead, decision.settled
     options = [discord.SelectOption(label=moves.ahead_label(w, a.how, a.cards)[:100], value=ahead_code(a),
                                     default=a == settled) for a in choices[:MAX_OPTIONS]]
     auction = choices[0].auction
-    buttons.add_item(AheadMenu(record.id, auction, options, moves.ahead_placeholder(w), row=0))
+    buttons.add_item(AheadMenu(game_id, auction, options, moves.ahead_placeholder(w), row=0))
     if settled is not None:
-        buttons.add_item(AheadClear(record.id, auction, moves.ahead_clear(w), row=1))
+        buttons.add_item(AheadClear(game_id, auction, moves.ahead_clear(w), row=1))
     return moves.ahead_prompt(w, None if settled is None else moves.ahead_label(w, settled.how, settled.cards))
 
 
-class Decision:
+class Controls:
     """Adds the controls of one decision to a view and returns its prompt."""
 
     def __init__(self, w: Words, view: discord.ui.View, game_id: int, key: str, pview: View, who: People):

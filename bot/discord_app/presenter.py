@@ -24,7 +24,6 @@ from storage import Deadline, GameRecord
 
 from ..picture.story import Story, story
 from ..service import GameService, Outcome
-from ..turns import people_due
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
 from . import threads
@@ -108,14 +107,14 @@ class Presenter:
 
     async def show_move(self, outcome: Outcome) -> None:
         """After a move: soon a ping for whoever newly must act, the table, and the standings at the end."""
-        self.changed(outcome.record, outcome.previous_to_act, outcome.player)
+        self.changed(outcome)
 
-    def changed(self, record: GameRecord, before: list[str] = (), mover: str | None = None) -> None:
-        """The game changed: announce it (`before`: who had to act before, so were told already; but the
-        `mover`, due again, is told of their next decision as anyone newly due is)."""
-        due = set()
-        if record.open and record.state is not None:
-            due = people_due(record.state, record.table) - (set(before) - {mover})
+    def changed(self, outcome: Outcome) -> None:
+        """The game changed: announce it. Who had to act before (`outcome.previous_to_act`) was told already;
+        but the mover, due again, is told of their next decision as anyone newly due is."""
+        record = outcome.record
+        assert record is not None
+        due = set(outcome.due.people) - (set(outcome.previous_to_act) - {outcome.player})
         self.drawer.want(record, due)
         self.live.follow(record)
 
@@ -130,7 +129,7 @@ class Presenter:
             self.drawer.want(record, again=True)
 
     async def _channel_gone(self, record: GameRecord) -> None:
-        await self.service.channel_gone(record.channel_id, record.id)
+        await self.service.seats.channel_gone(record.channel_id, record.id)
 
     def look(self, record: GameRecord) -> None:
         """Someone looks at the game: a table left stale (a restart between a move and its drawing) is redrawn."""
@@ -159,7 +158,7 @@ class Presenter:
                 return
             await self.pacing.turn(record.channel_id)
             message = await threads.send_table(self.client, record.channel_id, lambda: self.looks(record))
-            await self.service.set_messages(record, table=message.id,
+            await self.service.games.set_messages(record, table=message.id,
                                             drawn=record.version if record.state is not None else None)
         except discord.HTTPException as exc:
             log.warning("could not post the table of game %s again (%s %s)", record.id, exc.status, exc.text)
@@ -181,18 +180,18 @@ class Presenter:
         """From the public log: who won each noble this round (a round is never this many moves), and at the
         end where each score came from (the whole game)."""
         since = -1 if not record.open else record.state.moves - STORY_MOVES
-        return story(await self.service.history(record, since))
+        return story(await self.service.games.history(record, since))
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""
         if record.state is None:
             return lobby_embed(_words(record), record)
-        moves = await self.service.history(record, record.state.moves - LOG_MOVES)
+        moves = await self.service.games.history(record, record.state.moves - LOG_MOVES)
         w = _words(record)
         who = people(w, record.table)
         ed = record.state.edition
         latest = [line for m in moves for line in move_lines(w, m, who, None, ed=ed)][-LOG_LINES:]
-        due = await self.service.timeouts(record)
+        due = await self.service.games.timeouts(record)
         return table_embed(w, record, spectator_view(record.state), latest, due)
 
     # --- telling who must act
@@ -203,7 +202,7 @@ class Presenter:
         await heads_up(self, record, due)
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
-            await self.service.put_off_ping(record, watching, self.service.clock.now() + self.watch)
+            await self.service.pings.put_off(record, watching, self.service.clock.now() + self.watch)
         if due - watching:
             await self.ping_now(record, due - watching)
 
@@ -214,43 +213,43 @@ class Presenter:
     async def ping_now(self, record: GameRecord, due: set[str]) -> None:
         """Ping these players now, as each asked to be told; then any ping put off for them is owed no more."""
         await self._send_ping(record, sorted(due, key=record.table.players.index))
-        await self.service.pinged(record, due)
+        await self.service.pings.pinged(record, due)
 
     async def _send_ping(self, record: GameRecord, due: list[str]) -> None:
-        how = {p: await self.service.notify_setting(p) for p in due}
+        how = {p: await self.service.settings.notify(p) for p in due}
         mentioned = [p for p in due if how[p] != "none"]
         if not mentioned:
             return
         w = _words(record)
         status = phases.status(w, spectator_view(record.state), people(w, record.table).plain())
-        link = self._table_link(record)
+        link = self.table_link(record)
         text = notices.your_move(w, [mention(p) for p in mentioned], status) + f"\n{link}"
         await self.post(record.channel_id, text[:2000], mentioned)
         for player in (p for p in mentioned if how[p] == "dm"):  # a DM: in its reader's language
-            mine = await self._reader(player)
+            mine = await self.reader(player)
             mine_status = phases.status(mine, spectator_view(record.state), people(mine, record.table).plain())
-            await self._direct(player, clock.dm_your_move(mine, mine_status, link))
+            await self.direct(player, clock.dm_your_move(mine, mine_status, link))
 
-    async def _reader(self, player: str) -> Words:
+    async def reader(self, player: str) -> Words:
         """A player's language for their direct messages: their client's when they last chose how to be told."""
-        return words((await self.service.player_settings(player)).get("lang", "en"))
+        return words((await self.service.settings.of(player)).get("lang", "en"))
 
-    def _table_link(self, record: GameRecord) -> str:
+    def table_link(self, record: GameRecord) -> str:
         return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.messages.table}"
 
-    async def _direct(self, player: str, text: str, nonce: str | None = None) -> None:
+    async def direct(self, player: str, text: str, nonce: str | None = None) -> None:
         """A direct message; if the player's DMs are closed, they are told so once, at their next visit."""
         try:
             user = self.client.get_user(int(player)) or await self.client.fetch_user(int(player))
             await user.send(text[:2000], allowed_mentions=NOBODY, **({"nonce": nonce} if nonce else {}))
         except discord.Forbidden:
-            await self.service.note_dm_failed(player)
+            await self.service.settings.note_dm_failed(player)
         except discord.HTTPException:
             log.warning("could not send a direct message to %s", player)
 
     async def remind(self, deadline: Deadline, record: GameRecord) -> None:
         """Time is running out for a player who has not decided yet."""
-        how = await self.service.notify_setting(deadline.player)
+        how = await self.service.settings.notify(deadline.player)
         if how == "none":
             return
         timeout = deadline.payload.get("timeout", deadline.due_at)
@@ -259,13 +258,13 @@ class Presenter:
         if how == "dm":
             # The nonce makes Discord refuse a second copy should a restart repeat this reminder.
             nonce = f"r{deadline.game_id}.{int(deadline.due_at)}"[-25:]
-            mine = await self._reader(deadline.player)
-            await self._direct(deadline.player, clock.dm_reminder(mine, timeout, self._table_link(record)), nonce)
+            mine = await self.reader(deadline.player)
+            await self.direct(deadline.player, clock.dm_reminder(mine, timeout, self.table_link(record)), nonce)
 
     async def _standings(self, record: GameRecord) -> int | None:
         """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
         them once even if a restart repeats the post."""
-        moves = await self.service.history(record)
+        moves = await self.service.games.history(record)
         entries = [e for move in moves for e in move.entries]
         over = next((e for e in reversed(entries) if e.type == "game_over"), None)
         if over is None:

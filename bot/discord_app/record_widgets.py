@@ -7,15 +7,15 @@ import discord
 
 from .ahead_widgets import AHEAD_ITEMS
 from .undo_widgets import UNDO_ITEMS
-from .widgets import DYNAMIC_ITEMS, _Routed
+from .widgets import DYNAMIC_ITEMS, Routed
 
 
-class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button],
+class BoardPage(Routed[discord.ui.Button],
                 template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)(?::(?P<steady>s))?"):
     """A page of a server's leaderboard (records.py); `steady`: only who finished most games (buttons made
     before the filter existed carry none, and show everyone, as they did)."""
 
-    handler = "leaderboard_page"
+    handler = "records.leaderboard_page"
 
     def __init__(self, guild: str | int, page: str | int, label: str = "…", disabled: bool = False,
                  steady: str | bool | None = None):
@@ -29,12 +29,12 @@ class BoardPage(_Routed, discord.ui.DynamicItem[discord.ui.Button],
 
 
 class HistoryPage(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"
+    Routed[discord.ui.Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"
 ):
     """A page of past games of the channel ("c") or server ("s") where it is clicked: those before game
     `before` (0: the newest)."""
 
-    handler = "history_page"
+    handler = "records.history_page"
 
     def __init__(self, scope: str, before: str | int, label: str = "…", disabled: bool = False):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
@@ -45,10 +45,10 @@ class HistoryPage(
         return self.scope, self.before
 
 
-class HistoryGame(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
+class HistoryGame(Routed[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
     """One past game: its final table and its public log."""
 
-    handler = "history_game"
+    handler = "records.history_game"
 
     def __init__(self, game: int, label: str = "…", row: int | None = None):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=row,

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import discord
 
-from .widgets import _Routed
+from .widgets import Routed
 
 
 class UndoButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"
+    Routed[discord.ui.Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"
 ):
     """On a private panel right after a decision: take it back (move `move` of the log, so a stale one is
     recognised: after a restart too)."""
 
-    handler = "undo_click"
+    handler = "undo.undo_click"
 
     def __init__(self, game: int, move: int | str, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="↩️", row=4,

@@ -6,23 +6,40 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import discord
 
 from storage import Deadline, GameNotPlayable, GameQuarantined
 
-from ..scheduler import RETRY_SECONDS
 from ..service import GameService
+from ..service.clock import RETRY_SECONDS
 from .computers import ComputerRunner
+from .handlers import Front
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
 WAIT_FOR_EDITION = 3600.0  # a game waiting for its edition's file has its deadlines tried again this much later
 
 
+class Timers(Protocol):
+    """The deadline scheduler the cog runs while it is loaded (bot/app/scheduler.py's Scheduler)."""
+
+    def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def wake(self, earliest: float | None = None) -> None: ...
+
+    async def run_due(self) -> int: ...
+
+
+TimersFor = Callable[[Callable[[Deadline], Awaitable[None]]], Timers]
+
 class Upkeep:
     def __init__(self, bot: discord.Client, service: GameService, presenter: Presenter, computers: ComputerRunner,
-                 handlers):
+                 handlers: Front):
         self.bot = bot
         self.service = service
         self.presenter = presenter
@@ -45,52 +62,52 @@ class Upkeep:
             await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
         except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
             log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
-            await self.service.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
+            await self.service.games.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
 
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
-            self.presenter.recover(await self.service.game(deadline.game_id))
+            self.presenter.recover(await self.service.games.game(deadline.game_id))
             return
         if deadline.kind == "computer":
-            if await self.service.computer_due(deadline):
+            if await self.service.decisions.computer_due(deadline):
                 self.computers.schedule(deadline.channel_id)  # its move replaces the marker
                 await self._later(deadline)
             return
         if deadline.kind == "ping":  # a ping put off while its player was watching, who has not decided since
-            record = await self.service.ping_due(deadline)
+            record = await self.service.pings.due(deadline)
             if record is not None:
                 await self._later(deadline)  # until it is sent: a failure sends it again then
                 self._spawn(self._ping_late(deadline, record))
             return
         if deadline.kind == "away":  # a time away is over: the seat is its person's again
-            outcome = await self.service.away_over(deadline)
+            outcome = await self.service.away.away_over(deadline)
             if outcome is not None and outcome.ok:
                 self._spawn(self.handlers.seats_changed(outcome))
             return
         if deadline.kind == "timeout":
-            outcome = await self.service.expire(deadline)
+            outcome = await self.service.decisions.expire(deadline)
             if outcome is not None and not outcome.ok:
                 raise RuntimeError(f"the clock's move was refused: {outcome.notice}")  # tried again later
             if outcome is not None:
                 self._spawn(self.handlers.moved(outcome))  # Discord's side never holds up the scheduler
             return
-        record = await self.service.remind(deadline)
+        record = await self.service.decisions.remind(deadline)
         if record is not None and deadline.payload.get("timeout", float("inf")) <= self.service.clock.now():
-            await self.service.reminded(deadline)  # the time has run out already: too late to remind
+            await self.service.decisions.reminded(deadline)  # the time has run out already: too late to remind
         elif record is not None:
             await self._later(deadline)  # until it is sent: a failure sends it again then, never twice at once
             self._spawn(self._remind(deadline, record))
 
     async def _remind(self, deadline: Deadline, record) -> None:
         await self.presenter.remind(deadline, record)
-        await self.service.reminded(_postponed(deadline))
+        await self.service.decisions.reminded(_postponed(deadline))
 
     async def _ping_late(self, deadline: Deadline, record) -> None:
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
 
     async def _later(self, deadline: Deadline) -> None:
-        await self.service.postpone(deadline, _postponed(deadline).due_at)
+        await self.service.games.postpone(deadline, _postponed(deadline).due_at)
 
     def _spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -106,14 +123,14 @@ class Upkeep:
 
     async def channel_gone(self, channel_id: int) -> None:
         try:
-            await self.service.channel_gone(channel_id)
+            await self.service.seats.channel_gone(channel_id)
         except Exception:
             log.exception("could not end the game of deleted channel %s", channel_id)
 
     async def _find_deleted_channels(self) -> None:
         """Channels deleted while the bot was away: their games end too. A channel the bot's servers do not
         list is asked about once (an archived thread is not listed, yet lives)."""
-        for _game, guild_id, channel_id in await self.service.open_channels():
+        for _game, guild_id, channel_id in await self.service.games.open_channels():
             guild = self.bot.get_guild(guild_id)
             if guild is None or guild.unavailable or guild.get_channel_or_thread(channel_id) is not None:
                 continue

@@ -7,37 +7,41 @@ built from a hand lives on ephemeral panels that only their owner sees.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import discord
+from discord.ext import commands
 
 from engine.ai.levels import LEVELS
 
-from ..languages import LANGUAGES
-from ..turns import AWAY_CHOICES, TURN_CHOICES
+from ..service.turns import AWAY_CHOICES, TURN_CHOICES
 from ..wording import Words, clock, names, notices
 from ..wording import table as words
 from ..wording import words as language
+from ..wording.languages import LANGUAGES
 from . import answers
 
 MAX_OPTIONS = 25
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 
-def _handlers(interaction: discord.Interaction):
-    cog = interaction.client.get_cog("Augsburg")
-    return cog.handlers if cog is not None else None
-
-
-async def _route(interaction: discord.Interaction, name: str, *args) -> None:
-    if not await interaction.client.serving(interaction):  # another process serves the games now
+async def _route(interaction: discord.Interaction, name: str, *args: Any) -> None:
+    client = interaction.client
+    serving = getattr(client, "serving", None)  # the bot's (bot/app/discord_bot.py): False once it must stop
+    if serving is not None and not await serving(interaction):  # another process serves the games now
         return
-    handlers = _handlers(interaction)
+    cog = client.get_cog("Augsburg") if isinstance(client, commands.Bot) else None
+    handlers = getattr(cog, "handlers", None)
     if handlers is None:  # the extension is being reloaded: say so rather than fail silently
         await answers.send(interaction, notices.restarting(language(interaction.locale)))
         return
-    await getattr(handlers, name)(interaction, *args)
+    await handlers.route(name)(interaction, *args)
 
 
-class _Routed:
-    """A durable item: rebuilt from its custom_id's named groups, and a click goes to one Handlers method."""
+class Routed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """A durable item: rebuilt from its custom_id's named groups, and a click goes to one handler
+    ("feature.method" of handlers/__init__.py's Handlers). Each kind names its own template; this base's
+    matches nothing."""
 
     handler = ""
 
@@ -57,10 +61,10 @@ class _Routed:
 
 
 class LobbyButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    Routed[discord.ui.Button],
     template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai|rmai)",
 ):
-    handler = "lobby_click"
+    handler = "lobby.lobby_click"
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary,
               "rmai": discord.ButtonStyle.secondary}
@@ -74,14 +78,15 @@ class LobbyButton(
 
 
 class LobbyMenu(
-    _Routed, discord.ui.DynamicItem[discord.ui.Select],
+    Routed[discord.ui.Select],
     template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level|ed)",
 ):
     """A host's choice in the lobby: the time per decision ("time"; "0": no limit; or time away), the language of the
     table's public messages ("lang"), a computer seat's level ("level"; "ai2:strong"), or the edition the
     game is played with ("ed"; its id)."""
 
-    HANDLERS = {"time": "lobby_clock", "lang": "lobby_language", "level": "lobby_level", "ed": "lobby_edition"}
+    HANDLERS = {"time": "lobby.lobby_clock", "lang": "lobby.lobby_language", "level": "lobby.lobby_level",
+                "ed": "lobby.lobby_edition"}
     ROWS = {"time": 1, "lang": 2, "level": 3, "ed": 4}
 
     def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
@@ -91,7 +96,7 @@ class LobbyMenu(
                                            row=self.ROWS[what]))
         self.game, self.what = game, what
 
-    @property
+    @property  # type: ignore[override]  # a class attribute elsewhere; here it depends on the menu
     def handler(self) -> str:
         return self.HANDLERS[self.what]
 
@@ -99,8 +104,8 @@ class LobbyMenu(
         return self.game, list(interaction.data.get("values", []))
 
 
-class TableButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
-    handler = "show_panel"
+class TableButton(Routed[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
+    handler = "play.show_panel"
 
     def __init__(self, game: int, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
@@ -112,10 +117,10 @@ class TableButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r
 
 
 class ActButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    Routed[discord.ui.Button],
     template=r"aug:do:(?P<game>\d+):(?P<key>[\w.]+):(?P<code>[\w.:\-]*)",
 ):
-    handler = "act_click"
+    handler = "play.act_click"
 
     def __init__(self, game: int, key: str, code: str, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,
@@ -129,10 +134,10 @@ class ActButton(
 
 
 class ActSelect(
-    _Routed, discord.ui.DynamicItem[discord.ui.Select],
+    Routed[discord.ui.Select],
     template=r"aug:sel:(?P<game>\d+):(?P<key>[\w.]+):(?P<kind>pick|rev|buy)",
 ):
-    handler = "act_select"
+    handler = "play.act_select"
 
     def __init__(self, game: int, key: str, kind: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "", min_values: int = 1, max_values: int = 1, row: int | None = None):
@@ -150,8 +155,8 @@ class ActSelect(
         return self.game, self.key, self.kind, list(interaction.data.get("values", []))
 
 
-class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+)"):
-    handler = "cancel_confirmed"
+class CancelButton(Routed[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+)"):
+    handler = "lobby.cancel_confirmed"
 
     def __init__(self, game: int, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
@@ -162,10 +167,10 @@ class CancelButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=
         return (self.game,)
 
 
-class RematchButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:again:(?P<game>\d+)"):
+class RematchButton(Routed[discord.ui.Button], template=r"aug:again:(?P<game>\d+)"):
     """Under a finished game's standings: play it again (a new table like it; see GameService.rematch)."""
 
-    handler = "rematch"
+    handler = "lobby.rematch"
 
     def __init__(self, game: int, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
@@ -177,12 +182,12 @@ class RematchButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template
 
 
 class ConfirmButton(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button],
+    Routed[discord.ui.Button],
     template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)",
 ):
     """The second step of leaving a game or handing a seat to the computer."""
 
-    handler = "confirmed"
+    handler = "seats.confirmed"
 
     def __init__(self, game: int, what: str, player: str = "", label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
@@ -193,10 +198,10 @@ class ConfirmButton(
         return self.game, self.what, self.player
 
 
-class PictureButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:pic:(?P<game>\d+):hand"):
+class PictureButton(Routed[discord.ui.Button], template=r"aug:pic:(?P<game>\d+):hand"):
     """On a private panel: the player's own hand as a picture, for them alone."""
 
-    handler = "show_board"
+    handler = "info.show_board"
 
     def __init__(self, game: int, label: str = "…"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="🖼️", row=4,
@@ -208,11 +213,11 @@ class PictureButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template
 
 
 class LogPage(
-    _Routed, discord.ui.DynamicItem[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
+    Routed[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
 ):
     """A page of the game's log; round 0: every round."""
 
-    handler = "log_page"
+    handler = "info.log_page"
 
     def __init__(self, game: int, round: str | int, page: str | int, label: str = "…", disabled: bool = False):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,

@@ -8,18 +8,23 @@ from __future__ import annotations
 
 from storage import Deadline, TableEvent
 
-from .core import Outcome, back_to_seat, own_seat, refuse
+from .core import Core, back_to_seat, own_seat
+from .outcome import Outcome, refuse
 
 DAY = 86400
 
 
-class AwayMixin:
+class TimeAway:
+    def __init__(self, core: Core):
+        self.core = core
+
     async def go_away(self, channel_id: int, user: int | str, days: int) -> Outcome:
         """`user` is away for `days` days from now (0: back now). Refused politely, changing nothing, when
         they have no seat in a game under way here, have left it, the host allows no time away or fewer
         days, or (0 days) they are not away."""
-        async with self.lock(channel_id):
-            record = await self.current(channel_id)
+        core = self.core
+        async with core.lock(channel_id):
+            record = await core.current(channel_id)
             if record is None:
                 return refuse("no_game")
             if record.status != "active":
@@ -32,28 +37,29 @@ class AwayMixin:
                 if seat.away_until is None:
                     return refuse("not_away", record)
                 table, log = back_to_seat(record.table, player)
-                return await self._seat_change(record, table, log, restart=player)
+                return await core.change_seats(record, table, log, restart=player)
             allowed = record.table.away_days
             if allowed == 0:
                 return refuse("away_not_allowed", record)
             if not 0 < days <= allowed:
                 return refuse("away_too_long", record, days=allowed)
-            table = record.table.with_seat(player, away_until=self.clock.now() + days * DAY, stand_in=False,
+            table = record.table.with_seat(player, away_until=core.clock.now() + days * DAY, stand_in=False,
                                            streak=0)
-            return await self._seat_change(record, table, [TableEvent(what="away", player=player, days=days)],
+            return await core.change_seats(record, table, [TableEvent(what="away", player=player, days=days)],
                                            restart=player)
 
     async def away_over(self, deadline: Deadline) -> Outcome | None:
         """A time away has run out: the seat is its person's again (their clock from now on). None if the
         deadline is stale (they came back early, or went away again since); the row goes either way."""
-        async with self.lock(deadline.channel_id):
-            record = await self.current(deadline.channel_id)
+        core = self.core
+        async with core.lock(deadline.channel_id):
+            record = await core.current(deadline.channel_id)
             seat = record.table.seat(deadline.player) if record is not None and record.id == deadline.game_id else None
             outcome = None
             if record is not None and record.status == "active" and seat is not None \
-                    and seat.away_until == deadline.due_at and self.clock.now() >= deadline.due_at:
+                    and seat.away_until == deadline.due_at and core.clock.now() >= deadline.due_at:
                 table = record.table.with_seat(deadline.player, away_until=None)
-                outcome = await self._seat_change(record, table, [TableEvent(what="away_over", player=seat.id)],
+                outcome = await core.change_seats(record, table, [TableEvent(what="away_over", player=seat.id)],
                                                   restart=seat.id)
-            await self.store.deadlines.drop_deadline(deadline)  # else it would fire again and again
+            await core.store.deadlines.drop_deadline(deadline)  # else it would fire again and again
             return outcome

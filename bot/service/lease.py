@@ -22,6 +22,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Protocol
 
 from storage import LeaseHeld
 from storage.contract import LeaseStore
@@ -31,11 +32,26 @@ log = logging.getLogger(__name__)
 HEARTBEAT_TASK = "lease heartbeat"
 
 
+class ShardClaim(Protocol):
+    """Which of Discord's shards a process claims (bot/app/shards.py's Shards)."""
+
+    @property
+    def ids(self) -> tuple[int, ...]: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def sharded(self) -> bool: ...
+
+    def describe(self) -> str: ...
+
+
 class LeaseKeeper:
     def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]],
-                 shards=None):
+                 shards: ShardClaim | None = None):
         self.leases = leases
-        self.shards = shards  # bot.shards.Shards: which to claim (None: the whole database, shard 0 of 1)
+        self.shards = shards  # which to claim (None: the whole database, shard 0 of 1)
         self.where = where  # the database, as logs name it
         self.seconds = seconds
         self.on_lost = on_lost  # stops the bot

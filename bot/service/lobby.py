@@ -12,9 +12,10 @@ from engine.editions import EditionUnavailable
 from engine.state import RULES_VERSION
 from storage import ChannelBusy, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord, Seat, Table
 
-from ..languages import LANGUAGES
-from ..turns import AWAY_CHOICES, TURN_CHOICES
-from .core import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+from ..wording.languages import LANGUAGES
+from .core import Core
+from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+from .turns import AWAY_CHOICES, TURN_CHOICES
 
 
 def deal_seed(fixed: int | None, game_id: int) -> int:
@@ -25,30 +26,34 @@ def deal_seed(fixed: int | None, game_id: int) -> int:
     return random.Random(f"{fixed}:{game_id}").getrandbits(62)
 
 
-class LobbyMixin:
+class Lobby:
+    def __init__(self, core: Core, deal_seed: int | None = None):
+        self.core = core
+        self.deal_seed = deal_seed  # None (production): every deal unpredictable; see deal_seed()
+
     async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True,
                          lang: str = "en", parent_id: int | None = None) -> Outcome:
         """A new table with its host seated; `clock`: the server's default time per decision, else none;
         `lang`: the language of its public messages, and the server's default edition, until the host
         chooses others; `parent_id`: the channel whose thread `channel_id` is."""
-        async with self.lock(channel_id):
+        async with self.core.lock(channel_id):
             try:
-                existing = await self.current(channel_id)
+                existing = await self.core.current(channel_id)
             except GameQuarantined:
                 existing = None
             except GameNotPlayable as exc:  # still open, waiting for its edition: nothing new may replace it
                 return refuse("not_playable", game=exc.game_id, edition=exc.edition)
             if existing is not None:
                 return refuse("channel_busy", existing)
-            turn = self.timing.turn_seconds if clock else None
-            edition = self.store.editions.default.ref
+            turn = self.core.timing.turn_seconds if clock else None
+            edition = self.core.store.editions.default.ref
             try:
-                record = await self.store.games.open_lobby(guild_id, channel_id,
+                record = await self.core.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
                                                            lang=lang, edition=edition), parent_id)
             except ChannelBusy:
                 return refuse("channel_busy")
-            return Outcome(True, record=self._keep(record))
+            return Outcome(True, record=self.core.keep(record))
 
     async def rematch(self, guild_id: int, channel_id: int, game_id: int, person: Seat,
                       parent_id: int | None = None) -> Outcome:
@@ -56,9 +61,9 @@ class LobbyMixin:
         its computers at their levels, its clock, language and edition, in its channel (a thread stays one of
         its channel: the game's `parent_id`, else the one given). Its other people are not seated: each
         confirms by joining, or by asking for the rematch too (then they join the table it opened)."""
-        async with self.lock(channel_id):
+        async with self.core.lock(channel_id):
             try:
-                previous = await self.store.games.load_game(game_id)
+                previous = await self.core.store.games.load_game(game_id)
             except (GameNotFound, GameQuarantined, GameNotPlayable):
                 return refuse("game_gone")
             if previous.channel_id != channel_id or previous.status not in ("finished", "abandoned"):
@@ -66,7 +71,7 @@ class LobbyMixin:
             if person.id not in previous.table.humans():
                 return refuse("rematch_players_only")
             try:
-                existing = await self.current(channel_id)
+                existing = await self.core.current(channel_id)
             except GameQuarantined:
                 existing = None
             except GameNotPlayable as exc:
@@ -78,14 +83,14 @@ class LobbyMixin:
                     return refuse("already_seated", existing)
                 if len(existing.table.seats) >= MAX_PLAYERS:
                     return refuse("table_full", existing, most=MAX_PLAYERS)
-                record = await self.store.games.update_lobby(existing.id, existing.version,
+                record = await self.core.store.games.update_lobby(existing.id, existing.version,
                                                              existing.table.with_seats([*existing.table.seats, person]))
-                return Outcome(True, record=self._keep(record))
+                return Outcome(True, record=self.core.keep(record))
             table = previous.table
             computers = [Seat(id=s.id, kind="computer", number=s.number, level=s.level)
                          for s in table.seats if s.kind == "computer"]
             try:  # the same components, if this bot still has them; else the server's default
-                edition = self.store.editions.resolve(table.game_edition).ref
+                edition = self.core.store.editions.resolve(table.game_edition).ref
             except EditionUnavailable:
                 edition = None
             again = Table(host=person.id, seats=(person, *computers), turn_seconds=table.turn_seconds,
@@ -93,14 +98,14 @@ class LobbyMixin:
                           away_waits=table.away_waits)
             try:
                 parent = previous.parent_id if previous.parent_id is not None else parent_id
-                record = await self.store.games.open_lobby(guild_id, channel_id, again, parent)
+                record = await self.core.store.games.open_lobby(guild_id, channel_id, again, parent)
             except ChannelBusy:
                 return refuse("channel_busy")
-            return Outcome(True, record=self._keep(record))
+            return Outcome(True, record=self.core.keep(record))
 
     async def _lobby(self, channel_id: int, game_id: int) -> GameRecord | Outcome:
         """The channel's table if it is still gathering players (call under the lock), else a refusal."""
-        record = await self.current(channel_id)
+        record = await self.core.current(channel_id)
         if record is None or record.id != game_id:
             return refuse("table_closed")
         if record.status != "lobby":
@@ -109,15 +114,15 @@ class LobbyMixin:
 
     async def _change_table(self, channel_id: int, game_id: int, change: Callable[[Table], Table | Notice]):
         """Change an open table; `change(table)` returns the new table or a refusal."""
-        async with self.lock(channel_id):
+        async with self.core.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
             if isinstance(record, Outcome):
                 return record
             table = change(record.table)
             if isinstance(table, Notice):
                 return Outcome(False, table, record)
-            record = await self.store.games.update_lobby(record.id, record.version, table)
-            return Outcome(True, record=self._keep(record))
+            record = await self.core.store.games.update_lobby(record.id, record.version, table)
+            return Outcome(True, record=self.core.keep(record))
 
     async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
         def change(table: Table):
@@ -222,7 +227,7 @@ class LobbyMixin:
         def change(table: Table):
             if table.host != str(user):
                 return Notice("host_only_edition")
-            edition = self.store.editions.get(edition_id)
+            edition = self.core.store.editions.get(edition_id)
             if edition is None:
                 return Notice("unknown_choice")
             return table.model_copy(update={"edition": edition.ref})
@@ -230,7 +235,7 @@ class LobbyMixin:
         return await self._change_table(channel_id, game_id, change)
 
     async def start(self, channel_id: int, game_id: int, user: int | str, seed: int | None = None) -> Outcome:
-        async with self.lock(channel_id):
+        async with self.core.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
             if isinstance(record, Outcome):
                 return record
@@ -239,29 +244,25 @@ class LobbyMixin:
                 return refuse("host_only_start", record)
             if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
                 return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
-            editions = self.store.editions
+            editions = self.core.store.editions
             edition = editions.get(table.edition.id) if table.edition is not None else editions.default
             if edition is None:  # its file went away since it was chosen: the host chooses again
                 return refuse("edition_gone", record, edition=table.edition.id)
             seed = deal_seed(self.deal_seed, record.id) if seed is None else seed
             table = table.model_copy(update={"seed": seed, "edition": edition.ref, "rules": RULES_VERSION})
             state, events = new_game(table.players, seed=table.seed, edition=edition, rules=RULES_VERSION)
-            deadlines = self._plan(record, table, state)
-            announce = self._announce_at()
-            record = await self.store.games.start_game(record.id, record.version, table, state, log=events,
+            deadlines = self.core.plan(record, table, state)
+            announce = self.core.announce_at()
+            record = await self.core.store.games.start_game(record.id, record.version, table, state, log=events,
                                                  deadlines=deadlines, announce_at=announce)
-            self._planned(deadlines, announce)
-            return Outcome(True, record=self._keep(record), events=events)
+            self.core.planned(deadlines, announce)
+            return Outcome(True, record=self.core.keep(record), events=events)
 
     async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:
-        async with self.lock(channel_id):
-            record = await self.current(channel_id)
+        async with self.core.lock(channel_id):
+            record = await self.core.current(channel_id)
             if record is None:
                 return refuse("no_game")
             if record.table.host != str(user) and not can_manage:
                 return refuse("cancel_not_allowed", record)
-            announce = self._announce_at()
-            record = await self.store.games.finish_game(record.id, record.version, "cancelled",
-                                                        announce_at=announce)
-            self._planned(None, announce)
-            return Outcome(True, record=self._keep(record))
+            return await self.core.end(record, "cancelled")

@@ -12,14 +12,13 @@ import os
 import sys
 from typing import TextIO
 
-from engine import legal_actions, player_view, spectator_view, to_act
+from engine import spectator_view
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.components import JOKER
 from engine.edition import EditionError
 from engine.editions import Library, read_file
 from storage import GameNotPlayable, GameQuarantined, Seat, StorageUnavailable
 
-from ..automatic import automatic
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
 from ..wording import terminal as words
@@ -45,7 +44,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     name = name or words.default_name(w)  # in the player's language unless they gave one
     drawn = Picture(picture, w)
     try:
-        record = await service.current(CHANNEL)
+        record = await service.games.current(CHANNEL)
     except GameQuarantined:
         term.say(words.damaged(w, term.command('--new')))
         record = None
@@ -58,7 +57,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         term.say(words.unfinished(w, term.command('--resume'), term.command('--new')))
         return 1
     if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
-        await service.cancel(CHANNEL, YOU, can_manage=True)
+        await service.lobby.cancel(CHANNEL, YOU, can_manage=True)
         record = None
     if record is None:
         if resume:
@@ -75,28 +74,28 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         term.say(rules.edition_line(w, record.state.edition))
         await drawn.update(record, service)
         while record.status == "active":
-            made = automatic(record.state, record.table)  # your only option is taken for you, as in Discord
-            if YOU in to_act(record.state) and YOU not in made.now and YOU not in made.waiting:
-                view = player_view(record.state, YOU)
+            yours = service.games.decision(record, YOU)  # your only option is taken for you, as in Discord
+            if yours.due and yours.made is None:
+                view = yours.view
                 term.say()
                 term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
                 jokers_told = jokers_told or JOKER in view.you.hand
                 term.say(words.your_move(w, phases.your_move(w, view, people)))
-                undo = decided and await service.can_take_back(CHANNEL, YOU)  # as Discord's Undo (engine/undo.py)
-                action = term.ask(view, legal_actions(record.state, YOU), people, auto=not refused, undo=undo)
+                undo = decided and await service.undo.can_take_back(CHANNEL, YOU)  # as Discord's Undo (engine/undo.py)
+                action = term.ask(view, list(yours.options), people, auto=not refused, undo=undo)
                 if action is None:
                     term.say(words.input_ended(w, term.command('--resume')))
                     return 0
                 if action is UNDO:
-                    outcome = await service.take_back(CHANNEL, record.id, YOU, None)
+                    outcome = await service.undo.take_back(CHANNEL, record.id, YOU, None)
                 else:
-                    outcome = await service.act(CHANNEL, record.id, YOU, None, action)
+                    outcome = await service.decisions.act(CHANNEL, record.id, YOU, None, action)
                 if outcome.ok:  # a decision of yours that may be taken back, or one taken back (maybe another is)
                     decided = outcome.undo is not None or action is UNDO
             else:
-                only = made.now.get(YOU)
-                label = only and moves.made_label(w, only[0], player_view(record.state, YOU), people)
-                outcome = await service.play_computer(CHANNEL)
+                made = yours.made if yours.made is not None and not yours.made.waiting else None
+                label = made and moves.made_label(w, made.action, yours.view, people)
+                outcome = await service.decisions.play_computer(CHANNEL)
                 if outcome is not None and outcome.ok and outcome.player == YOU:
                     term.say(words.only_choice(w, label))
             if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
@@ -119,21 +118,21 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
 
 async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
                  edition: str | None) -> Outcome:
-    record = (await service.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
+    record = (await service.lobby.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
     if edition is not None:
-        chosen = await service.set_edition(CHANNEL, record.id, YOU, edition)
+        chosen = await service.lobby.set_edition(CHANNEL, record.id, YOU, edition)
         assert chosen.ok, chosen.notice
     for number in range(opponents):
-        added = await service.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
+        added = await service.lobby.add_computer(CHANNEL, record.id, YOU, levels[number % len(levels)])
         assert added.ok, added.notice
-    return await service.start(CHANNEL, record.id, YOU, seed=seed)
+    return await service.lobby.start(CHANNEL, record.id, YOU, seed=seed)
 
 
 async def _rematch(service: GameService, finished, you: Seat):
     """The same computers at their levels, with the same edition, dealt anew (as Discord's Rematch)."""
-    lobby = await service.rematch(GUILD, CHANNEL, finished.id, you)
+    lobby = await service.lobby.rematch(GUILD, CHANNEL, finished.id, you)
     assert lobby.ok, lobby.notice
-    started = await service.start(CHANNEL, lobby.record.id, YOU)
+    started = await service.lobby.start(CHANNEL, lobby.record.id, YOU)
     assert started.ok, started.notice
     return started.record
 
@@ -162,10 +161,10 @@ class Picture:
         public = view.model_copy(update={"moves": 0})  # a move nobody sees (a secret choice) draws nothing
         if public == self.shown:
             return
-        from ..picture import table_picture  # Pillow is loaded only when a picture is asked for
+        from ..picture import table_picture
         from ..picture.story import story
 
-        told = story(await service.history(record))
+        told = story(await service.games.history(record))
         data = table_picture(view, _people(self.w, record.table), self.w, told)
         part = f"{self.path}.part"
         with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
@@ -217,12 +216,10 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
         await service.close()
 
 
-def main(args) -> int:
-    from ..config import Settings, editions_of
-
+def main(args, library: Library) -> int:
+    """`augsburg play` with its parsed arguments (bot/app/cli.py); `library`: the editions the settings offer."""
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     command = getattr(args, "program", "augsburg play")
-    library = editions_of(Settings())
     try:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
                                w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),

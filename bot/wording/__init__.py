@@ -6,7 +6,7 @@ are named for what they word: names of things, the log of events, phases,
 moves and their labels, notices (refusals by code), the table, the rules.
 """
 
-from ..languages import LANGUAGES, language_of
+from .languages import LANGUAGES, language_of
 from .words import ENGLISH, People, Words, words
 
 __all__ = ["ENGLISH", "LANGUAGES", "People", "Words", "language_of", "words"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.components import JOKER, MAXIMILIAN, NOBLE_IDS
+from engine.components import JOKER
 from engine.edition import Edition
 
 from .words import Words
@@ -146,19 +146,3 @@ def permission(w: Words, flag: str) -> str:
         "create_public_threads": w._("Create Public Threads"),
         "embed_links": w._("Embed Links"),
     }[flag]
-
-
-def card_from_name(text: str, ed: Edition | None = None) -> str:
-    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card of edition `ed`;
-    without one, if it names no noble: the engine refuses a card its game does not have).
-
-    Typed names are read in English and by the engine's ids; other languages add their names here.
-    """
-    words = text.strip().lower().replace("-", " ").split()
-    if words in (["joker"], ["j"]):
-        return JOKER
-    if len(words) == 2 and words[1].isdigit():
-        card_id = f"{words[0]}-{int(words[1])}"
-        if card_id in ed.card_noble if ed is not None else words[0] in NOBLE_IDS - {MAXIMILIAN}:
-            return card_id
-    raise ValueError(text)

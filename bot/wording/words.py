@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from ..languages import language_of
+from .languages import language_of
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "locales"  # bot/locales/<lang>/LC_MESSAGES/augsburg.po
 

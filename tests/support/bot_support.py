@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from bot.config import Settings
-from bot.discord_app.client import AugsburgBot
+from bot.app.config import Settings
+from bot.app.discord_bot import AugsburgBot
 from bot.service.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, LANGUAGES, names, words
 from engine import to_act
@@ -25,7 +25,7 @@ PRIVILEGE_DISPLAY = ["1", "2", "4", "7", "9"]
 
 
 # Every game a test bot starts deals from a seed the test chose (DEAL_SEED): a failure reproduces by
-# running the same test again. A test that plays several deals sets `service(h).deal_seed` itself.
+# running the same test again. A test that plays several deals sets `service(h).lobby.deal_seed` itself.
 TEST_DEAL_SEED = 1
 
 
@@ -169,7 +169,7 @@ class PublicRecord:
         record = game(h)
         if record is None:
             return self
-        log = service(h).store.log
+        log = service(h).core.store.log
         if record.id != self._game:
             table = record.table
             self._game, self._applied, self._told = record.id, 0, -1
@@ -251,7 +251,7 @@ def philipp_offered(h: Harness, user: int) -> str:
 def due_people(h: Harness) -> list[int]:
     """The people who must decide now themselves (not those whose only option, or decision settled ahead,
     the bot makes for them), in seating order; [] once the game is over."""
-    from bot.turns import people_due
+    from bot.service.turns import people_due
 
     record = game(h)
     if record is None or record.state is None:
@@ -298,7 +298,7 @@ def service(h: Harness):
 
 
 def game(h: Harness):
-    return service(h).cached(h.channel_id)
+    return service(h).games.cached(h.channel_id)
 
 
 async def open_and_start(h: Harness, players=(ADA, BEN, CLEO)) -> int:
@@ -325,4 +325,4 @@ async def ada_at_privilege(h, card: str | None = None, display=PRIVILEGE_DISPLAY
     state.privilege = PrivilegeTurn(seat=seat, card=card, **turn)
     if hand is not None:
         state.players[seat].hand = list(hand)
-    service(h)._games.put(dataclasses.replace(record, state=state))
+    service(h).core._games.put(dataclasses.replace(record, state=state))

@@ -1,4 +1,4 @@
-"""A clock a test moves forward by hand (bot.scheduler.Clock): a "day" passes in no time.
+"""A clock a test moves forward by hand (bot.app.scheduler.Clock): a "day" passes in no time.
 
 Waiting creates no task (the harness's settle() would wait for it): moving the clock
 sets the sleeper's own wake event, which tells the scheduler to look again.

@@ -17,20 +17,20 @@ async def play_game(service: GameService, guild: int, channel: int, humans: list
     `moves` decisions: the game is left running). `parent`: the channel whose thread `channel` is."""
     rnd = random.Random(seed)
     host, *others = humans
-    record = (await service.open_table(guild, channel, Seat(id=host, name=f"P{host}"), parent_id=parent)).record
+    record = (await service.lobby.open_table(guild, channel, Seat(id=host, name=f"P{host}"), parent_id=parent)).record
     for p in others:
-        assert (await service.join(channel, record.id, Seat(id=p, name=f"P{p}"))).ok
+        assert (await service.lobby.join(channel, record.id, Seat(id=p, name=f"P{p}"))).ok
     for _ in range(computers):
-        assert (await service.add_computer(channel, record.id, host)).ok
-    record = (await service.start(channel, record.id, host, seed=seed)).record
+        assert (await service.lobby.add_computer(channel, record.id, host)).ok
+    record = (await service.lobby.start(channel, record.id, host, seed=seed)).record
     done = 0
     while record.status == "active" and (moves is None or done < moves):
         due = to_act(record.state)
         player = rnd.choice(due)
         if record.table.computer_plays(player):
-            out = await service.play_computer(channel)
+            out = await service.decisions.play_computer(channel)
         else:
-            out = await service.act(channel, record.id, player, None,
+            out = await service.decisions.act(channel, record.id, player, None,
                                     concrete(rnd.choice(legal_actions(record.state, player)), rnd))
         assert out is not None and out.ok, out and out.notice
         record, done = out.record, done + 1

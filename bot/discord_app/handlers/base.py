@@ -10,7 +10,6 @@ from contextvars import ContextVar
 
 import discord
 
-from engine import to_act
 from storage import GameNotPlayable, GameQuarantined, GameRecord, ShardLost, StorageUnavailable
 
 from ...service import GameService, Notice, Outcome
@@ -18,6 +17,7 @@ from ...wording import ENGLISH, People, Words, clock, notices, words
 from .. import answers
 from ..answers import answering
 from ..computers import ComputerRunner
+from ..panels import panel
 from ..people import people
 from ..presenter import Presenter
 
@@ -60,11 +60,15 @@ async def say(interaction: discord.Interaction, text: str, view: discord.ui.View
     await answers.send(interaction, text, view=view, embed=embed)
 
 
-def _all_due(record: GameRecord) -> list[str]:
-    return list(to_act(record.state)) if record.open and record.state is not None else []
+def reader() -> Words:
+    """The language of the person being answered (their Discord client's)."""
+    return READER.get()
 
 
-class HandlerBase:
+class Front:
+    """What the handlers of every feature share: the service, the public side of a change (the presenter,
+    the computers), the reader's language, and the one guard of "the game in this channel"."""
+
     def __init__(self, service: GameService, presenter: Presenter, computers: ComputerRunner):
         self.service = service
         self.presenter = presenter
@@ -79,9 +83,16 @@ class HandlerBase:
     def table_words(record: GameRecord) -> Words:
         """The language of the table's public messages, chosen by its host."""
         return words(record.table.lang)
+
     def notice(self, notice: Notice, record: GameRecord | None = None) -> str:
         who = people(self.w, record.table) if record is not None else UNNAMED
         return notices.notice(self.w, notice.code, notice.params, who)
+
+    def panel(self, record: GameRecord, user: int | str, note: str = "",
+              undo: int | None = None) -> tuple[str, discord.ui.View]:
+        """A person's private panel (panels.py) in the reader's language, from their decision as the service
+        shows it."""
+        return panel(self.w, record, self.service.games.decision(record, str(user)), note, undo)
 
     def notice_code(self, code: str, record: GameRecord | None = None) -> str:
         return self.notice(Notice(code), record)
@@ -96,15 +107,16 @@ class HandlerBase:
         try:
             if interaction is not None:
                 self.presenter.remember(interaction)
-            self.presenter.changed(outcome.record, outcome.previous_to_act, outcome.player)
-            if outcome.record.open:
+            self.presenter.changed(outcome)
+            if outcome.due.any_computer:
                 self.computers.schedule(outcome.record.channel_id)
         except Exception:
             log.exception("could not set the public side of a move going (channel %s)", outcome.record.channel_id)
 
     async def seats_changed(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
         """After a seat changed hands: the table and the computers (nobody newly due to ping)."""
-        await self.moved(Outcome(True, record=outcome.record, previous_to_act=_all_due(outcome.record)), interaction)
+        # Nobody newly due: everyone due now counts as due before.
+        await self.moved(Outcome(True, record=outcome.record, previous_to_act=list(outcome.due.acting)), interaction)
 
     async def game_here(self, interaction: discord.Interaction, *, game_id: int | None = None,
                         active: bool = False, seated: bool = False) -> GameRecord | None:
@@ -113,7 +125,7 @@ class HandlerBase:
         A seated player whose seat a computer stands in for, or who is on time away, is back by asking anything.
         """
         try:
-            record = await self.service.current(interaction.channel_id)
+            record = await self.service.games.current(interaction.channel_id)
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
             return None
@@ -138,7 +150,7 @@ class HandlerBase:
         seat = record.table.seat(player)
         if not seat.stand_in and seat.away_until is None:  # any click of theirs ends a time away too
             return record
-        outcome = await self.service.reclaim(record.channel_id, player)
+        outcome = await self.service.seats.reclaim(record.channel_id, player)
         if outcome.ok:
             await self.seats_changed(outcome)
             return outcome.record
@@ -146,4 +158,4 @@ class HandlerBase:
 
     async def private_notes(self, player: str) -> list[str]:
         """Things to tell a player once, at their next visit (a DM that could not be delivered)."""
-        return [clock.dm_failed(self.w)] if await self.service.take_dm_notice(player) else []
+        return [clock.dm_failed(self.w)] if await self.service.settings.take_dm_notice(player) else []

@@ -4,33 +4,36 @@ from __future__ import annotations
 
 import discord
 
-from engine import legal_actions, player_view
 from engine.editions import Library
-from storage import GameNotPlayable, GameQuarantined
+from storage import GameNotPlayable, GameQuarantined, GameRecord
 
-from ...wording import history, moves, notices, rules
+from ...service import GameService
+from ...wording import Words, history, moves, notices, rules
 from .. import answers
 from ..embeds import COLOUR
 from ..people import people
 from ..widgets import LogPage, view_of
-from .base import guarded, say
+from .base import Front, guarded, reader, say
 
 
 class InfoHandlers:
+    def __init__(self, front: Front):
+        self.front, self.service, self.presenter = front, front.service, front.presenter
+
     @guarded
     async def show_status(self, interaction: discord.Interaction) -> None:
         """The table of this channel's game; after its end, the final table of the last one."""
         try:
-            record = await self.service.current(interaction.channel_id)
+            record = await self.service.games.current(interaction.channel_id)
         except GameQuarantined as exc:
-            await say(interaction, notices.quarantined(self.w, exc.game_id))
+            await say(interaction, notices.quarantined(reader(), exc.game_id))
             return
         except GameNotPlayable as exc:
-            await say(interaction, notices.not_playable(self.w, exc.game_id, exc.edition))
+            await say(interaction, notices.not_playable(reader(), exc.game_id, exc.edition))
             return
-        record = record or await self.service.last_game(interaction.channel_id)
+        record = record or await self.service.games.last_game(interaction.channel_id)
         if record is None:
-            await say(interaction, self.notice_code("no_game"))
+            await say(interaction, self.front.notice_code("no_game"))
             return
         await say(interaction, "", embed=await self.presenter.embed(record))
         await self.presenter.ensure_table(record)  # a deleted table is posted again for everybody
@@ -40,14 +43,14 @@ class InfoHandlers:
                          game_id: int | None = None) -> None:
         """The table as a picture, in the reader's language; with `hand`, the reader's own hand instead
         (only they see either)."""
-        record = await self.game_here(interaction, game_id=game_id, active=True, seated=hand)
+        record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=hand)
         if record is None:
             return
         pictures = self.presenter.pictures
         if hand:
-            picture = await pictures.hand(self.w, record, str(interaction.user.id))
+            picture = await pictures.hand(reader(), record, str(interaction.user.id))
         else:
-            picture = await pictures.table(self.w, record, always=True)
+            picture = await pictures.table(reader(), record, always=True)
         embed = picture.show_in(discord.Embed(colour=COLOUR, description=picture.alt[:4096]))
         await answers.send(interaction, embed=embed, files=[picture.file()])
 
@@ -57,21 +60,21 @@ class InfoHandlers:
         characters would cut them short), with how to ask for one. Their numbers, and the edition named
         first, are the channel's game's, else those a new table gets."""
         ed = await self._rules_edition(interaction.channel_id)
-        named = rules.edition_line(self.w, ed)
+        named = rules.edition_line(reader(), ed)
         if topic:
-            text = f"**{rules.topic_title(self.w, topic)}**\n{rules.topic(self.w, topic, ed)}\n*{named}*"
+            text = f"**{rules.topic_title(reader(), topic)}**\n{rules.topic(reader(), topic, ed)}\n*{named}*"
             await say(interaction, text)
             return
-        embed = discord.Embed(title=rules.all_title(self.w), colour=COLOUR, description=rules.pick_one(self.w))
+        embed = discord.Embed(title=rules.all_title(reader()), colour=COLOUR, description=rules.pick_one(reader()))
         for t in rules.TOPICS:
-            embed.add_field(name=rules.topic_title(self.w, t), value=rules.topic(self.w, t, ed), inline=False)
+            embed.add_field(name=rules.topic_title(reader(), t), value=rules.topic(reader(), t, ed), inline=False)
         embed.set_footer(text=named)
         await say(interaction, "", embed=embed)
 
     async def _rules_edition(self, channel_id: int):
         editions: Library = self.service.editions
         try:
-            record = await self.service.current(channel_id)
+            record = await self.service.games.current(channel_id)
         except (GameQuarantined, GameNotPlayable):
             record = None
         if record is not None and record.state is not None:
@@ -82,47 +85,51 @@ class InfoHandlers:
 
     @guarded
     async def show_help(self, interaction: discord.Interaction) -> None:
-        general = rules.commands(self.w)
+        general = rules.commands(reader())
         try:
-            record = await self.service.current(interaction.channel_id)
+            record = await self.service.games.current(interaction.channel_id)
         except (GameQuarantined, GameNotPlayable):
             record = None
         player = str(interaction.user.id)
         if record is None or record.status != "active" or player not in record.table.players:
             await say(interaction, general)
             return
-        options = legal_actions(record.state, player)
-        view = player_view(record.state, player)
-        lines = moves.commands(self.w, options, view) if options else [notices.nothing_to_do(self.w)]
-        await say(interaction, "\n".join([notices.what_you_can_do(self.w), *lines, "", general]))
+        decision = self.service.games.decision(record, player)
+        options = list(decision.options)
+        lines = moves.commands(reader(), options, decision.view) if options else [notices.nothing_to_do(reader())]
+        await say(interaction, "\n".join([notices.what_you_can_do(reader()), *lines, "", general]))
 
     @guarded
     async def show_log(self, interaction: discord.Interaction, round_: int | None) -> None:
         """The public log of this channel's game (or its last one), newest page first."""
-        record = await self.service.current(interaction.channel_id) or await self.service.last_game(
+        record = await self.service.games.current(interaction.channel_id) or await self.service.games.last_game(
             interaction.channel_id)
         if record is None or record.state is None:
-            await say(interaction, self.notice_code("no_game"))
+            await say(interaction, self.front.notice_code("no_game"))
             return
-        content, view = await self._log_page(record, round_ or 0, None)
+        content, view = await log_page_of(reader(), self.service, record, round_ or 0, None)
         await say(interaction, content, view)
 
     @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
-        record = await self.service.game(game_id)
+        record = await self.service.games.game(game_id)
         here = record.channel_id == interaction.channel_id
         past = not record.open and record.guild_id == (interaction.guild_id or 0)  # opened from the history
         if not (here or past) or record.state is None:
-            await say(interaction, self.notice_code("game_gone"))
+            await say(interaction, self.front.notice_code("game_gone"))
             return
-        content, view = await self._log_page(record, round_, page)
+        content, view = await log_page_of(reader(), self.service, record, round_, page)
         await answers.update(interaction, content, view=view)
 
-    async def _log_page(self, record, round_: int, page: int | None):
-        pages = history.log_pages(self.w, await self.service.history(record), people(self.w, record.table),
-                                  round_ or None, ed=record.state.edition)
-        page = len(pages) - 1 if page is None else max(0, min(page, len(pages) - 1))
-        content = f"{history.log_title(self.w, round_ or None, page + 1, len(pages))}\n{pages[page]}"
-        buttons = [LogPage(record.id, round_, max(0, page - 1), history.older(self.w), disabled=page == 0),
-                   LogPage(record.id, round_, page + 1, history.newer(self.w), disabled=page == len(pages) - 1)]
-        return content[:2000], view_of(*buttons)
+
+async def log_page_of(w: Words, service: GameService, record: GameRecord, round_: int,
+                      page: int | None) -> tuple[str, discord.ui.View]:
+    """A page of the game's public log (`page` None: the newest), with buttons to page through it."""
+    assert record.state is not None
+    pages = history.log_pages(w, await service.games.history(record), people(w, record.table),
+                              round_ or None, ed=record.state.edition)
+    page = len(pages) - 1 if page is None else max(0, min(page, len(pages) - 1))
+    content = f"{history.log_title(w, round_ or None, page + 1, len(pages))}\n{pages[page]}"
+    buttons = [LogPage(record.id, round_, max(0, page - 1), history.older(w), disabled=page == 0),
+               LogPage(record.id, round_, page + 1, history.newer(w), disabled=page == len(pages) - 1)]
+    return content[:2000], view_of(*buttons)

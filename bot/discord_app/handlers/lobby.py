@@ -8,62 +8,67 @@ import discord
 
 from storage import Seat
 
-from ...languages import language_of
 from ...service import Notice, Outcome
 from ...wording import end, names, notices
+from ...wording.languages import language_of
 from .. import answers, permissions, threads
 from ..people import NOBODY, mention
 from ..widgets import CancelButton, table_view, view_of
-from .base import guarded, say
+from .base import Front, guarded, reader, say
 
 log = logging.getLogger(__name__)
 
 
 class LobbyHandlers:
+    def __init__(self, front: Front):
+        self.front, self.service, self.presenter = front, front.service, front.presenter
+
     @guarded(public=True)
     async def new_table(self, interaction: discord.Interaction, thread: str | None = None) -> None:
         """`thread`: "yes" or "no" (a new thread of this channel for the table, or not; without it, as the
         server's setting says), "always" or "never" (the same, and from now on the server's setting)."""
         if interaction.guild_id is None:
-            await say(interaction, self.notice(Notice("server_only")))
+            await say(interaction, self.front.notice(Notice("server_only")))
             return
         opens_thread = await self._opens_thread(interaction, thread)
         if opens_thread is None:
             return
         lacking = permissions.flags(permissions.missing(interaction, opens_thread))
         if lacking:  # a table the bot could not keep going would strand its players
-            await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
+            w = reader()
+            await say(interaction, notices.missing_permissions(w, [names.permission(w, f) for f in lacking]))
             return
         if thread in ("always", "never"):
-            await self.service.set_threads_default(interaction.guild_id, thread == "always")
+            await self.service.settings.set_threads_default(interaction.guild_id, thread == "always")
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         lang = language_of(interaction.guild_locale)  # the server's language, until the host picks one
         if opens_thread:
             await self._new_in_thread(interaction, host, lang)
             return
-        outcome = await self.service.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang,
+        outcome = await self.service.lobby.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang,
                                                 parent_id=threads.parent_of(interaction))
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
-                await say(interaction, self.notice(outcome.notice))
+                await say(interaction, self.front.notice(outcome.notice))
             return
         record = outcome.record
         embed, view, _ = await self.presenter.looks(record)  # a lobby: no picture yet
         message = await answers.post(interaction, embed=embed, view=view)
-        await self.service.set_messages(record, table=message)
+        await self.service.games.set_messages(record, table=message)
 
     async def _opens_thread(self, interaction: discord.Interaction, thread: str | None) -> bool | None:
         """Whether the table opens in a new thread of this channel (None: refused, and the user told why)."""
         if thread in ("always", "never") and not (interaction.permissions and interaction.permissions.manage_guild):
-            await say(interaction, self.notice_code("threads_default_not_allowed"))
+            await say(interaction, self.front.notice_code("threads_default_not_allowed"))
             return None
-        asked = thread in ("yes", "always") if thread else await self.service.threads_default(interaction.guild_id)
+        settings = self.service.settings
+        asked = thread in ("yes", "always") if thread else await settings.threads_default(interaction.guild_id)
         if not asked or isinstance(interaction.channel, discord.Thread):
             return False  # used in a thread: the table opens in it
         if getattr(interaction.channel, "type", None) != discord.ChannelType.text:
             if thread is None:
                 return False  # the server's setting, where no thread can open (a voice channel's chat)
-            await say(interaction, self.notice_code("no_threads_here"))
+            await say(interaction, self.front.notice_code("no_threads_here"))
             return None
         return True
 
@@ -72,16 +77,17 @@ class LobbyHandlers:
         client = self.presenter.client
         await self.presenter.pacing.turn(interaction.channel_id)
         thread_id = await threads.open_thread(client, interaction.channel_id, threads.thread_name(host.name))
-        outcome = await self.service.open_table(interaction.guild_id, thread_id, host, lang=lang,
+        outcome = await self.service.lobby.open_table(interaction.guild_id, thread_id, host, lang=lang,
                                                 parent_id=interaction.channel_id)
         if not outcome.ok:
-            await say(interaction, self.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(outcome.notice, outcome.record))
             return
         record = outcome.record
         await self.presenter.pacing.turn(thread_id)
         message = await threads.send_table(client, thread_id, lambda: self.presenter.looks(record))
-        await self.service.set_messages(record, table=message.id)
-        await answers.post(interaction, notices.table_in_thread(self.table_words(record), mention(host.id), thread_id),
+        await self.service.games.set_messages(record, table=message.id)
+        here = notices.table_in_thread(self.front.table_words(record), mention(host.id), thread_id)
+        await answers.post(interaction, here,
                            allowed_mentions=NOBODY)
 
     @guarded(public=True)
@@ -89,36 +95,37 @@ class LobbyHandlers:
         """The standings' Rematch button (or /augsburg rematch: the channel's last game): a table like the
         finished one, or, if one of its people opened that already, a seat at it."""
         if interaction.guild_id is None:
-            await say(interaction, self.notice(Notice("server_only")))
+            await say(interaction, self.front.notice(Notice("server_only")))
             return
         if game_id is None:
-            last = await self.service.last_game(interaction.channel_id)
+            last = await self.service.games.last_game(interaction.channel_id)
             if last is None or last.status not in ("finished", "abandoned"):
-                await say(interaction, self.notice(Notice("no_rematch"), last))
+                await say(interaction, self.front.notice(Notice("no_rematch"), last))
                 return
             game_id = last.id
         lacking = permissions.flags(permissions.missing(interaction))
         if lacking:
-            await say(interaction, notices.missing_permissions(self.w, [names.permission(self.w, f) for f in lacking]))
+            w = reader()
+            await say(interaction, notices.missing_permissions(w, [names.permission(w, f) for f in lacking]))
             return
         person = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
-        outcome = await self.service.rematch(interaction.guild_id, interaction.channel_id, game_id, person,
+        outcome = await self.service.lobby.rematch(interaction.guild_id, interaction.channel_id, game_id, person,
                                              threads.parent_of(interaction))
         if not outcome.ok:
-            await say(interaction, self.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(outcome.notice, outcome.record))
             return
         record = outcome.record
         if record.table.host != person.id:  # joined the rematch another player opened
             self.presenter.refresh(record)
-            await say(interaction, self.notice_code("rematch_joined", record))
+            await say(interaction, self.front.notice_code("rematch_joined", record))
             return
         embed, view, _ = await self.presenter.looks(record)
         message = await answers.post(interaction, embed=embed, view=view)
-        await self.service.set_messages(record, table=message)
-        previous = await self.service.game(game_id)
+        await self.service.games.set_messages(record, table=message)
+        previous = await self.service.games.game(game_id)
         others = [p for p in previous.table.humans() if p != person.id]
         if others:
-            w = self.table_words(record)
+            w = self.front.table_words(record)
             await self.presenter.post(record.channel_id, end.rematch_invitation(w, mention(person.id),
                                                                                 [mention(p) for p in others]),
                                       others)
@@ -129,22 +136,22 @@ class LobbyHandlers:
             return False
         embed, view, files = await self.presenter.looks(record)
         message = await answers.post(interaction, embed=embed, view=view, files=files)
-        await self.service.set_messages(record, table=message, drawn=record.version if record.state else None)
+        await self.service.games.set_messages(record, table=message, drawn=record.version if record.state else None)
         return True
 
     @guarded(edits=True)
     async def lobby_click(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         user, channel = interaction.user, interaction.channel_id
         if what == "join":
-            outcome = await self.service.join(channel, game_id, Seat(id=str(user.id), name=user.display_name))
+            outcome = await self.service.lobby.join(channel, game_id, Seat(id=str(user.id), name=user.display_name))
         elif what == "leave":
-            outcome = await self.service.leave(channel, game_id, user.id)
+            outcome = await self.service.lobby.leave(channel, game_id, user.id)
         elif what == "ai":
-            outcome = await self.service.add_computer(channel, game_id, user.id)
+            outcome = await self.service.lobby.add_computer(channel, game_id, user.id)
         elif what == "rmai":
-            outcome = await self.service.remove_computer(channel, game_id, user.id)
+            outcome = await self.service.lobby.remove_computer(channel, game_id, user.id)
         else:
-            outcome = await self.service.start(channel, game_id, user.id)
+            outcome = await self.service.lobby.start(channel, game_id, user.id)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
@@ -156,36 +163,36 @@ class LobbyHandlers:
             _, days, how = values[0].split(":") if away else ("", "0", "")
             number = int(days) if away else int(values[0]) or None
         except (ValueError, IndexError):
-            await say(interaction, self.notice(Notice("not_ours")))
+            await say(interaction, self.front.notice(Notice("not_ours")))
             return
         if away:
-            outcome = await self.service.set_away_rule(channel, game_id, user, number, how == "wait")
+            outcome = await self.service.lobby.set_away_rule(channel, game_id, user, number, how == "wait")
         else:
-            outcome = await self.service.set_turn_time(channel, game_id, user, number)
+            outcome = await self.service.lobby.set_turn_time(channel, game_id, user, number)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_language(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         lang = values[0] if values else ""
-        outcome = await self.service.set_language(interaction.channel_id, game_id, interaction.user.id, lang)
+        outcome = await self.service.lobby.set_language(interaction.channel_id, game_id, interaction.user.id, lang)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_edition(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         edition = values[0] if values else ""
-        outcome = await self.service.set_edition(interaction.channel_id, game_id, interaction.user.id, edition)
+        outcome = await self.service.lobby.set_edition(interaction.channel_id, game_id, interaction.user.id, edition)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_level(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         player, _, level = (values[0] if values else "").partition(":")
-        outcome = await self.service.set_computer_level(interaction.channel_id, game_id, interaction.user.id,
+        outcome = await self.service.lobby.set_computer_level(interaction.channel_id, game_id, interaction.user.id,
                                                         player, level)
         await self._lobby_changed(interaction, outcome)
 
     async def _lobby_changed(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         if not outcome.ok:
-            await say(interaction, self.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(outcome.notice, outcome.record))
             return
         record = outcome.record
         if record.status == "lobby":
@@ -196,40 +203,40 @@ class LobbyHandlers:
         try:
             embed = await self.presenter.embed(record)
             # The picture if it is drawn at once; when many tables start together, the drawer adds it later.
-            picture = await self.presenter.pictures.table_soon(self.table_words(record), record)
+            picture = await self.presenter.pictures.table_soon(self.front.table_words(record), record)
             files = [] if picture is None else [picture.file()]
-            view = table_view(self.table_words(record), record.id)
+            view = table_view(self.front.table_words(record), record.id)
             await answers.update(interaction, embed=picture.show_in(embed) if picture else embed, view=view,
                                  attachments=files)
             if picture is not None or not self.presenter.pictures.enabled:
-                _, record = await self.service.set_messages(record, drawn=record.version)
+                _, record = await self.service.games.set_messages(record, drawn=record.version)
         except Exception:  # started all the same: the table is drawn with the announcement
             log.exception("the table of game %s could not be shown at its start", record.id)
-        await self.moved(Outcome(True, record=record, events=outcome.events), interaction)
+        await self.front.moved(Outcome(True, record=record, events=outcome.events), interaction)
 
     @guarded
     async def cancel_request(self, interaction: discord.Interaction) -> None:
-        record = await self.game_here(interaction)
+        record = await self.front.game_here(interaction)
         if record is None:
             return
         manage = bool(interaction.permissions and interaction.permissions.manage_channels)
         if record.table.host != str(interaction.user.id) and not manage:  # say so now, not after a click
-            await say(interaction, self.notice_code("cancel_not_allowed", record))
+            await say(interaction, self.front.notice_code("cancel_not_allowed", record))
             return
-        button = CancelButton(record.id, notices.cancel_button(self.w))
-        await say(interaction, notices.cancel_question(self.w), view_of(button))
+        button = CancelButton(record.id, notices.cancel_button(reader()))
+        await say(interaction, notices.cancel_question(reader()), view_of(button))
 
     @guarded(edits=True)
     async def cancel_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
-        if await self.game_here(interaction, game_id=game_id) is None:
+        if await self.front.game_here(interaction, game_id=game_id) is None:
             return
         manage = bool(interaction.permissions and interaction.permissions.manage_channels)
-        outcome = await self.service.cancel(interaction.channel_id, interaction.user.id, manage)
+        outcome = await self.service.lobby.cancel(interaction.channel_id, interaction.user.id, manage)
         if not outcome.ok:
-            await say(interaction, self.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(outcome.notice, outcome.record))
             return
         try:
-            await answers.update(interaction, notices.cancelled(self.w), view=None)
+            await answers.update(interaction, notices.cancelled(reader()), view=None)
         finally:
             await self.presenter.ended(outcome.record, by=interaction.user)
 

@@ -6,30 +6,29 @@ import logging
 
 import discord
 
-from engine import legal_actions, player_view
-
-from ... import codes, typed
-from ...automatic import read_ahead
-from ...service import Notice
+from ...service import Notice, codes
+from ...service.automatic import read_ahead
 from ...wording import log as words_log
 from ...wording import moves, notices
-from .. import answers
+from .. import answers, typed
 from ..live import private_panel
-from ..panels import panel
 from ..people import people
-from .base import guarded, say
+from .base import Front, guarded, reader, say
 
 log = logging.getLogger(__name__)
 
 
 class PlayHandlers:
+    def __init__(self, front: Front):
+        self.front, self.service, self.presenter = front, front.service, front.presenter
+
     @guarded
     async def show_panel(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
-        record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
+        record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=True)
         if record is None:
             return
-        notes = "\n".join(await self.private_notes(str(interaction.user.id)))
-        content, view, embed = await private_panel(self.w, self.service, record, interaction.user.id, notes)
+        notes = "\n".join(await self.front.private_notes(str(interaction.user.id)))
+        content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id, notes)
         shown = await answers.send(interaction, content, view=view, embed=embed)
         self.presenter.live.remember(interaction, record, shown)  # it follows the game from now on
 
@@ -38,7 +37,7 @@ class PlayHandlers:
         try:
             action = codes.decode(code)
         except ValueError:
-            await say(interaction, self.notice(Notice("not_ours")))
+            await say(interaction, self.front.notice(Notice("not_ours")))
             return
         await self._act(interaction, game_id, key, action)
 
@@ -53,10 +52,10 @@ class PlayHandlers:
             else:
                 action = codes.decode(codes.encode_positions(kind, [int(v) for v in values]))
         except (ValueError, IndexError):  # not what this menu could send: a forged or garbled choice
-            record = await self.game_here(interaction, game_id=game_id, active=True, seated=True)
+            record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=True)
             if record is not None:
-                note = notices.warning(self.w, self.notice(Notice("stale_choice"), record))
-                content, view = panel(self.w, record, interaction.user.id, note)
+                note = notices.warning(reader(), self.front.notice(Notice("stale_choice"), record))
+                content, view = self.front.panel(record, interaction.user.id, note)
                 await answers.update(interaction, content, view=view)
             return
         await self._act(interaction, game_id, key, action)
@@ -67,36 +66,37 @@ class PlayHandlers:
         panel it came from is redrawn with what is settled; nothing public changes."""
         ahead = read_ahead(code, auction) if code else None
         if code and ahead is None:
-            await say(interaction, self.notice(Notice("not_ours")))
+            await say(interaction, self.front.notice(Notice("not_ours")))
             return
         try:
             await answers.acknowledge(interaction)
         except discord.HTTPException:
             return  # Discord cannot be reached: nothing was set
-        outcome = await self.service.settle_ahead(interaction.channel_id, game_id, interaction.user.id, auction,
+        outcome = await self.service.ahead.settle(interaction.channel_id, game_id, interaction.user.id, auction,
                                                   ahead)
         record = outcome.record
         if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
-            await say(interaction, self.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(outcome.notice, record))
             return
         if not outcome.ok:
-            note = notices.warning(self.w, self.notice(outcome.notice, record))
+            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
         elif outcome.player is not None:  # the turn had come: made now
             mine = [e for e in outcome.events if e.to == str(interaction.user.id)]
-            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table),
+            note = notices.done(reader(), words_log.lines(reader(), mine, people(reader(), record.table),
                                                         str(interaction.user.id), ed=record.state.edition))
         else:
-            note = moves.ahead_done(self.w, None if ahead is None else moves.ahead_label(self.w, ahead.how,
+            note = moves.ahead_done(reader(), None if ahead is None else moves.ahead_label(reader(), ahead.how,
                                                                                           ahead.cards))
-        content, view = panel(self.w, record, interaction.user.id, note, outcome.undo) if record.open else (note, None)
+        content, view = self.front.panel(record, interaction.user.id, note, outcome.undo) if record.open \
+            else (note, None)
         self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))
         if outcome.ok and outcome.player is not None:
-            await self.moved(outcome, interaction)
+            await self.front.moved(outcome, interaction)
 
     @guarded
     async def typed(self, interaction: discord.Interaction, code: str) -> None:
         """A decision typed as a slash command: the same action code and service call as its button."""
-        record = await self.game_here(interaction, active=True, seated=True)
+        record = await self.front.game_here(interaction, active=True, seated=True)
         if record is None:
             return
         try:
@@ -110,13 +110,14 @@ class PlayHandlers:
     async def typed_choice(self, interaction: discord.Interaction, command: str, text: str) -> None:
         """A typed command that picks one of its choices by what a person would type (typed.py): an
         ambiguous or unknown one is answered privately, changing nothing."""
-        record = await self.game_here(interaction, active=True, seated=True)
+        record = await self.front.game_here(interaction, active=True, seated=True)
         if record is None:
             return
         player = str(interaction.user.id)
         try:
-            action = typed.read(self.w, command, text, legal_actions(record.state, player),
-                                player_view(record.state, player), people(self.w, record.table))
+            decision = self.service.games.decision(record, player)
+            action = typed.read(reader(), command, text, list(decision.options), decision.view,
+                                people(reader(), record.table))
         except ValueError:
             action = Notice("unknown_choice")
         if isinstance(action, Notice):
@@ -125,8 +126,8 @@ class PlayHandlers:
         await self._act(interaction, record.id, None, action)
 
     async def _refuse_typed(self, interaction: discord.Interaction, record, notice: Notice) -> None:
-        note = notices.warning(self.w, self.notice(notice, record))
-        content, view = panel(self.w, record, interaction.user.id, note)
+        note = notices.warning(reader(), self.front.notice(notice, record))
+        content, view = self.front.panel(record, interaction.user.id, note)
         await answers.send(interaction, content, view=view)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
@@ -138,22 +139,22 @@ class PlayHandlers:
             log.warning("a decision in channel %s could not be acknowledged; it was not applied",
                         interaction.channel_id)
             return
-        outcome = await self.service.act(interaction.channel_id, game_id, interaction.user.id, key, action)
+        outcome = await self.service.decisions.act(interaction.channel_id, game_id, interaction.user.id, key, action)
         record = outcome.record
         player = str(interaction.user.id)
         if record is None or record.state is None or player not in record.table.players:
-            await say(interaction, self.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(outcome.notice, record))
             return
         if outcome.ok:
             mine = [e for e in outcome.events if e.to == player]
-            note = notices.done(self.w, words_log.lines(self.w, mine, people(self.w, record.table), player,
+            note = notices.done(reader(), words_log.lines(reader(), mine, people(reader(), record.table), player,
                                                         ed=record.state.edition))
         else:
-            note = notices.warning(self.w, self.notice(outcome.notice, record))
+            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
         if not record.open:
-            content, view = f"{note}\n{notices.game_over_here(self.w)}", None
+            content, view = f"{note}\n{notices.game_over_here(reader())}", None
         else:
-            content, view = panel(self.w, record, interaction.user.id, note, outcome.undo)
+            content, view = self.front.panel(record, interaction.user.id, note, outcome.undo)
         # A click redraws the panel it came from; a typed command answers with a fresh private panel.
         # Either then follows the game (live.py).
         if outcome.ok:
@@ -163,6 +164,6 @@ class PlayHandlers:
                 self.presenter.live.remember(interaction, record, shown)
             except Exception:  # applied: never an apology, and its public side happens all the same
                 log.exception("the answer to a move made in channel %s could not be sent", interaction.channel_id)
-            await self.moved(outcome, interaction)
+            await self.front.moved(outcome, interaction)
         else:
             self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))

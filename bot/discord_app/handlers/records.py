@@ -22,13 +22,17 @@ from ..people import NOBODY
 from ..record_widgets import BoardPage, HistoryGame, HistoryPage
 from ..threads import parent_of
 from ..widgets import view_of
-from .base import guarded, say
+from .base import Front, guarded, reader, say
+from .info import log_page_of
 
 BOARD_PAGE = 10  # people per page of the leaderboard
 HISTORY_PAGE = 10  # games per page of the history: two rows of five buttons, the paging row below
 
 
 class RecordsHandlers:
+    def __init__(self, front: Front):
+        self.front, self.service, self.presenter = front, front.service, front.presenter
+
     @guarded
     async def show_stats(self, interaction: discord.Interaction, user: discord.abc.Snowflake | None) -> None:
         who = user or interaction.user
@@ -37,10 +41,10 @@ class RecordsHandlers:
         here = await queries.player_stats(player, interaction.guild_id)
         overall = await queries.player_stats(player)
         name = getattr(who, "display_name", None) or await queries.player_name(player) or player
-        text = "\n\n".join([records.stats_title(self.w, name),
-                            records.stats_block(self.w, records.on_this_server(self.w), here),
-                            records.stats_block(self.w, records.everywhere(self.w), overall),
-                            f"-# {records.counted(self.w)}"])
+        text = "\n\n".join([records.stats_title(reader(), name),
+                            records.stats_block(reader(), records.on_this_server(reader()), here),
+                            records.stats_block(reader(), records.everywhere(reader()), overall),
+                            f"-# {records.counted(reader())}"])
         await answers.send(interaction, text[:2000], allowed_mentions=NOBODY)
 
     @guarded
@@ -52,13 +56,13 @@ class RecordsHandlers:
     async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int,
                                steady: bool = False) -> None:
         if guild != (interaction.guild_id or 0):
-            await say(interaction, records.unknown_game(self.w))
+            await say(interaction, records.unknown_game(reader()))
             return
         content, view = await self._board(guild, page, steady)
         await answers.update(interaction, content, view=view)
 
     async def _board(self, guild: int, page: int, steady: bool = False):
-        w, queries = self.w, self.service.records
+        w, queries = reader(), self.service.records
         total = (await queries.leaderboard(guild, 0, 0, steady))[1]
         pages = max(1, math.ceil(total / BOARD_PAGE))
         page = max(0, min(page, pages - 1))
@@ -85,7 +89,7 @@ class RecordsHandlers:
         await answers.update(interaction, content, view=view)
 
     async def _history(self, interaction: discord.Interaction, scope: str, before: int):
-        w, server = self.w, scope == "s"
+        w, server = reader(), scope == "s"
         games = await self.service.records.recent_games(interaction.guild_id or 0,
                                                         None if server else interaction.channel_id,
                                                         before or None, HISTORY_PAGE + 1)
@@ -111,18 +115,18 @@ class RecordsHandlers:
         record = await self._past_game(interaction, game_id)
         if record is None:
             return
-        content, view = await self._log_page(record, 0, None)
+        content, view = await log_page_of(reader(), self.service, record, 0, None)
         embed = await self.presenter.embed(record)
-        await answers.send(interaction, f"{records.game_title(self.w, game_id)}\n{content}"[:2000], view=view,
+        await answers.send(interaction, f"{records.game_title(reader(), game_id)}\n{content}"[:2000], view=view,
                            embed=embed, allowed_mentions=NOBODY)
 
     async def _past_game(self, interaction: discord.Interaction, game_id: int) -> GameRecord | None:
         try:
-            record = await self.service.game(game_id)
+            record = await self.service.games.game(game_id)
         except (GameNotFound, GameQuarantined, GameNotPlayable):
             record = None
         if record is None or record.guild_id != (interaction.guild_id or 0) or record.open or record.state is None:
-            await say(interaction, records.unknown_game(self.w))
+            await say(interaction, records.unknown_game(reader()))
             return None
         return record
 
@@ -135,14 +139,14 @@ class RecordsHandlers:
                 return
         else:
             try:
-                record = await self.service.current(interaction.channel_id)
+                record = await self.service.games.current(interaction.channel_id)
             except (GameQuarantined, GameNotPlayable):
                 record = None
-            record = record or await self.service.last_game(interaction.channel_id)
+            record = record or await self.service.games.last_game(interaction.channel_id)
             if record is None or record.state is None:
-                await say(interaction, records.no_game_to_export(self.w))
+                await say(interaction, records.no_game_to_export(reader()))
                 return
-        data = export_bytes(await self.service.export(record))
-        await answers.send(interaction, records.export_ready(self.w, record.id, is_complete(record)),
+        data = export_bytes(await self.service.games.export(record))
+        await answers.send(interaction, records.export_ready(reader(), record.id, is_complete(record)),
                            file=discord.File(io.BytesIO(data), filename=file_name(record)), allowed_mentions=NOBODY)
 

@@ -12,20 +12,22 @@ import discord
 from ...wording import notices
 from ...wording import undo as words
 from .. import answers
-from ..panels import panel
-from .base import guarded, say
+from .base import Front, guarded, reader, say
 
 log = logging.getLogger(__name__)
 
 
 class UndoHandlers:
+    def __init__(self, front: Front):
+        self.front, self.service, self.presenter = front, front.service, front.presenter
+
     @guarded(edits=True)
     async def undo_click(self, interaction: discord.Interaction, game_id: int, move: int) -> None:
         await self._take_back(interaction, game_id, move)
 
     @guarded
     async def undo_typed(self, interaction: discord.Interaction) -> None:
-        record = await self.game_here(interaction, active=True, seated=True)
+        record = await self.front.game_here(interaction, active=True, seated=True)
         if record is not None:
             await self._take_back(interaction, record.id, None)
 
@@ -34,16 +36,16 @@ class UndoHandlers:
             await answers.acknowledge(interaction)
         except discord.HTTPException:
             return  # Discord cannot be reached: nothing was taken back
-        outcome = await self.service.take_back(interaction.channel_id, game_id, interaction.user.id, move)
+        outcome = await self.service.undo.take_back(interaction.channel_id, game_id, interaction.user.id, move)
         record = outcome.record
         if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
-            await say(interaction, self.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(outcome.notice, record))
             return
         if outcome.ok:
-            note = f"↩️ {words.done(self.w)}"
+            note = f"↩️ {words.done(reader())}"
         else:
-            note = notices.warning(self.w, self.notice(outcome.notice, record))
-        content, view = panel(self.w, record, interaction.user.id, note)
+            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
+        content, view = self.front.panel(record, interaction.user.id, note)
         try:
             shown = await answers.update(interaction, content, view=view, embed=None)
             self.presenter.live.remember(interaction, record, shown)
@@ -52,4 +54,4 @@ class UndoHandlers:
                 raise
             log.exception("the answer to an undo in channel %s could not be sent", interaction.channel_id)
         if outcome.ok:
-            await self.moved(outcome, interaction)
+            await self.front.moved(outcome, interaction)

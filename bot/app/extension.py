@@ -1,4 +1,4 @@
-"""The /augsburg extension: `await bot.load_extension("bot.discord_app.extension")`.
+"""The /augsburg extension: `await bot.load_extension("bot.app.extension")`.
 
 `setup` adds the cog and the durable buttons (DynamicItems route clicks on any
 old message to the cog); `teardown` removes the cog (discord.py only removes by
@@ -9,15 +9,19 @@ The buttons stay registered, so a click during a reload gets a polite answer.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
-from ..config import Settings, editions_of
-from ..scheduler import Clock
+from storage import Deadline
+
+from ..discord_app.cog import Augsburg
+from ..discord_app.pacing import Pacing
+from ..discord_app.pictures import Pictures
+from ..discord_app.record_widgets import ALL_ITEMS
 from ..service import GameService, Thinkers, Timing
-from ..shards import shards_of
-from .cog import Augsburg
-from .pacing import Pacing
-from .pictures import Pictures
-from .record_widgets import ALL_ITEMS
+from ..service.clock import Clock
+from .config import Settings, editions_of
+from .scheduler import Scheduler
+from .shards import shards_of
 
 log = logging.getLogger(__name__)
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
@@ -39,11 +43,14 @@ async def setup(bot) -> None:
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
-    service.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
+    service.decisions.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
     pacing = Pacing(rate=settings.requests_per_second * shards_of(settings).share,
                     per_channel=settings.channel_ops_per_5s)
-    await bot.add_cog(Augsburg(bot, service, settings.table_edit_delay, settings.computer_delay, pacing,
+    def timers(fire: Callable[[Deadline], Awaitable[None]]) -> Scheduler:
+        return Scheduler(service.deadlines, service.clock, fire)
+
+    await bot.add_cog(Augsburg(bot, service, timers, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
                                                  settings.pictures_per_second),
                                watch_seconds=settings.watch_seconds))

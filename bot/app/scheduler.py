@@ -2,43 +2,21 @@
 everything due (RoboDanny's durable timers). Deadlines are rows written with the moves that create them,
 so a restart, even kill -9, re-arms them: one due while the bot was down fires once after start-up.
 
-Time is injected (`Clock`), so tests move time forward instead of sleeping.
+Time is injected (`Clock`, service/clock.py), so tests move time forward instead of sleeping.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from storage import Deadline
 from storage.contract import DeadlineStore
 
+from ..service.clock import RETRY_SECONDS, Clock
+
 log = logging.getLogger(__name__)
-RETRY_SECONDS = 60.0  # a deadline whose firing failed (Discord down) is tried again this much later
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    async def wait(self, until: float, wake: asyncio.Event) -> None:
-        """Return at `until`, or as soon as `wake` is set."""
-
-
-class SystemClock:
-    def now(self) -> float:
-        return time.time()
-
-    async def wait(self, until: float, wake: asyncio.Event) -> None:
-        try:
-            async with asyncio.timeout(max(0.0, until - self.now())):  # no extra task, unlike wait_for
-                await wake.wait()
-        except TimeoutError:
-            pass
-
-
 class Scheduler:
     def __init__(self, deadlines: DeadlineStore, clock: Clock, fire: Callable[[Deadline], Awaitable[None]]):
         self.deadlines = deadlines

@@ -9,23 +9,23 @@ import logging
 import discord
 from discord.ext import commands
 
-from ..allocator import GIVING_BACK_TASK, keep_giving_back
-from ..backups import start_backups
-from ..config import Settings
-from ..scheduler import Clock, SystemClock
+from ..discord_app import answers, inputs
+from ..discord_app.backoff import transient, with_backoff
+from ..discord_app.command_sync import sync_commands
+from ..discord_app.command_words import CommandWords
 from ..service import GameService
-from ..shards import Shards, shards_of
+from ..service.clock import Clock, SystemClock
 from ..wording import notices, words
-from . import answers, inputs
-from .backoff import transient, with_backoff
-from .command_sync import sync_commands
-from .command_words import CommandWords
+from .allocator import GIVING_BACK_TASK, keep_giving_back
+from .backups import start_backups
+from .config import Settings
 from .extension import open_service
 from .monitor import LoopMonitor
+from .shards import Shards, shards_of
 
 log = logging.getLogger(__name__)
 YOUNG_THRESHOLD = 6000  # allocations between young collections (Python's default: 700)
-EXTENSION = "bot.discord_app.extension"
+EXTENSION = "bot.app.extension"
 
 
 def intents() -> discord.Intents:

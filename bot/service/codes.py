@@ -24,9 +24,9 @@ from engine.actions import (
     TakeCard,
     Use,
 )
+from engine.components import JOKER, MAXIMILIAN, NOBLE_IDS
+from engine.edition import Edition
 from engine.state import GameState, seat_of
-
-from .wording.names import card_from_name
 
 DOTTED_AT_MOST = 24  # characters of dotted positions; longer ones are written as a bitmask
 MASK = re.compile(r"x[0-9a-f]{1,25}")  # a bitmask of up to 100 positions: more than a hand can hold
@@ -125,3 +125,19 @@ def _by_names(kind: str, text: str):
         return Buy(cards=cards) if kind == "buy" else Reveal(cards=cards)
 
     return resolve
+
+
+def card_from_name(text: str, ed: Edition | None = None) -> str:
+    """'Maria 15' / 'maria-15' / 'joker' -> the engine's card id (ValueError if it is no card of edition `ed`;
+    without one, if it names no noble: the engine refuses a card its game does not have).
+
+    Typed names are read in English and by the engine's ids; other languages add their names here.
+    """
+    words = text.strip().lower().replace("-", " ").split()
+    if words in (["joker"], ["j"]):
+        return JOKER
+    if len(words) == 2 and words[1].isdigit():
+        card_id = f"{words[0]}-{int(words[1])}"
+        if card_id in ed.card_noble if ed is not None else words[0] in NOBLE_IDS - {MAXIMILIAN}:
+            return card_id
+    raise ValueError(text)

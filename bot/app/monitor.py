@@ -24,7 +24,7 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
-from .. import allocator
+from . import allocator
 
 TICK = 0.01
 WRITE_EVERY = 2.0

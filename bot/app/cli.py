@@ -18,7 +18,7 @@ import sys
 
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
-from .languages import LANGUAGES
+from ..wording.languages import LANGUAGES
 
 DATABASE = "./augsburg.sqlite3"
 
@@ -35,9 +35,9 @@ def levels(text: str) -> list[str]:
 def as_typed(argv0: str, database: str = DATABASE) -> str:
     """`augsburg play` as the player started it, for the lines that tell them how to go on: `augsburg` if their
     shell finds this very program by that name, else the path they typed (`.venv/bin/augsburg`), or
-    `python -m bot.cli`; with the database they chose, if not the default."""
+    `python -m bot.app.cli`; with the database they chose, if not the default."""
     if os.path.basename(argv0) in ("cli.py", "__main__.py"):
-        program = f"{_found_as(sys.executable)} -m bot.cli"
+        program = f"{_found_as(sys.executable)} -m bot.app.cli"
     else:
         program = _found_as(argv0)
     return f"{program} play" + ("" if database == DATABASE else f" --database {shlex.quote(database)}")
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "replay":
-        from .terminal.replay import main as replay_main
+        from ..terminal.replay import main as replay_main
 
         return replay_main(args)
     if args.command == "copy-database":
@@ -117,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
                      "give one for all, or one for each")
     # The resume line names --database only as the player gave it (a URL's password is theirs to type again).
     args.program = as_typed(sys.argv[0] if argv is None else "augsburg", args.database or DATABASE)
+    from ..terminal.game import main as play_main
+    from .config import Settings, editions_of
+
+    settings = Settings()
     if args.database is None:
-        from .config import Settings
-
-        args.database = Settings().database
-    from .terminal.game import main as play_main
-
-    return play_main(args)
+        args.database = settings.database
+    return play_main(args, editions_of(settings))
 
 
 if __name__ == "__main__":

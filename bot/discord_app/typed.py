@@ -28,10 +28,10 @@ from engine.actions import (
     Use,
 )
 
-from . import choices, codes
-from .service import Notice
-from .wording import moves, names
-from .wording.words import ENGLISH, People, Words
+from ..service import Notice, codes
+from ..wording import moves, names
+from ..wording.words import ENGLISH, People, Words
+from . import choices
 
 COMMANDS = ("privilege", "use", "build", "discard", "return", "buy", "reveal")
 NOTHING = ("nothing", "none")
@@ -157,7 +157,7 @@ def _not_now(command: str, text: str, view: View):
     if command == "build":
         return Build(what=text.lower())
     try:
-        card = names.card_from_name(text, view.edition)
+        card = codes.card_from_name(text, view.edition)
     except ValueError:
         card = "?"
     return Discard(card=card) if command == "discard" else ReturnCard(card=card)

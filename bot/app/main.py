@@ -1,0 +1,114 @@
+"""`python -m bot`: run the Discord bot."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+
+from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
+from storage.url import DatabaseURL
+
+from ..service.lease import refusal
+from .allocator import pin_large_blocks
+from .backups import backups_refused, damaged_database
+from .config import Settings
+from .discord_bot import AugsburgBot, make_bot
+from .shards import shards_refused
+
+log = logging.getLogger("bot")
+HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
+DAMAGED = 4  # exit status: the database is damaged (restore a backup)
+UNREACHABLE = 5  # exit status: the database (PostgreSQL) could not be reached at start-up
+
+
+def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
+    """Use a Discord-compatible server instead of discord.com (self-hosted, or a loopback test server).
+
+    discord.py's client connects to `DiscordWebSocket.DEFAULT_GATEWAY` (and later to the resume URL
+    the server hands out); only auto-sharded clients ask the API, so that call is pinned too.
+    """
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        url = settings.discord_gateway_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        if bot is not None:
+            ask = bot.http.get_bot_gateway
+
+            async def pinned_bot_gateway(*args, **kwargs):
+                shards, _url, limits = await ask(*args, **kwargs)
+                return shards, url, limits
+
+            bot.http.get_bot_gateway = pinned_bot_gateway
+
+
+def main() -> int:
+    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
+    settings = Settings()
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(
+            "DISCORD_TOKEN is not set: put your bot token in the environment or in .env (see .env.example).",
+            file=sys.stderr,
+        )
+        return 2
+    refused = shards_refused(settings) or backups_refused(settings)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
+    damaged = damaged_database(settings)  # before connecting anywhere: one line, and what to run
+    if damaged:
+        print(damaged, file=sys.stderr)
+        return DAMAGED
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bot = make_bot(settings)
+    point_at(settings, bot)
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    except LeaseHeld as held:
+        print(refusal(held, DatabaseURL.parse(settings.database).shown), file=sys.stderr)
+        return HELD
+    except DatabaseBusy as exc:  # a process stopped mid-write: as good as serving it, and waiting will not help
+        print(f"Another process is using {DatabaseURL.parse(settings.database).shown}: {exc}. Stop it (fuser names"
+              " it), then start the bot again.", file=sys.stderr)
+        return HELD
+    except StorageUnavailable as exc:
+        print(f"Could not reach the database {DatabaseURL.parse(settings.database).shown}: {exc}. The bot did not"
+              " start.", file=sys.stderr)
+        return UNREACHABLE
+    except discord.LoginFailure:
+        print("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in the environment or .env.",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: asyncio.run has closed the bot already
+        pass
+    return HELD if bot.lease is not None and bot.lease.lost else 0
+
+
+async def serve(bot: AugsburgBot, token: str) -> None:
+    """Log in and stay connected until stopped. SIGTERM (what process managers send) stops as cleanly as
+    Ctrl-C, so the database lease is given up and the next start need not wait for it to go stale."""
+    main = asyncio.current_task()
+    terminated = False
+
+    def terminate() -> None:
+        nonlocal terminated
+        terminated = True
+        main.cancel()
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' event loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminate)
+    try:
+        async with bot:  # closes the bot (and gives up the lease) however this ends
+            await bot.start(token)
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        log.info("stopped by SIGTERM")
+

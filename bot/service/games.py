@@ -1,0 +1,106 @@
+"""Reading games: the channel's open game, any stored game, a game's log, and what a front-end shows of a
+game (showing.py); and the bot's bookkeeping of a game's messages, written under the channel's lock."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from storage import Deadline, GameRecord, LoggedMove, TableMessages
+
+from .core import Core
+from .export import export_game
+from .showing import Decision, Due, decision_of, due_of
+from .turns import next_up
+
+
+class Games:
+    def __init__(self, core: Core):
+        self.core = core
+
+    async def current(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (raises GameQuarantined for a damaged one, GameNotPlayable for one whose
+        edition this bot lacks)."""
+        return await self.core.current(channel_id)
+
+    def cached(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game if it is in memory (no database read)."""
+        return self.core.cached(channel_id)
+
+    def cached_version(self, channel_id: int) -> tuple[int, int] | None:
+        """(game id, version) of the channel's open game, if it is in memory (cheap)."""
+        return self.core.cached_version(channel_id)
+
+    async def game(self, game_id: int) -> GameRecord:
+        """Any stored game, verified (GameNotFound, GameQuarantined)."""
+        return await self.core.store.games.load_game(game_id)
+
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, open or ended."""
+        return await self.core.store.games.last_game(channel_id)
+
+    async def open_channels(self) -> list[tuple[int, int, int]]:
+        """(game id, guild id, channel id) of every open game."""
+        return await self.core.store.games.open_channels()
+
+    # --- what a front-end shows
+
+    @staticmethod
+    def due(record: GameRecord | None) -> Due:
+        """Who is due in the game now: the people to tell, the seats the bot moves."""
+        return due_of(record)
+
+    @staticmethod
+    def decision(record: GameRecord, player: str) -> Decision:
+        """`player`'s part of the game now, as their panel shows it."""
+        return decision_of(record, player)
+
+    @staticmethod
+    def next_up(record: GameRecord, due: set[str]) -> str | None:
+        """The person who bids after the one now on the clock (`due`), for the heads-up; None if none."""
+        return next_up(record.state, record.table, due)
+
+    # --- the log
+
+    async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:
+        """What happened in the game since `player` last decided for themselves."""
+        log = self.core.store.log
+        return await log.moves_since(record.id, await log.last_decision(record.id, player))
+
+    async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
+        """The game's moves after move `after` (-1: all of them, the deal included)."""
+        return await self.core.store.log.moves_since(record.id, after)
+
+    async def export(self, record: GameRecord) -> dict[str, Any]:
+        """The game as its export file holds it (export.py)."""
+        return await export_game(self.core.store.log, record)
+
+    async def timeouts(self, record: GameRecord) -> dict[str, float]:
+        """When each player on the clock runs out of time."""
+        stored = await self.core.store.deadlines.deadlines_of(record.id)
+        return {d.player: d.due_at for d in stored if d.kind == "timeout"}
+
+    async def postpone(self, deadline: Deadline, until: float) -> bool:
+        return await self.core.store.deadlines.postpone_deadline(deadline, until)
+
+    # --- the bot's bookkeeping of its messages
+
+    async def set_messages(self, record: GameRecord, settled: int | None = None,
+                           **changes: Any) -> tuple[TableMessages, GameRecord]:
+        """Change a game's message bookkeeping (`table=`, `drawn=`, `standings=`) on top of its newest record;
+        `settled`: the version up to which everything has been announced (its promise is dropped).
+
+        Under the channel's lock, so a move landing meanwhile is neither undone nor undoes this.
+        Returns the bookkeeping as it was just before, and the updated record.
+        """
+        core = self.core
+        async with core.lock(record.channel_id):
+            latest = core.cached(record.channel_id)
+            if latest is not None and latest.id == record.id:
+                record = latest
+            messages = record.messages.model_copy(update=changes)
+            await core.store.games.set_messages(record.id, messages, settled)
+            updated = replace(record, messages=messages)
+            if latest is not None and latest.id == record.id:
+                core.keep(updated)
+            return record.messages, updated
