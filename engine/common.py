@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Literal
 
 from . import events as ev
 from . import rng
@@ -11,8 +12,12 @@ from .events import Event
 from .rules import capped_score, prestige_limit
 from .state import GameState
 
+# Why guilders or prestige were gained: the reasons of GuildersGained and PrestigeGained.
+GuildersReason = Literal["trade", "privilege", "compensation"]
+PrestigeReason = Literal["privilege", "round_end", "declined", "compensation"]
 
-def gain_prestige(state: GameState, seat: int, amount: int, reason: ev.PrestigeReason, events: list[Event]) -> int:
+
+def gain_prestige(state: GameState, seat: int, amount: int, reason: PrestigeReason, events: list[Event]) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]
     new = capped_score(p.score, amount, prestige_limit(p.tiles, state.edition))
@@ -22,7 +27,7 @@ def gain_prestige(state: GameState, seat: int, amount: int, reason: ev.PrestigeR
     return gained
 
 
-def gain_money(state: GameState, seat: int, amount: int, reason: ev.GuildersReason, events: list[Event]) -> None:
+def gain_money(state: GameState, seat: int, amount: int, reason: GuildersReason, events: list[Event]) -> None:
     p = state.players[seat]
     p.money += amount
     events.append(ev.GuildersGained(player=p.id, amount=amount, reason=reason))

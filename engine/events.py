@@ -135,15 +135,11 @@ class PrivilegeUsed(_Event):
     as_: str | None = Field(alias="as")  # None for a privilege used as printed
 
 
-GuildersReason = Literal["trade", "privilege", "compensation"]
-PrestigeReason = Literal["privilege", "round_end", "declined", "compensation"]
-
-
 class GuildersGained(_Event):
     type: Literal["guilders_gained"] = "guilders_gained"
     player: str
     amount: int
-    reason: GuildersReason
+    reason: Literal["trade", "privilege", "compensation"]
 
 
 class PrestigeGained(_Event):
@@ -153,7 +149,7 @@ class PrestigeGained(_Event):
     player: str
     amount: int
     requested: int
-    reason: PrestigeReason
+    reason: Literal["privilege", "round_end", "declined", "compensation"]
 
 
 class CardsDrawn(_Event):
@@ -248,14 +244,11 @@ class RoundStarted(_Event):
     opener: str
 
 
-Tiebreak = Literal["cathedral", "church", "shared"]  # how a tie for the most prestige was broken (R27)
-
-
 class GameOver(_Event):
     type: Literal["game_over"] = "game_over"
     winners: list[str]
     scores: dict[str, int]
-    tiebreak: Tiebreak | None
+    tiebreak: Literal["cathedral", "church", "shared"] | None
 
 
 # --- public: a decision taken back (engine/undo.py)

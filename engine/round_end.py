@@ -72,7 +72,7 @@ def turn_privilege_cards(state: GameState) -> None:
     state.privilege_spent = []
 
 
-def winners(state: GameState) -> tuple[list[int], ev.Tiebreak | None]:
+def winners(state: GameState) -> tuple[list[int], Literal["cathedral", "church", "shared"] | None]:
     """R27: most prestige; ties go to the dearest Cathedral, else the dearest Church, else shared."""
     top = max(p.score for p in state.players)
     tied = [s for s, p in enumerate(state.players) if p.score == top]
