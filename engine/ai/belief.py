@@ -94,8 +94,8 @@ class Belief:
         self.high = e.count
 
     def _Passed(self, e: ev.Passed) -> None:
-        assert self.noble is not None  # (bids and passes come after their AuctionStarted)
         short = self.short[e.player]
+        assert self.noble is not None  # (bids and passes come after their AuctionStarted)
         short[self.noble] = min(self.high, short.get(self.noble, self.high))
 
     def _gained(self, player: str, count: int) -> None:
@@ -108,9 +108,10 @@ class Belief:
         self._backed(e.player, e.count)
 
     def _backed(self, player: str, count: int) -> None:
+        backing = self.backing[player]
         assert self.noble is not None  # (bids and passes come after their AuctionStarted)
-        valid, certs = self.backing[player].get(self.noble, (0, 0))
-        self.backing[player][self.noble] = (max(valid, count), 1)
+        valid, certs = backing.get(self.noble, (0, 0))
+        backing[self.noble] = (max(valid, count), 1)
 
     def _left(self, player: str, cards: Sequence[str | None]) -> None:
         """Cards left `player`'s hand (None: a card nobody saw): the bids they backed may be short of them now."""
