@@ -18,7 +18,7 @@ class _Action(BaseModel):
     if TYPE_CHECKING:
         do: str  # every action's verb: each subclass declares it as its own Literal (no field of this base)
 
-    def to_json_dict(self) -> dict[str, Any]:
+    def to_json_dict(self) -> dict[str, Any]:  # (JSON values, as pydantic dumps them)
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
