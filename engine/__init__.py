@@ -30,7 +30,6 @@ from .events import EVENTS, Event
 from .game import (
     Applied,
     GameSetupError,
-    Refused,
     ReplayError,
     apply,
     is_legal,
@@ -39,6 +38,7 @@ from .game import (
     only_action,
     to_act,
 )
+from .refusals import Refused
 from .state import GameState
 from .undo import replay
 from .views import View, player_view, spectator_view

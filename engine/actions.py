@@ -6,7 +6,7 @@ names `as` and `from` are Python keywords, so the attributes are `as_`/`from_`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -15,8 +15,10 @@ from .rules import missing_card
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    if TYPE_CHECKING:
+        do: str  # every action's verb: each subclass declares it as its own Literal (no field of this base)
 
-    def to_json_dict(self) -> dict:
+    def to_json_dict(self) -> dict[str, Any]:  # (JSON values, as pydantic dumps them)
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
@@ -91,7 +93,7 @@ Action = Annotated[
     Buy | Bid | Call | Pass | Reveal | TakeCard | Use | Discard | Build | Done | Compensate | ReturnCard | TakeBack,
     Field(discriminator="do"),
 ]
-_ADAPTER: TypeAdapter = TypeAdapter(Action)
+_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 class BadAction(ValueError):
@@ -104,7 +106,7 @@ class BadAction(ValueError):
         self.problem = problem
 
 
-def parse_action(data: dict) -> _Action:
+def parse_action(data: dict[str, Any]) -> _Action:  # JSON from outside: anything may be in it
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from functools import cache
 
 from . import events as ev
-from .actions import Bid, Call, Pass, Reveal, RevealChoice
+from .actions import Bid, Call, LegalOption, Pass, Reveal, RevealChoice
 from .common import ids, remove_cards
 from .components import JOKER
+from .events import Event
 from .outcomes import AuctionWon, NobleFinished
 from .refusals import Illegal
 from .rules import (
@@ -25,7 +26,7 @@ from .rules import (
 from .state import Auction, GameState, Showdown
 
 
-def start(state: GameState, noble: int, events: list) -> None:
+def start(state: GameState, noble: int, events: list[Event]) -> None:
     n = len(state.players)
     state.phase = "auction"
     state.noble = noble
@@ -34,20 +35,25 @@ def start(state: GameState, noble: int, events: list) -> None:
 
 
 def _noble(state: GameState) -> str:
+    assert state.noble is not None  # auctions and showdowns are of a noble
     return state.edition.nobles[state.noble]
 
 
 def to_act(state: GameState) -> list[int]:
-    return [state.auction.turn]
+    a = state.auction
+    assert a is not None
+    return [a.turn]
 
 
 def showdown_to_act(state: GameState) -> list[int]:
     sd = state.showdown
+    assert sd is not None
     return [s for s in sorted(sd.seats) if s not in sd.reveals]
 
 
-def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished | None:
+def bid(state: GameState, seat: int, action: Bid, events: list[Event]) -> NobleFinished | None:
     a = state.auction
+    assert a is not None
     if action.count < 1:
         raise Illegal("bad_count", count=action.count)
     if action.count <= a.high:
@@ -59,8 +65,9 @@ def bid(state: GameState, seat: int, action: Bid, events: list) -> NobleFinished
     return _advance(state, seat, events)
 
 
-def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinished | None:
+def call(state: GameState, seat: int, action: Call, events: list[Event]) -> NobleFinished | None:
     a = state.auction
+    assert a is not None
     if a.high == 0:
         raise Illegal("nothing_to_call")
     _check_capacity(state, seat, a.high)
@@ -69,7 +76,8 @@ def call(state: GameState, seat: int, action: Call, events: list) -> NobleFinish
     return _advance(state, seat, events)
 
 
-def pass_(state: GameState, seat: int, action: Pass, events: list) -> NobleFinished | None:
+def pass_(state: GameState, seat: int, action: Pass, events: list[Event]) -> NobleFinished | None:
+    assert state.auction is not None
     state.auction.passed[seat] = True
     events.append(ev.Passed(player=state.players[seat].id))
     return _advance(state, seat, events)
@@ -85,9 +93,10 @@ def _check_capacity(state: GameState, seat: int, count: int) -> None:
         raise Illegal("too_many_cards", max=cap)
 
 
-def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
+def _advance(state: GameState, seat: int, events: list[Event]) -> NobleFinished | None:
     """Give the turn to the next player still in; end the auction when it reaches the high bid (R11)."""
     a = state.auction
+    assert a is not None
     n = len(state.players)
     for i in range(1, n + 1):
         nxt = (seat + i) % n
@@ -104,8 +113,9 @@ def _advance(state: GameState, seat: int, events: list) -> NobleFinished | None:
     return NobleFinished()
 
 
-def _end_bidding(state: GameState, events: list) -> None:
+def _end_bidding(state: GameState, events: list[Event]) -> None:
     a = state.auction
+    assert a is not None and a.high_seat is not None  # the high bid was made by someone
     n = len(state.players)
     seats = [s for s in range(n) if not a.passed[s] and a.offers[s] == a.high]
     state.showdown = Showdown(count=a.high, seats=seats, high_seat=a.high_seat)
@@ -113,8 +123,9 @@ def _end_bidding(state: GameState, events: list) -> None:
     events.append(ev.AuctionEnded(noble=_noble(state), players=ids(state, seats), count=a.high))
 
 
-def reveal(state: GameState, seat: int, action: Reveal, events: list) -> AuctionWon | None:
+def reveal(state: GameState, seat: int, action: Reveal, events: list[Event]) -> AuctionWon | None:
     sd = state.showdown
+    assert sd is not None
     hand = state.players[seat].hand
     noble = _noble(state)
     if len(action.cards) != sd.count:
@@ -136,8 +147,9 @@ def reveal(state: GameState, seat: int, action: Reveal, events: list) -> Auction
     return _resolve_showdown(state, events)
 
 
-def _resolve_showdown(state: GameState, events: list) -> AuctionWon:
+def _resolve_showdown(state: GameState, events: list[Event]) -> AuctionWon:
     sd = state.showdown
+    assert sd is not None
     noble = _noble(state)
     card_rank = state.edition.card_rank
     best = {s: max(card_rank(c) for c in sd.reveals[s]) for s in sd.seats}
@@ -168,20 +180,22 @@ def _bids(low: int, high: int) -> tuple[Bid, ...]:
     return tuple(Bid(count=c) for c in range(low, high + 1))
 
 
-def legal_auction(state: GameState, seat: int) -> list:
+def legal_auction(state: GameState, seat: int) -> list[LegalOption]:
     a = state.auction
+    assert a is not None
     cap = bid_capacity(state.players[seat].hand, _noble(state), state.edition)
-    options: list = [_PASS]
+    options: list[LegalOption] = [_PASS]
     if a.high and cap >= a.high:
         options.append(_CALL)
     options.extend(_bids(a.high + 1, cap))
     return options
 
 
-def legal_reveal(state: GameState, seat: int) -> list:
+def legal_reveal(state: GameState, seat: int) -> list[LegalOption]:
     """The lay-down, with a suggestion: the strongest certificate and the cheapest fillers (in the last round,
     when money no longer counts, the weakest), never leaving a hand of jokers only if it can be helped."""
     sd = state.showdown
+    assert sd is not None
     ed = state.edition
     hand = state.players[seat].hand
     valid = valid_cards(hand, _noble(state), ed)

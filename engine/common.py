@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import Literal
 
 from . import events as ev
 from . import rng
+from .events import Event
 from .rules import capped_score, prestige_limit
 from .state import GameState
 
+# Why guilders or prestige were gained: the reasons of GuildersGained and PrestigeGained.
+GuildersReason = Literal["trade", "privilege", "compensation"]
+PrestigeReason = Literal["privilege", "round_end", "declined", "compensation"]
 
-def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events: list) -> int:
+
+def gain_prestige(state: GameState, seat: int, amount: int, reason: PrestigeReason, events: list[Event]) -> int:
     """Add prestige up to the player's limit; what would pass it is lost (R21)."""
     p = state.players[seat]
     new = capped_score(p.score, amount, prestige_limit(p.tiles, state.edition))
@@ -20,13 +27,13 @@ def gain_prestige(state: GameState, seat: int, amount: int, reason: str, events:
     return gained
 
 
-def gain_money(state: GameState, seat: int, amount: int, reason: str, events: list) -> None:
+def gain_money(state: GameState, seat: int, amount: int, reason: GuildersReason, events: list[Event]) -> None:
     p = state.players[seat]
     p.money += amount
     events.append(ev.GuildersGained(player=p.id, amount=amount, reason=reason))
 
 
-def draw(state: GameState, events: list) -> str | None:
+def draw(state: GameState, events: list[Event]) -> str | None:
     """Top card of the deck; an empty deck is refilled from the discard pile only now (R24)."""
     if not state.deck:
         if not state.discard:
@@ -49,5 +56,5 @@ def remove_cards(hand: list[str], cards: list[str]) -> None:
         hand.remove(c)
 
 
-def ids(state: GameState, seats) -> list[str]:
+def ids(state: GameState, seats: Iterable[int]) -> list[str]:
     return [state.players[s].id for s in seats]

@@ -9,6 +9,8 @@ privileges. A new id here is a new rule, and needs words in every language (bot/
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 NOBLE_IDS: frozenset[str] = frozenset({"philipp", "louise", "leo", "maria", "maximilian"})
 MAXIMILIAN = "maximilian"  # no certificates of his own: any certificate is valid for him (R10)
 JOKER = "joker"
@@ -18,6 +20,11 @@ CATEGORIES: tuple[str, ...] = ("trade", "nobility", "offices")
 # Privilege tiles, and the two that are buildings (bought for their value, R18).
 TILE_KINDS: tuple[str, ...] = ("church", "cathedral", "coat", "letter", "minter", "master_builder")
 BUILDINGS: tuple[str, ...] = ("church", "cathedral")
+if TYPE_CHECKING:
+    # A tile in a stack: its value, or True for the Minter and the Master Builder (which have none).
+    TileValue: TypeAlias = int | bool
+else:
+    TileValue = Any  # at run time pydantic keeps a stored stack's values as they are (no coercion), as it always did
 
 # Privilege kinds. Category privileges climb a step or take that category's alternative.
 TRADE, NOBILITY, OFFICES = "trade", "nobility", "offices"

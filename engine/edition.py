@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, WithJsonSchema
 
-from .components import JOKER, MAXIMILIAN
+from .components import JOKER, MAXIMILIAN, TileValue
 from .edition_file import LEVELS, EditionError, EditionFile, read
 
-__all__ = ["Edition", "EditionError", "EditionRef", "field", "known", "parse_edition"]
+__all__ = ["Edition", "EditionError", "EditionRef", "Rank", "field", "known", "parse_edition"]
 
 
 class EditionRef(BaseModel):
@@ -38,13 +39,17 @@ class EditionRef(BaseModel):
     sha256: str
 
 
+# A single card's strength in a showdown (R13): its value, then its noble's place in the ties (a joker: (0, -1)).
+Rank = tuple[int, int]
+
+
 class Edition:
     """The values of one edition, as the tables the rules look them up in. Never changed once built."""
 
     def __init__(self, file: EditionFile, prices: dict[int, int], source: str):
         self.id = file.id
         self.source = source  # the file's text: what an export carries, so a replay anywhere has it
-        self.names = {lang: text for lang, text in file.name.model_dump().items() if text}
+        self.names: dict[str, str] = {lang: text for lang, text in file.name.model_dump().items() if text}
         s, c, lv, p = file.setup, file.cards, file.levels, file.privileges
         self.start_money, self.start_jokers, self.initial_deal = s.start_money, s.start_jokers, s.initial_deal
         self.rounds = {int(n): r for n, r in s.rounds.items()}
@@ -66,9 +71,10 @@ class Edition:
         self.certificates: tuple[str, ...] = tuple(self.card_noble)
         self.all_cards: tuple[str, ...] = self.certificates + (JOKER,) * c.jokers
         self.prices: tuple[int, ...] = tuple(sorted(set(self.card_price.values())))
-        rank = {card: (self.card_value[card], self.noble_tie_rank[self.card_noble[card]]) for card in self.certificates}
+        rank: dict[str, Rank] = {card: (self.card_value[card], self.noble_tie_rank[self.card_noble[card]])
+                                 for card in self.certificates}
         rank[JOKER] = (0, -1)  # a joker has no value (R13)
-        self.card_rank = rank.__getitem__  # a showdown's strength of a single card
+        self.card_rank: Callable[[str], Rank] = rank.__getitem__  # a showdown's strength of a single card
         # Per noble, the cards valid for it (R10; rules.valid_cards): a set, as hands are sifted constantly.
         self.valid_for: dict[str, frozenset[str]] = {
             noble: frozenset(c for c in self.all_cards if self.is_valid_for(c, noble)) for noble in self.nobles}
@@ -79,7 +85,7 @@ class Edition:
         self.offices_free_cards_at_top, self.minter_free_cards = lv.offices_free_at_top, lv.minter_free
         self._steps = {int(n): (2,) * t.small + (3,) * t.medium + (4,) * t.large for n, t in file.steps.items()}
         t = file.tiles
-        self.tile_stacks: dict[str, tuple] = {
+        self.tile_stacks: dict[str, tuple[TileValue, ...]] = {
             "church": tuple(t.church), "cathedral": tuple(t.cathedral), "coat": tuple(t.coat),
             "letter": tuple(t.letter), "minter": (True,) * t.minter, "master_builder": (True,) * t.master_builder}
         self.tile_min_level = dict(file.tile_levels)
@@ -101,7 +107,8 @@ class Edition:
     def values(self) -> dict[str, Any]:
         """Every value of the file, as plain JSON data: what the sha256 is taken of (not the id, the names,
         the layout or the comments)."""
-        return json.loads(json.dumps(self._values))
+        values: dict[str, Any] = json.loads(json.dumps(self._values))  # a deep copy, as JSON values
+        return values
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names["en"]
@@ -122,7 +129,8 @@ class Edition:
     def __repr__(self) -> str:
         return f"Edition({self.id!r}, sha256={self.sha256[:12]}…)"
 
-    def __reduce__(self):  # to a worker process (the strong computer, pictures) as its text, parsed there once
+    def __reduce__(self) -> tuple[Callable[[str, str, str], Edition], tuple[str, str, str]]:
+        # To a worker process (the strong computer, pictures) as its text, parsed there once.
         return _revive, (self.id, self.sha256, self.source)
 
 
@@ -164,14 +172,23 @@ def _serialize(edition: Edition) -> dict[str, str]:
     return {"id": edition.id, "sha256": edition.sha256}
 
 
-def field(resolve) -> Any:
-    """A pydantic field type holding an Edition, stored as its EditionRef; `resolve(ref)` finds it again
+def validator(resolve: Callable[[EditionRef], Edition]) -> PlainValidator:
+    """How a pydantic field reads an Edition: itself, or its EditionRef, which `resolve(ref)` finds again
     (editions/__init__.py passes one that also knows the shipped editions)."""
 
-    def validate(value: Any) -> Edition:
+    def validate(value: Any) -> Edition:  # (Any: stored JSON, or an Edition)
         if isinstance(value, Edition):
             return value
         return resolve(EditionRef.model_validate(value))
 
-    return Annotated[Edition, PlainValidator(validate), PlainSerializer(_serialize),
-                     WithJsonSchema(EditionRef.model_json_schema())]
+    return PlainValidator(validate)
+
+
+SERIALIZER = PlainSerializer(_serialize)  # an Edition is stored as its EditionRef
+SCHEMA = WithJsonSchema(EditionRef.model_json_schema())
+
+
+def field(resolve: Callable[[EditionRef], Edition]) -> object:
+    """A pydantic field type holding an Edition, stored as its EditionRef; `resolve(ref)` finds it again.
+    (Built at run time, so a type checker cannot read it: annotations use editions.EditionField, written out.)"""
+    return Annotated[Edition, validator(resolve), SERIALIZER, SCHEMA]

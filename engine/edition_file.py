@@ -127,6 +127,10 @@ class EditionFile(_Part):
     robbery: Robbery
 
 
+# A problem found by the checks: the path of the value (("tiles", "church")…) and what is wrong with it.
+Problem = tuple[tuple[str, ...], str]
+
+
 def read(text: str, name: str = "") -> tuple[EditionFile, dict[int, int]]:
     """The checked file and its certificate prices by value; EditionError naming the wrong lines."""
     try:
@@ -137,19 +141,19 @@ def read(text: str, name: str = "") -> tuple[EditionFile, dict[int, int]]:
     try:
         file = EditionFile.model_validate(data)
     except ValidationError as exc:
-        problems = []
+        invalid: list[tuple[int | None, str, str]] = []
         for error in exc.errors():
             path = tuple(str(part) for part in error["loc"])
-            problems.append((locate(text, path), ".".join(path), error["msg"]))
-        raise EditionError(problems, name) from None
-    problems: list[tuple[tuple[str, ...], str]] = []
+            invalid.append((locate(text, path), ".".join(path), error["msg"]))
+        raise EditionError(invalid, name) from None
+    problems: list[Problem] = []
     prices = _check(file, problems)
     if problems:
         raise EditionError([(locate(text, path), ".".join(path), message) for path, message in problems], name)
     return file, prices
 
 
-def _check(f: EditionFile, problems: list) -> dict[int, int]:
+def _check(f: EditionFile, problems: list[Problem]) -> dict[int, int]:
     """What the rules need of the values; appends (path, message) for each problem found."""
 
     def need(ok: bool, path: tuple[str, ...], message: str) -> None:
@@ -217,7 +221,7 @@ def _check(f: EditionFile, problems: list) -> dict[int, int]:
     return prices
 
 
-def _prices(c: Cards, problems: list) -> dict[int, int]:
+def _prices(c: Cards, problems: list[Problem]) -> dict[int, int]:
     """Prices by value from bands such as "1-3" = 200; every value priced exactly once."""
     prices: dict[int, int] = {}
     for band, price in c.prices.items():

@@ -16,28 +16,29 @@ from __future__ import annotations
 
 from . import auction, privileges, purchase, round_end, setup, shortage
 from . import events as ev
+from .events import Event
 from .outcomes import AuctionWon, CardsReturned, NobleFinished, Outcome, PurchaseResolved, RoundScored
 from .state import GameState, clockwise_from
 
 
-def start_game(state: GameState, events: list) -> None:
+def start_game(state: GameState, events: list[Event]) -> None:
     """R4: deal, then the initial purchase."""
     setup.deal_initial(state, events)
     advance(state, purchase.start(state, "initial", clockwise_from(state, state.lead), events), events)
 
 
-def start_at_auction(state: GameState, noble: int, events: list) -> None:
+def start_at_auction(state: GameState, noble: int, events: list[Event]) -> None:
     """A hand-made position (SCENARIOS.md) that begins with the auction of `noble`."""
     auction.start(state, noble, events)
 
 
-def advance(state: GameState, outcome: Outcome | None, events: list) -> None:
+def advance(state: GameState, outcome: Outcome | None, events: list[Event]) -> None:
     """Carry the game on from a phase's outcome until somebody must act (None: the phase goes on)."""
     while outcome is not None:
         outcome = _after(state, outcome, events)
 
 
-def _after(state: GameState, outcome: Outcome, events: list) -> Outcome | None:
+def _after(state: GameState, outcome: Outcome, events: list[Event]) -> Outcome | None:
     match outcome:
         case PurchaseResolved(kind=kind):
             if kind == "round_end":  # R26: the next round, with its privilege cards
@@ -71,6 +72,6 @@ def _after(state: GameState, outcome: Outcome, events: list) -> Outcome | None:
     raise TypeError(f"unknown outcome {outcome!r}")
 
 
-def _deal(state: GameState, events: list) -> PurchaseResolved | None:
+def _deal(state: GameState, events: list[Event]) -> PurchaseResolved | None:
     order = round_end.deal(state, events)
     return purchase.start(state, "round_end", order, events)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
 
 from . import auction, flow, privileges, purchase, rng, setup, shortage
 from . import events as ev
@@ -24,6 +25,7 @@ from .components import JOKER
 from .edition import Edition
 from .editions import default
 from .events import Event
+from .outcomes import Outcome
 from .refusals import Illegal, Refused
 from .state import RULES_PLAYED, RULES_VERSION, GameState, clone, seat_of
 
@@ -32,7 +34,7 @@ from .state import RULES_PLAYED, RULES_VERSION, GameState, clone, seat_of
 class Applied:
     state: GameState
     events: list[Event] = field(default_factory=list)
-    ok = True
+    ok: ClassVar[Literal[True]] = True  # (Refused.ok is False: `if result.ok` tells them apart)
 
 
 class GameSetupError(ValueError):
@@ -58,7 +60,8 @@ def new_game(player_ids: list[str], seed: int, start_player: str | None = None, 
     if rules not in RULES_PLAYED:
         raise GameSetupError(f"This game follows rules version {rules}; this program plays {sorted(RULES_PLAYED)}.")
     state = setup.fresh_state(player_ids, seed, start, state_rng, edition or default(), rules)
-    events = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start], rounds=state.rounds)]
+    events: list[Event] = [ev.GameStarted(players=list(player_ids), start_player=player_ids[start],
+                                          rounds=state.rounds)]
     flow.start_game(state, events)
     return state, events
 
@@ -73,13 +76,18 @@ def _seats_to_act(state: GameState) -> list[int]:
     return phase.to_act(state) if phase is not None else []
 
 
+# A verb's handler: (state, seat, action, events) -> the phase's outcome, None while it goes on. (Any: each takes
+# its own verb's action model, which `apply` picks it by.)
+Handler = Callable[[GameState, int, Any, list[Event]], Outcome | None]
+
+
 @dataclass(frozen=True)
 class _Phase:
     """Who acts in a phase, what they may do, and the handler of each verb."""
 
     to_act: Callable[[GameState], list[int]]
     legal: Callable[[GameState, int], list[LegalOption]]
-    handlers: dict[str, Callable]
+    handlers: dict[str, Handler]
 
 
 _PURCHASE = _Phase(purchase.to_act, purchase.legal, {"buy": purchase.buy})
@@ -140,7 +148,8 @@ def is_legal(state: GameState, player: str, action: ActionModel) -> bool:
     return any(allows(option, action) for option in legal_actions(state, player))
 
 
-def apply(state: GameState, player: str, action: ActionModel | dict, *, in_place: bool = False) -> Applied | Refused:
+def apply(state: GameState, player: str, action: ActionModel | dict[str, Any], *,
+          in_place: bool = False) -> Applied | Refused:
     """Apply one action. On refusal `state` is untouched and the refusal is for `player` alone.
 
     `in_place`: change `state` itself rather than a copy (a search's throwaway state, played on and on;
@@ -158,7 +167,10 @@ def apply(state: GameState, player: str, action: ActionModel | dict, *, in_place
     if seat not in _seats_to_act(state):
         return Refused("not_your_turn", {"phase": state.phase})
     handler = _PHASES[state.phase].handlers.get(action.do)
-    robbed = state.phase == "privilege" and state.privilege.robbed is not None
+    robbed = False
+    if state.phase == "privilege":
+        assert state.privilege is not None
+        robbed = state.privilege.robbed is not None
     if handler is None or (action.do == "compensate") != robbed:
         if robbed:  # only the robbed player is due now (to_act), and only for compensation
             ed = state.edition
@@ -182,7 +194,8 @@ class ReplayError(ValueError):
         self.refused = refused
 
 
-def replay_plain(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+def replay_plain(player_ids: list[str], seed: int, start_player: str | None,
+                 log: Iterable[tuple[str, ActionModel | dict[str, Any]]], edition: Edition | None = None,
                  rules: int = RULES_VERSION) -> GameState:
     """Rebuild a game from its creation arguments (its edition and rules version too) and a (player, action) log
     with no decision taken back in it (engine.replay, in undo.py, reads any log)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .components import CATEGORIES, TILE_KINDS
+from .components import CATEGORIES, TILE_KINDS, TileValue
 from .edition import Edition
 from .game import to_act
 from .rules import held_steps, prestige_limit
@@ -16,7 +16,7 @@ from .state import GameState
 
 
 @cache
-def _sorted(ed: Edition) -> tuple[list[str], dict[str, list], list[str]]:
+def _sorted(ed: Edition) -> tuple[list[str], dict[str, list[TileValue]], list[str]]:
     """The edition's cards, tiles per stack and privilege cards, sorted (what a state must hold exactly)."""
     return sorted(ed.all_cards), {k: sorted(v) for k, v in ed.tile_stacks.items()}, sorted(ed.privilege_cards)
 
@@ -69,7 +69,7 @@ def problems(state: GameState) -> list[str]:
 
     try:
         acting = to_act(state)
-    except (AttributeError, IndexError, KeyError, TypeError):
+    except (AssertionError, AttributeError, IndexError, KeyError, TypeError):  # (the phases assert their details)
         return [*found, f"the {state.phase} phase is missing its details"]
     if state.phase == "game_over":
         if acting or not state.winners:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from . import events as ev
 from . import flow, rng
-from .components import CATEGORIES, JOKER, TILE_KINDS
+from .components import CATEGORIES, JOKER, TILE_KINDS, TileValue
 from .edition import Edition
 from .editions import default
+from .events import Event
 from .rules import held_steps, prestige_limit
 from .setup import fresh_player
-from .state import GameState, Tiles
+from .state import GameState, Player, Tiles
+
+_T = TypeVar("_T")
 
 
 class SetupError(ValueError):
@@ -23,8 +28,9 @@ _SETUP_KEYS = {"players", "seed", "start", "round", "noble", "lead", "player_sta
 _PLAYER_KEYS = {"money", "score", "hand", "levels", "tiles"}
 
 
-def build(setup: dict, edition: Edition | None = None) -> tuple[GameState, list]:
-    """The position `setup` describes, with `edition`'s components (None: the shipped default)."""
+def build(setup: dict[str, Any], edition: Edition | None = None) -> tuple[GameState, list[Event]]:
+    """The position `setup` describes, with `edition`'s components (None: the shipped default).
+    (`setup` is a scenario's JSON: Any, checked here as it is read.)"""
     ed = edition or default()
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
@@ -38,7 +44,7 @@ def build(setup: dict, edition: Edition | None = None) -> tuple[GameState, list]
     if start not in ("new_game", "auction"):
         raise SetupError(f"unknown start {start!r}")
     new_game = start == "new_game"
-    lead_id = setup.get("lead", players[0])
+    lead_id: Any = setup.get("lead", players[0])  # (JSON, like `players`: an id is checked by Player())
     if lead_id not in players:
         raise SetupError(f"lead {lead_id!r} is not a player")
     state_rng = rng.seed_state(seed)
@@ -123,7 +129,7 @@ def build(setup: dict, edition: Edition | None = None) -> tuple[GameState, list]
         privilege_waiting=waiting,
         privilege_spent=spent,
     )
-    events = [ev.GameStarted(players=list(players), start_player=lead_id, rounds=state.rounds)]
+    events: list[Event] = [ev.GameStarted(players=list(players), start_player=lead_id, rounds=state.rounds)]
     if new_game:
         flow.start_game(state, events)
     else:
@@ -131,7 +137,7 @@ def build(setup: dict, edition: Edition | None = None) -> tuple[GameState, list]
     return state, events
 
 
-def _remaining(order, left: Counter) -> list:
+def _remaining(order: Iterable[_T], left: Counter[_T]) -> list[_T]:
     """The items of `order` still counted in `left`, in `order`'s order."""
     left = Counter(left)
     out = []
@@ -142,7 +148,7 @@ def _remaining(order, left: Counter) -> list:
     return out
 
 
-def _tile_stacks(given: dict, built: list, ed: Edition) -> dict[str, list]:
+def _tile_stacks(given: dict[str, Any], built: list[Player], ed: Edition) -> dict[str, list[TileValue]]:
     if set(given) - set(TILE_KINDS):
         raise SetupError(f"unknown tile stacks: {sorted(set(given) - set(TILE_KINDS))}")
     stacks = {}
@@ -169,7 +175,7 @@ def _tile_stacks(given: dict, built: list, ed: Edition) -> dict[str, list]:
     return stacks
 
 
-def _privilege_cards(setup: dict, state_rng: int, ed: Edition) -> tuple[list, list, list, int]:
+def _privilege_cards(setup: dict[str, Any], state_rng: int, ed: Edition) -> tuple[list[str], list[str], list[str], int]:
     all_cards = sorted(ed.privilege_cards, key=int)
     display = setup.get("privilege_display")
     waiting = setup.get("privilege_waiting")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Literal, Protocol, TypeVar, cast
 
 from . import events as ev
-from .actions import Build, Compensate, Discard, Done, TakeCard, Use
+from .actions import ActionModel, Build, Compensate, Discard, Done, LegalOption, TakeCard, Use
 from .common import draw, gain_money, gain_prestige
 from .components import BUILDINGS, CATEGORY_ALTERNATIVES, CATEGORY_KINDS, DRAW2, GUILDERS, TILE_CATEGORY, TRADE
+from .events import Event
 from .outcomes import NobleFinished
 from .refusals import Illegal
 from .rules import holds_tile, take_step, tile_cost
@@ -21,11 +24,13 @@ def start(state: GameState, seat: int) -> None:
 
 def to_act(state: GameState) -> list[int]:
     t = state.privilege
+    assert t is not None
     return [t.robbed if t.robbed is not None else t.seat]
 
 
-def take_card(state: GameState, seat: int, action: TakeCard, events: list) -> None:
+def take_card(state: GameState, seat: int, action: TakeCard, events: list[Event]) -> None:
     t = state.privilege
+    assert t is not None
     if t.card is not None:
         raise Illegal("card_taken", card=t.card)
     if action.card not in state.privilege_display:
@@ -38,15 +43,17 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list) -> No
 
 def _need_card(state: GameState) -> None:
     t = state.privilege
+    assert t is not None
     if t.card is None:
         raise Illegal("no_card")
     if t.pending_discard:
         raise Illegal("discard_first")
 
 
-def use(state: GameState, seat: int, action: Use, events: list) -> None:
+def use(state: GameState, seat: int, action: Use, events: list[Event]) -> None:
     _need_card(state)
     t = state.privilege
+    assert t is not None and t.card is not None  # (_need_card)
     ed = state.edition
     if len(t.used) >= ed.privileges_per_card:
         raise Illegal("two_used")
@@ -95,7 +102,7 @@ def _holders(state: GameState, seat: int, category: str, step: int) -> list[int]
     return [s for s, q in enumerate(state.players) if s != seat and q.levels[category] == step]
 
 
-def _climb(state: GameState, seat: int, category: str, from_id: str | None, events: list) -> None:
+def _climb(state: GameState, seat: int, category: str, from_id: str | None, events: list[Event]) -> None:
     """One step up, from the supply if it has the tile, else from an opponent (R20)."""
     p = state.players[seat]
     level = p.levels[category]
@@ -120,12 +127,13 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     # A robbed step 4 is replaced by the climber's own step 3; a robbed step 3 leaves step 2.
     victim.levels[category] = step - 1
     p.levels[category] = step
+    assert state.privilege is not None
     state.privilege.robbed = robbed
     events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=victim.id))
     events.append(ev.StepLost(player=victim.id, category=category, level=step - 1))
 
 
-def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
+def _take_tile(state: GameState, seat: int, tile: str, events: list[Event]) -> None:
     p = state.players[seat]
     category = TILE_CATEGORY[tile]
     need = state.edition.tile_min_level[tile]
@@ -134,7 +142,7 @@ def _take_tile(state: GameState, seat: int, tile: str, events: list) -> None:
     _acquire(state, seat, tile, events)
 
 
-def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
+def _acquire(state: GameState, seat: int, tile: str, events: list[Event]) -> None:
     """Take the top tile of a stack; buildings are paid for (R18)."""
     p = state.players[seat]
     if holds_tile(p.tiles, tile):
@@ -152,9 +160,10 @@ def _acquire(state: GameState, seat: int, tile: str, events: list) -> None:
     events.append(ev.TileTaken(player=p.id, tile=tile, value=value, cost=cost))
 
 
-def build(state: GameState, seat: int, action: Build, events: list) -> None:
+def build(state: GameState, seat: int, action: Build, events: list[Event]) -> None:
     _need_card(state)
     t = state.privilege
+    assert t is not None
     if not state.players[seat].tiles.master_builder:
         raise Illegal("no_master_builder")
     if t.built:
@@ -165,8 +174,9 @@ def build(state: GameState, seat: int, action: Build, events: list) -> None:
     t.built = True
 
 
-def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
+def discard(state: GameState, seat: int, action: Discard, events: list[Event]) -> None:
     t = state.privilege
+    assert t is not None
     p = state.players[seat]
     if not t.pending_discard:
         raise Illegal("no_discard")
@@ -178,9 +188,10 @@ def discard(state: GameState, seat: int, action: Discard, events: list) -> None:
     events.append(ev.CardDiscarded(player=p.id, card=action.card))
 
 
-def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinished:
+def done(state: GameState, seat: int, action: Done, events: list[Event]) -> NobleFinished:
     _need_card(state)
     t = state.privilege
+    assert t is not None
     ed = state.edition
     declined = ed.privileges_per_card - len(t.used)
     if declined:
@@ -190,30 +201,45 @@ def done(state: GameState, seat: int, action: Done, events: list) -> NobleFinish
     return NobleFinished()
 
 
-def compensate(state: GameState, seat: int, action: Compensate, events: list) -> None:
+def compensate(state: GameState, seat: int, action: Compensate, events: list[Event]) -> None:
     ed = state.edition
+    take: Literal["money", "prestige"]
     if action.take == "money":
+        take = "money"
         gain_money(state, seat, ed.compensation_money, "compensation", events)
     elif action.take == "prestige":
+        take = "prestige"
         gain_prestige(state, seat, ed.compensation_prestige, "compensation", events)
     else:
         raise Illegal("bad_take", take=action.take, money=ed.compensation_money, prestige=ed.compensation_prestige)
-    events.append(ev.CompensationChosen(player=state.players[seat].id, take=action.take))
+    events.append(ev.CompensationChosen(player=state.players[seat].id, take=take))
+    assert state.privilege is not None
     state.privilege.robbed = None
 
 
 # --- what the privilege phase allows
 
 
-@lru_cache(maxsize=4096)
-def _option(kind: type, **fields):
+_A = TypeVar("_A", bound=ActionModel)
+
+
+class _Options(Protocol):
+    def __call__(self, kind: Callable[..., _A], /, **fields: str | int | None) -> _A: ...
+
+
+def _made(kind: Callable[..., _A], **fields: str | int | None) -> _A:
     """An option, made once (they are frozen): the computer players' searches list them again and again.
     (Bounded: a robbery's options name players.)"""
     return kind(**fields)
 
 
-def legal(state: GameState, seat: int) -> list:
+# (lru_cache keeps the call's signature, which its type cannot say of a generic function: hence the cast.)
+_option = cast(_Options, lru_cache(maxsize=4096)(_made))
+
+
+def legal(state: GameState, seat: int) -> list[LegalOption]:
     t = state.privilege
+    assert t is not None
     p = state.players[seat]
     if t.robbed is not None:
         return [_option(Compensate, take="money"), _option(Compensate, take="prestige")]
@@ -221,7 +247,7 @@ def legal(state: GameState, seat: int) -> list:
         return [_option(TakeCard, card=c) for c in state.privilege_display]
     if t.pending_discard:
         return [_option(Discard, card=c) for c in dict.fromkeys(p.hand)]
-    options: list = []
+    options: list[LegalOption] = []
     ed = state.edition
     if len(t.used) < ed.privileges_per_card:
         for slot, kind in enumerate(ed.privilege_cards[t.card]):
@@ -237,7 +263,7 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
     p = state.players[seat]
     if kind not in CATEGORY_KINDS:
         return [_option(Use, slot=slot)]
-    out = []
+    out: list[Use] = []
     ed = state.edition
     level = p.levels[kind]
     if level < ed.max_level:

@@ -6,16 +6,19 @@ It ends in PurchaseResolved once everyone's choice is in.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Literal
 
 from . import events as ev
-from .actions import Buy, BuyChoice
+from .actions import Buy, BuyChoice, LegalOption
+from .events import Event
 from .outcomes import PurchaseResolved
 from .refusals import Illegal
 from .rules import missing_card
 from .state import GameState, Purchase
 
 
-def start(state: GameState, kind: str, order: list[int], events: list) -> PurchaseResolved | None:
+def start(state: GameState, kind: Literal["initial", "round_end"], order: list[int],
+          events: list[Event]) -> PurchaseResolved | None:
     """Players choose among their `offered` cards; `order` is the dealing order, for the discard pile."""
     state.phase = "initial_purchase" if kind == "initial" else "round_end_purchase"
     state.purchase = Purchase(kind=kind, order=order)
@@ -25,11 +28,12 @@ def start(state: GameState, kind: str, order: list[int], events: list) -> Purcha
 
 
 def to_act(state: GameState) -> list[int]:
+    assert state.purchase is not None
     choices = state.purchase.choices
     return [s for s, p in enumerate(state.players) if p.offered and s not in choices]
 
 
-def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResolved | None:
+def buy(state: GameState, seat: int, action: Buy, events: list[Event]) -> PurchaseResolved | None:
     p = state.players[seat]
     missing = missing_card(action.cards, p.offered)
     if missing is not None:
@@ -37,6 +41,7 @@ def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResol
     cost = sum(state.edition.card_price[c] for c in action.cards)
     if cost > p.money:
         raise Illegal("cannot_afford", cost=cost, money=p.money, tile=None)
+    assert state.purchase is not None
     state.purchase.choices[seat] = list(action.cards)
     events.append(ev.ChoiceRecorded(to=p.id, decision="buy", cards=list(action.cards)))
     if to_act(state):
@@ -45,9 +50,10 @@ def buy(state: GameState, seat: int, action: Buy, events: list) -> PurchaseResol
     return _resolve(state, events)
 
 
-def _resolve(state: GameState, events: list) -> PurchaseResolved:
+def _resolve(state: GameState, events: list[Event]) -> PurchaseResolved:
     """All choices are in: pay, take, and discard the rest in dealing order (SCENARIOS convention 7)."""
     pu = state.purchase
+    assert pu is not None
     price = state.edition.card_price
     for seat in pu.order:
         p = state.players[seat]
@@ -67,7 +73,7 @@ def _resolve(state: GameState, events: list) -> PurchaseResolved:
     return PurchaseResolved(pu.kind)
 
 
-def legal(state: GameState, seat: int) -> list:
+def legal(state: GameState, seat: int) -> list[LegalOption]:
     p = state.players[seat]
     price = state.edition.card_price
     return [BuyChoice(offered=p.offered[:], prices=[price[c] for c in p.offered], budget=p.money)]

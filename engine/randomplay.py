@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from .actions import Buy, BuyChoice, Reveal, RevealChoice
+from .actions import ActionModel, Buy, BuyChoice, LegalOption, Reveal, RevealChoice
 from .game import apply, legal_actions, new_game, to_act
 from .state import GameState
 
 
-def concrete(option, rnd: random.Random):
+def concrete(option: LegalOption, rnd: random.Random) -> ActionModel:
     """Turn one legal_actions entry into an action (choices are sampled)."""
     if isinstance(option, RevealChoice):
         certs = [i for i, c in enumerate(option.cards) if c != "joker"]
@@ -20,7 +20,8 @@ def concrete(option, rnd: random.Random):
     if isinstance(option, BuyChoice):
         order = list(range(len(option.offered)))
         rnd.shuffle(order)
-        cards, total = [], 0
+        cards: list[str] = []
+        total = 0
         for i in order:
             if rnd.random() < 0.5 and total + option.prices[i] <= option.budget:
                 cards.append(option.offered[i])
@@ -29,16 +30,16 @@ def concrete(option, rnd: random.Random):
     return option
 
 
-def random_action(state: GameState, rnd: random.Random):
+def random_action(state: GameState, rnd: random.Random) -> tuple[str, ActionModel]:
     player = rnd.choice(to_act(state))
     return player, concrete(rnd.choice(legal_actions(state, player)), rnd)
 
 
-def random_game(players: int, seed: int) -> tuple[GameState, list[tuple[str, object]]]:
+def random_game(players: int, seed: int) -> tuple[GameState, list[tuple[str, ActionModel]]]:
     """Play one complete random game; returns the final state and the action log."""
     rnd = random.Random(seed)
     state, _ = new_game([f"p{i + 1}" for i in range(players)], seed=seed)
-    log = []
+    log: list[tuple[str, ActionModel]] = []
     while state.phase != "game_over":
         player, action = random_action(state, rnd)
         result = apply(state, player, action)

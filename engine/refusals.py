@@ -9,7 +9,7 @@ tile and privilege-kind names, phases and verbs (an action's `do`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 PARAMS: dict[str, tuple[str, ...]] = {
     # --- any phase (game.apply)
@@ -92,7 +92,7 @@ class Refused:
 
     code: str
     params: dict[str, Any] = field(default_factory=dict)
-    ok = False
+    ok: ClassVar[Literal[False]] = False
 
     def __post_init__(self) -> None:
         check(self.code, self.params)

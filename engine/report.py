@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from .game import to_act
 from .state import GameState
+from .views import _noble
 
 
-def report(state: GameState) -> dict:
+def report(state: GameState) -> dict[str, object]:
+    """The report as JSON-like data: dicts, lists, strings, numbers and None."""
     phase = state.phase
-    high = None
-    if phase == "auction" and state.auction.high:
+    high: dict[str, object] | None = None
+    if phase == "auction":
         a = state.auction
-        high = {"player": state.players[a.high_seat].id, "count": a.high}
+        assert a is not None
+        if a.high:
+            assert a.high_seat is not None  # a high bid was made by someone
+            high = {"player": state.players[a.high_seat].id, "count": a.high}
     elif phase == "showdown":
         sd = state.showdown
+        assert sd is not None
         high = {"player": state.players[sd.high_seat].id, "count": sd.count}
     return {
         "round": state.round,
         "phase": phase,
-        "noble": state.edition.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        "noble": _noble(state),
         "lead": state.players[state.lead].id,
         "to_act": to_act(state),
         "high_bid": high,

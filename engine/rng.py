@@ -6,6 +6,10 @@ rebuilds every shuffle exactly, and the state stays small in JSON.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
 _MASK = (1 << 64) - 1
 
 
@@ -22,7 +26,7 @@ def next_u64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[_T]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
         state, r = next_u64(state)

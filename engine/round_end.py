@@ -5,15 +5,18 @@ Nobody acts here; flow.py calls these in order between the other phases.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from . import events as ev
 from . import rng
 from .common import draw, gain_prestige, ids
+from .events import Event
 from .outcomes import RoundScored
 from .rules import free_cards, round_prestige
 from .state import GameState, clockwise_from
 
 
-def score(state: GameState, events: list) -> RoundScored:
+def score(state: GameState, events: list[Event]) -> RoundScored:
     """After the fifth auction: spend the remaining privilege cards, then pay income and prestige (R22)."""
     if state.privilege_display:
         events.append(ev.PrivilegeCardsSpent(cards=state.privilege_display[:]))
@@ -32,7 +35,7 @@ def score(state: GameState, events: list) -> RoundScored:
     return RoundScored(last)
 
 
-def deal(state: GameState, events: list) -> list[int]:
+def deal(state: GameState, events: list[Event]) -> list[int]:
     """R23: lead first, clockwise, each takes free cards into the hand, then the offered ones.
 
     Returns the dealing order, which the purchase keeps for its discard pile.
@@ -69,13 +72,14 @@ def turn_privilege_cards(state: GameState) -> None:
     state.privilege_spent = []
 
 
-def winners(state: GameState) -> tuple[list[int], str | None]:
+def winners(state: GameState) -> tuple[list[int], Literal["cathedral", "church", "shared"] | None]:
     """R27: most prestige; ties go to the dearest Cathedral, else the dearest Church, else shared."""
     top = max(p.score for p in state.players)
     tied = [s for s, p in enumerate(state.players) if p.score == top]
     if len(tied) == 1:
         return tied, None
-    for tile in ("cathedral", "church"):
+    buildings: tuple[Literal["cathedral", "church"], ...] = ("cathedral", "church")
+    for tile in buildings:
         values = {s: getattr(state.players[s].tiles, tile) for s in tied}
         held = [v for v in values.values() if v is not None]
         if held:
@@ -84,7 +88,7 @@ def winners(state: GameState) -> tuple[list[int], str | None]:
     return tied, "shared"
 
 
-def finish(state: GameState, events: list) -> None:
+def finish(state: GameState, events: list[Event]) -> None:
     """R27: the game is over; name the winners."""
     won, tiebreak = winners(state)
     state.phase = "game_over"

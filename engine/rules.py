@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from .components import BUILDINGS, JOKER
-from .edition import Edition
+from .components import BUILDINGS, JOKER, TileValue
+from .edition import Edition, Rank
 from .edition_file import LEVELS
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+    OrderKey = Callable[[str], SupportsRichComparison]  # a sort key for cards
 
 
 class Buildings(Protocol):
@@ -67,7 +72,7 @@ def holds_tile(holder: object, tile: str) -> bool:
     return getattr(holder, tile) not in (None, False)
 
 
-def tile_cost(tile: str, value: Any) -> int:
+def tile_cost(tile: str, value: TileValue) -> int:
     """Guilders paid for the top tile of a stack: buildings cost their value, other tiles are free (R18)."""
     return value if tile in BUILDINGS else 0
 
@@ -98,13 +103,13 @@ def missing_card(part: Iterable[str], whole: Iterable[str]) -> str | None:
     return None
 
 
-def filler_order(ed: Edition) -> Callable[[str], tuple]:
+def filler_order(ed: Edition) -> Callable[[str], tuple[bool, int, Rank]]:
     """Cheapest first, the weaker of equal price first, jokers (valid for every noble) last."""
     price, rank = ed.card_price, ed.card_rank
     return lambda card: (card == JOKER, price[card], rank(card))
 
 
-def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str], Any]) -> list[str]:
+def reveal_set(valid: list[str], count: int, lead: str, order_key: OrderKey) -> list[str]:
     """`lead` and the first `count - 1` other cards of `valid` by `order_key`."""
     rest = list(valid)
     rest.remove(lead)
@@ -113,7 +118,7 @@ def reveal_set(valid: list[str], count: int, lead: str, order_key: Callable[[str
 
 
 def suggest_reveal(valid: list[str], count: int, alone: bool, ed: Edition,
-                   order_key: Callable[[str], Any] | None = None) -> list[str]:
+                   order_key: OrderKey | None = None) -> list[str]:
     """A sensible showdown reveal (R12/R13): the strongest certificate plus fillers; alone, the first by order_key
     (by default `filler_order`).
 
@@ -127,7 +132,7 @@ def suggest_reveal(valid: list[str], count: int, alone: bool, ed: Edition,
     return reveal_set(valid, count, lead, order_key)
 
 
-def last_round_order(ed: Edition) -> Callable[[str], tuple]:
+def last_round_order(ed: Edition) -> Callable[[str], tuple[bool, Rank]]:
     """Fillers in the last round, when money no longer counts: the weakest first, jokers last."""
     rank = ed.card_rank
     return lambda card: (card == JOKER, rank(card))

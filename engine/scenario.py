@@ -6,6 +6,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from .actions import BadAction, parse_action
 from .game import apply
@@ -20,8 +21,8 @@ class ScenarioFailure(Exception):
     pass
 
 
-def run(data: dict) -> None:
-    """Run one scenario; raises ScenarioFailure with the first failing step and why."""
+def run(data: dict[str, Any]) -> None:
+    """Run one scenario (its JSON: Any); raises ScenarioFailure with the first failing step and why."""
     try:
         state, _ = build(data["setup"])
     except (SetupError, KeyError, TypeError, ValueError) as exc:
@@ -49,14 +50,14 @@ def run(data: dict) -> None:
             state = result.state
 
 
-def _describe(step: dict) -> str:
+def _describe(step: dict[str, Any]) -> str:
     rest = {k: v for k, v in step.items() if k not in ("player", "do", "expect")}
     return f"{step.get('player')} {step.get('do')} {json.dumps(rest) if rest else ''}".strip()
 
 
-def _check(rep: dict, expected: dict, number: int) -> None:
+def _check(rep: dict[str, object], expected: dict[str, Any], number: int) -> None:
     for path, want in expected.items():
-        node = rep
+        node: object = rep
         for part in path.split("."):
             if not isinstance(node, dict) or part not in node:
                 raise ScenarioFailure(f"step {number}: unknown check path {path!r}")
@@ -66,7 +67,7 @@ def _check(rep: dict, expected: dict, number: int) -> None:
             raise ScenarioFailure(f"step {number}: {path} is {json.dumps(node)}, expected {json.dumps(want)}")
 
 
-def _equal(got, want, ordered: bool) -> bool:
+def _equal(got: object, want: object, ordered: bool) -> bool:
     if isinstance(got, bool) or isinstance(want, bool):
         return type(got) is type(want) and got == want
     if isinstance(got, dict) and isinstance(want, dict):
@@ -80,7 +81,7 @@ def _equal(got, want, ordered: bool) -> bool:
     return type(got) in (int, float, str) and got == want and type(want) is not bool
 
 
-def _multiset(items: list) -> Counter:
+def _multiset(items: list[object]) -> Counter[str]:
     return Counter(json.dumps(i, sort_keys=True) for i in items)
 
 

@@ -9,6 +9,7 @@ from . import events as ev
 from . import rng
 from .components import CATEGORIES, JOKER
 from .edition import Edition
+from .events import Event
 from .state import GameState, Player, Tiles, clockwise_from
 
 
@@ -45,7 +46,7 @@ def fresh_state(player_ids: list[str], seed: int, start: int, state_rng: int, ed
     )
 
 
-def deal_initial(state: GameState, events: list) -> None:
+def deal_initial(state: GameState, events: list[Event]) -> None:
     """R4: seven cards each, one at a time from the start player clockwise."""
     order = clockwise_from(state, state.lead)
     for _ in range(state.edition.initial_deal):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import events as ev
 from . import rng
-from .actions import ReturnCard
+from .actions import LegalOption, ReturnCard
+from .events import Event
 from .outcomes import CardsReturned
 from .refusals import Illegal
 from .rules import free_cards
@@ -30,17 +31,18 @@ def _holders_in_order(state: GameState) -> list[int]:
     return [s for s in clockwise_from(state, state.lead) if state.players[s].hand]
 
 
-def start(state: GameState, events: list) -> None:
+def start(state: GameState, events: list[Event]) -> None:
     events.append(ev.ShortageStarted())
     state.phase = "shortage"
     state.shortage = Shortage(remaining=_holders_in_order(state))
 
 
 def to_act(state: GameState) -> list[int]:
+    assert state.shortage is not None
     return state.shortage.remaining[:1]
 
 
-def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -> CardsReturned | None:
+def return_card(state: GameState, seat: int, action: ReturnCard, events: list[Event]) -> CardsReturned | None:
     """Each player in turn puts one card from hand under the deck."""
     p = state.players[seat]
     if action.card not in p.hand:
@@ -50,6 +52,7 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -
     events.append(ev.CardReturned(player=p.id))
     events.append(ev.CardReturnedPrivate(to=p.id, card=action.card))
     sh = state.shortage
+    assert sh is not None
     sh.remaining.pop(0)
     if sh.remaining:
         return None
@@ -68,5 +71,5 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list) -
     return CardsReturned()
 
 
-def legal(state: GameState, seat: int) -> list:
+def legal(state: GameState, seat: int) -> list[LegalOption]:
     return [ReturnCard(card=c) for c in dict.fromkeys(state.players[seat].hand)]

@@ -7,10 +7,11 @@ state too, so views must hide them (see views.py).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .components import TileValue
 from .editions import EditionField, legacy
 
 Phase = Literal[
@@ -106,7 +107,7 @@ class GameState(_Model):
     deck: list[str]  # top first
     discard: list[str]  # bottom first, last = top
     step_supply: dict[str, list[int]]  # sorted
-    tile_stacks: dict[str, list]  # top first
+    tile_stacks: dict[str, list[TileValue]]  # top first
     privilege_display: list[str]
     privilege_waiting: list[str]
     privilege_spent: list[str] = []
@@ -119,7 +120,10 @@ class GameState(_Model):
     moves: int = 0  # actions applied so far; lets a UI tell a stale decision
 
 
-def _copy(model, **changes):
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _copy(model: _M, **changes: object) -> _M:
     """A shallow copy of a model with some fields replaced, without pydantic's per-field machinery.
 
     The engine clones the state once per action and the strong computer player thousands of
@@ -138,7 +142,7 @@ def clone(state: GameState) -> GameState:
     """A copy the engine may mutate without touching `state` (faster than deepcopy)."""
     players = [_copy(p, hand=p.hand[:], levels=dict(p.levels), tiles=_copy(p.tiles), offered=p.offered[:])
                for p in state.players]
-    changes = dict(
+    changes: dict[str, object] = dict(
         players=players,
         deck=state.deck[:],
         discard=state.discard[:],

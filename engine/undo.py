@@ -142,13 +142,14 @@ class History:
             if not result.ok:  # cannot happen: what stayed never depended on what was left out
                 raise ReplayError(r.move - 1, result)
             state = result.state
-        events = [ev.TakenBack(player=player, decision=found.decision, moves=list(found.moves))]
+        events: list[ev.Event] = [ev.TakenBack(player=player, decision=found.decision, moves=list(found.moves))]
         self.rows = [*rows, Row(len(rows) + 1, player, TakeBack(move=found.move), tuple(events))]
         self.state = state.model_copy(update={"moves": len(self.rows)})
         return Applied(self.state, events)
 
 
-def replay(player_ids: list[str], seed: int, start_player: str | None, log, edition: Edition | None = None,
+def replay(player_ids: list[str], seed: int, start_player: str | None,
+           log: Iterable[tuple[str, ActionModel]], edition: Edition | None = None,
            rules: int = RULES_VERSION) -> GameState:
     """Rebuild a game from its creation arguments (its edition and rules version too) and its (player, action) log;
     each decision taken back in it (a TakeBack move) is checked as it was when it was taken back."""
@@ -167,10 +168,10 @@ def _marked(row: Row) -> Row:
     return Row(row.move, row.player, row.action, row.events, row.forced, row.by_player, True)
 
 
-def without_taken_back(moves: Iterable[tuple[int, list]]) -> list:
+def without_taken_back(moves: Iterable[tuple[int, Sequence[ev.Event]]]) -> list[ev.Event]:
     """The events of logged moves `(move, events)` as if the moves taken back had never been made (for
     readers who build on what happened, such as a computer's picture of the others' hands)."""
-    kept: dict[int, list] = {}
+    kept: dict[int, list[ev.Event]] = {}
     for move, events in moves:
         gone = [e for e in events if e.type == "taken_back"]
         for e in gone:

@@ -8,11 +8,13 @@ revealed, and their legal actions (a bid range would tell the hand).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 from .actions import LegalOption
+from .components import TileValue
 from .editions import EditionField, legacy
 from .game import legal_actions, to_act
 from .state import GameState, Tiles, seat_of
@@ -86,7 +88,7 @@ class View(_View):
     privilege_display: list[str]
     privilege_waiting: list[str]  # face down, but known by elimination
     step_supply: dict[str, list[int]]
-    tile_stacks: dict[str, list]
+    tile_stacks: dict[str, list[TileValue]]
     winners: list[str] | None
     moves: int
     you: PrivateView | None
@@ -112,7 +114,7 @@ def _view(state: GameState, seat: int | None) -> View:
         round=state.round,
         rounds=state.rounds,
         phase=phase,
-        noble=ed.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        noble=_noble(state),
         lead=ids[state.lead],
         to_act=to_act(state),
         players=[PublicPlayer(id=p.id, score=p.score, levels=dict(p.levels), tiles=p.tiles) for p in state.players],
@@ -131,10 +133,26 @@ def _view(state: GameState, seat: int | None) -> View:
     )
 
 
-def _auction(state: GameState, ids: list[str], make=AuctionView) -> AuctionView:
+def _noble(state: GameState) -> str | None:
+    """The noble of the running auction, showdown or privilege card; None in the other phases."""
+    if state.phase not in ("auction", "showdown", "privilege"):
+        return None
+    assert state.noble is not None
+    return state.edition.nobles[state.noble]
+
+
+_V = TypeVar("_V")
+
+
+@overload
+def _auction(state: GameState, ids: list[str]) -> AuctionView: ...
+@overload
+def _auction(state: GameState, ids: list[str], make: Callable[..., _V]) -> _V: ...
+def _auction(state: GameState, ids: list[str], make: Callable[..., object] = AuctionView) -> object:
     """The running auction as the players see it. `make` builds it (and the _showdown and _privilege views):
     the computer's searches pass SimpleNamespace, the same fields without pydantic's checks."""
     a = state.auction
+    assert a is not None
     return make(
         turn=ids[a.turn],
         offers={ids[s]: a.offers[s] for s in range(len(ids)) if a.offers[s] and not a.passed[s]},
@@ -144,8 +162,13 @@ def _auction(state: GameState, ids: list[str], make=AuctionView) -> AuctionView:
     )
 
 
-def _showdown(state: GameState, ids: list[str], make=ShowdownView) -> ShowdownView:
+@overload
+def _showdown(state: GameState, ids: list[str]) -> ShowdownView: ...
+@overload
+def _showdown(state: GameState, ids: list[str], make: Callable[..., _V]) -> _V: ...
+def _showdown(state: GameState, ids: list[str], make: Callable[..., object] = ShowdownView) -> object:
     sd = state.showdown
+    assert sd is not None
     return make(
         count=sd.count,
         players=[ids[s] for s in sd.seats],
@@ -153,8 +176,13 @@ def _showdown(state: GameState, ids: list[str], make=ShowdownView) -> ShowdownVi
     )
 
 
-def _privilege(state: GameState, ids: list[str], make=PrivilegeView) -> PrivilegeView:
+@overload
+def _privilege(state: GameState, ids: list[str]) -> PrivilegeView: ...
+@overload
+def _privilege(state: GameState, ids: list[str], make: Callable[..., _V]) -> _V: ...
+def _privilege(state: GameState, ids: list[str], make: Callable[..., object] = PrivilegeView) -> object:
     t = state.privilege
+    assert t is not None
     if t.robbed is not None:
         awaiting = "compensation"
     elif t.card is None:
@@ -177,6 +205,7 @@ def _private(state: GameState, seat: int) -> PrivateView:
     p = state.players[seat]
     chosen = None
     if state.phase == "showdown":
+        assert state.showdown is not None
         chosen = state.showdown.reveals.get(seat)
     elif state.purchase is not None:
         chosen = state.purchase.choices.get(seat)

@@ -22,11 +22,11 @@ player whose events it is given.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .. import events as ev
 from ..components import JOKER
-from ..edition import Edition
+from ..edition import Edition, Rank
 from .lots import Lots
 
 
@@ -40,7 +40,7 @@ class Belief:
         self.money: dict[str, int] = {}
         self.hand: dict[str, int] = {}
         self.offered: dict[str, int] = {}
-        self.known: dict[str, Counter] = {}  # cards known to be in each hand
+        self.known: dict[str, Counter[str]] = {}  # cards known to be in each hand
         self.lots: dict[str, Lots] = {}  # what the rest of each hand cost (lots.py)
         # player -> noble -> (valid cards, certificates among them) the hand still holds at least, by past bids
         self.backing: dict[str, dict[str, tuple[int, int]]] = {}
@@ -48,10 +48,10 @@ class Belief:
         self.short: dict[str, dict[str, int]] = {}
         # player -> noble -> (rank, cap): certificates valid for it ranking above `rank` the hand likely holds at
         # most `cap` of, by the best card they laid down in a showdown
-        self.above: dict[str, dict[str, tuple[int, int]]] = {}
+        self.above: dict[str, dict[str, tuple[Rank, int]]] = {}
         self.noble: str | None = None  # the noble of the running (or last) auction
         self.high = 0  # the running (or last) auction's high bid
-        self.discard_known: Counter = Counter()  # discarded face up since the last reshuffle
+        self.discard_known: Counter[str] = Counter()  # discarded face up since the last reshuffle
         self.discard = 0  # cards in the discard pile
         self.complete = False  # the history began with the game's start
 
@@ -73,7 +73,7 @@ class Belief:
 
     def _GameStarted(self, e: ev.GameStarted) -> None:
         ed = self.ed
-        self.__init__(ed)
+        type(self).__init__(self, ed)  # (all counts from scratch)
         self.complete = True
         self.players = list(e.players)
         for p in self.players:
@@ -95,6 +95,7 @@ class Belief:
 
     def _Passed(self, e: ev.Passed) -> None:
         short = self.short[e.player]
+        assert self.noble is not None  # (bids and passes come after their AuctionStarted)
         short[self.noble] = min(self.high, short.get(self.noble, self.high))
 
     def _gained(self, player: str, count: int) -> None:
@@ -107,10 +108,12 @@ class Belief:
         self._backed(e.player, e.count)
 
     def _backed(self, player: str, count: int) -> None:
-        valid, certs = self.backing[player].get(self.noble, (0, 0))
-        self.backing[player][self.noble] = (max(valid, count), 1)
+        backing = self.backing[player]
+        assert self.noble is not None  # (bids and passes come after their AuctionStarted)
+        valid, certs = backing.get(self.noble, (0, 0))
+        backing[self.noble] = (max(valid, count), 1)
 
-    def _left(self, player: str, cards) -> None:
+    def _left(self, player: str, cards: Sequence[str | None]) -> None:
         """Cards left `player`'s hand (None: a card nobody saw): the bids they backed may be short of them now."""
         is_valid_for = self.ed.is_valid_for
         backing = self.backing[player]

@@ -9,13 +9,14 @@ cannot be in anybody else's hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 
-from ..actions import Bid, Call, LegalOption, Pass
+from ..actions import ActionModel, Bid, Call, LegalOption, Pass
 from ..components import JOKER, MAXIMILIAN
-from ..edition import Edition
+from ..edition import Edition, Rank
 from ..rules import suggest_reveal, valid_cards
-from ..views import View
+from .seen import SeenView
 from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
 
@@ -23,7 +24,7 @@ _PASS = Pass()  # (frozen: one will do)
 
 
 @cache
-def _keep_order(w: Weights, ed: Edition):
+def _keep_order(w: Weights, ed: Edition) -> Callable[[str], tuple[float, Rank]]:
     """Sort key: least worth keeping first (a table per set of weights and edition: it is asked for constantly)."""
     return {c: (card_worth(c, ed, w), ed.card_rank(c)) for c in ed.all_cards}.__getitem__
 
@@ -76,7 +77,7 @@ def _above(ed: Edition, noble: str) -> dict[str, int]:
     return {c: len(valid) - 1 - i for i, c in enumerate(valid)}
 
 
-def bid_value(view: View, count: int, win: float, valid: list[str], beaten: float, hz: Horizon,
+def bid_value(view: SeenView, count: int, win: float, valid: list[str], beaten: float, hz: Horizon,
               w: Weights = WEIGHTS) -> float:
     """Expected points of holding the high bid at `count` cards (against passing, which is 0).
 
@@ -86,7 +87,7 @@ def bid_value(view: View, count: int, win: float, valid: list[str], beaten: floa
     return _bid_value(view, count, win, tuple(valid), beaten, card_time_factor(hz, w), money_value(hz, w), w)
 
 
-def _bid_value(view: View, count: int, win: float, valid: tuple[str, ...], beaten: float, factor: float,
+def _bid_value(view: SeenView, count: int, win: float, valid: tuple[str, ...], beaten: float, factor: float,
                money: float, w: Weights, offers: list[int] | None = None) -> float:
     """`bid_value`, with what does not depend on the bid worked out once per decision (`factor`: the
     cards' time factor, `money`: points per guilder, `offers`: those of the others still in)."""
@@ -94,6 +95,7 @@ def _bid_value(view: View, count: int, win: float, valid: tuple[str, ...], beate
         offers = _offers(view)
     p_alone = p_win = 1.0
     noble = view.noble
+    assert noble is not None  # (an auction is of a noble)
     for offer in offers:
         # The current high bidder stays when we only call; anyone else must find `count` cards.
         stays = 1.0 if offer >= count else w.opp_stay * _p_able(count, offer, noble, w)
@@ -106,25 +108,28 @@ def _bid_value(view: View, count: int, win: float, valid: tuple[str, ...], beate
     return alone + showdown + lost
 
 
-def _offers(view: View) -> list[int]:
+def _offers(view: SeenView) -> list[int]:
     """The cards offered so far by each other player still in the auction, in seating order."""
+    assert view.auction is not None and view.you is not None
     a, me = view.auction, view.you.id
     return [a.offers.get(p.id, 0) for p in view.players if p.id != me and p.id not in a.passed]
 
 
-def choose_bid(view: View, legal: list[LegalOption], win: float, hz: Horizon, jitter: float,
-               w: Weights = WEIGHTS) -> LegalOption:
+def choose_bid(view: SeenView, legal: list[LegalOption], win: float, hz: Horizon, jitter: float,
+               w: Weights = WEIGHTS) -> ActionModel:
     """Pass, call or raise: whatever has the highest expected value (passing is worth 0).
 
     `jitter` is a tiny per-decision nudge per card offered, so that copies of the player
     do not all make the same close call.
     """
+    assert view.you is not None and view.auction is not None and view.noble is not None
     hand = view.you.hand
     ed = view.edition
     valid = valid_cards(hand, view.noble, ed)
     certs = [c for c in valid if c != JOKER]
     beaten = _p_beaten(max(certs, key=ed.card_rank) if certs else None, hand, view.noble, ed, w)
-    best, best_value = _PASS, 0.0
+    best: ActionModel = _PASS
+    best_value = 0.0
     valid_t, factor, money, offers = tuple(valid), card_time_factor(hz, w), money_value(hz, w), _offers(view)
     for option in legal:
         if isinstance(option, Call):

@@ -15,11 +15,14 @@ choice is always among them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
-from ..actions import ActionModel, Bid, Build, Buy, BuyChoice, Call, Done, Pass, TakeCard, Use
+from ..actions import ActionModel, Bid, Build, Buy, BuyChoice, Call, Done, LegalOption, Pass, TakeCard, Use
+from ..edition import Edition
 from ..views import View
 from . import plan
 from .bidding import spend_order
+from .plan import Part
 from .situation import board_from_view, horizon, me_from_view
 from .valuation import position_value
 
@@ -32,17 +35,25 @@ PLANS_TRIED = 1
 
 
 def candidates(view: View, usual: ActionModel) -> list[ActionModel]:
+    assert view.you is not None
     legal = view.you.legal_actions
+    picked: list[ActionModel]
+    awaiting = None  # what a privilege card's user must do now (privilege phase only)
+    if view.phase == "privilege":
+        assert view.privilege is not None
+        awaiting = view.privilege.awaiting
     if view.phase == "auction":
         picked = [a for a in legal if isinstance(a, (Pass, Call))]
         bids = [a for a in legal if isinstance(a, Bid)]
         picked += bids[:EXTRA_BIDS] + bids[-1:] if len(bids) > EXTRA_BIDS else bids
-    elif view.phase == "privilege" and view.privilege.awaiting == "take_card":
+    elif awaiting == "take_card":
         picked = [a for a in legal if isinstance(a, TakeCard)]
-    elif view.phase == "privilege" and view.privilege.awaiting == "privileges" and PLANS_TRIED > 1:
+    elif awaiting == "privileges" and PLANS_TRIED > 1:
         picked = first_steps(view, PLANS_TRIED)
     elif isinstance(usual, Buy) and view.phase == "round_end_purchase":
-        picked = purchases(legal[0], usual, view.edition)
+        option = legal[0]
+        assert isinstance(option, BuyChoice)  # (a purchase's one option)
+        picked = purchases(option, usual, view.edition)
     else:
         return [usual]
     if usual not in picked:
@@ -53,8 +64,9 @@ def candidates(view: View, usual: ActionModel) -> list[ActionModel]:
 def first_steps(view: View, count: int) -> list[ActionModel]:
     """The first actions of the `count` most valuable plans for the privilege card in use (distinct ones)."""
     t = view.privilege
+    assert t is not None and t.card is not None and view.you is not None
     me, board, hz = me_from_view(view), board_from_view(view), horizon(view)
-    ranked = []
+    ranked: list[tuple[float, plan.Plan]] = []
     for steps in plan.candidate_plans(t.card, t.used, t.built, me, board):
         after = plan.simulate(t.card, t.used, steps, me, board)
         if after is not None:
@@ -70,24 +82,26 @@ def first_steps(view: View, count: int) -> list[ActionModel]:
     return picked
 
 
-def first_action(steps: list, legal: list, scores: dict[str, int]) -> ActionModel:
+def first_action(steps: Sequence[Part], legal: list[LegalOption], scores: dict[str, int]) -> ActionModel:
     """The action that carries out the first step of a plan (as the normal player does it)."""
     if not steps:
         return Done()
     _, slot, as_ = steps[0]
     if slot is None:
+        assert as_ is not None  # (the extra build's building)
         return Build(what=as_)
     uses = [a for a in legal if isinstance(a, Use) and a.slot == slot and a.as_ == as_]
     if not uses:
         return Done()
-    return max(uses, key=lambda a: scores.get(a.from_, -1))  # rob the one with the most prestige
+    # Rob the one with the most prestige.
+    return max(uses, key=lambda a: scores.get(a.from_, -1) if a.from_ is not None else -1)
 
 
-def purchases(option: BuyChoice, usual: Buy, ed) -> list[Buy]:
+def purchases(option: BuyChoice, usual: Buy, ed: Edition) -> list[ActionModel]:
     """The normal player's purchase, one card fewer, one card more, and nothing at all."""
     price = dict(zip(option.offered, option.prices, strict=True))
     chosen = spend_order(usual.cards, ed)  # least worth keeping first
-    picked = [usual, Buy(cards=[])]
+    picked: list[ActionModel] = [usual, Buy(cards=[])]
     if chosen:
         picked.append(Buy(cards=chosen[1:]))
     left = Counter(option.offered) - Counter(usual.cards)

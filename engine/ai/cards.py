@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from ..components import TileValue
 from ..edition import Edition
 from .bidding import spend_order
 from .situation import Horizon, Me
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, position_value
 
 
-def choose_purchase(offered: list[str], prices: list[int], budget: int, me: Me, hz: Horizon, tops: dict,
-                    w: Weights = WEIGHTS) -> list[str]:
+def choose_purchase(offered: list[str], prices: list[int], budget: int, me: Me, hz: Horizon,
+                    tops: dict[str, TileValue | None], w: Weights = WEIGHTS) -> list[str]:
     """Buy, best first, every card worth more in future auctions than the money it takes.
 
     The money side is measured with `position_value`, so what a card costs includes the

@@ -12,8 +12,9 @@ Its decisions are still its own view's and its seed's alone, so they are repeata
 from __future__ import annotations
 
 from ..actions import ActionModel, LegalOption, TakeCard
-from ..views import View
+from ..levels import Level
 from .player import ComputerPlayer
+from .seen import SeenView
 from .valuation import Weights
 
 BEGINNER = Weights(build_chance=0.3, build_chance_mb=0.6, money_value=0.005, money_value_late=0.002,
@@ -22,13 +23,14 @@ WHIM = 0.3  # how often the privilege card is picked at random
 
 
 class EasyPlayer(ComputerPlayer):
-    level = "easy"
+    level: Level = "easy"
 
     def __init__(self, seed: int = 0):
         super().__init__(seed, BEGINNER)
 
-    def _privilege(self, view: View, legal: list[LegalOption]) -> ActionModel:
+    def _privilege(self, view: SeenView, legal: list[LegalOption]) -> ActionModel:
         rnd = self._rng(view)
+        assert view.privilege is not None
         if view.privilege.awaiting == "take_card" and rnd.random() < WHIM:
             return TakeCard(card=rnd.choice(view.privilege_display))
         return super()._privilege(view, legal)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..components import JOKER
 from ..rules import free_cards
+from .seen import SeenView
 from .situation import horizon, me_from_view, tops_from_view
 from .valuation import limit_loss, prestige_per_round
 
@@ -63,11 +64,12 @@ FIT: dict[int, dict[int, tuple[float, ...]]] = {
 }
 
 
-def features(view) -> tuple[float, ...]:
+def features(view: SeenView) -> tuple[float, ...]:
     """The position of the player whose view this is (a View, or worlds.quick_view's plain copy of one)."""
     hz = horizon(view)
     me = me_from_view(view)
     ed = view.edition
+    assert view.you is not None
     hand = view.you.hand
     certificates = [c for c in hand if c != JOKER]
     top = ed.max_certificate_value
@@ -85,7 +87,7 @@ def features(view) -> tuple[float, ...]:
     )
 
 
-def worth(view) -> float:
+def worth(view: SeenView) -> float:
     """The final score the position in `view` is likely to lead to (up to a constant the same for every player
     at that point, so only differences between players mean anything)."""
     return weighed(features(view), weights_for(len(view.players), horizon(view).scorings))

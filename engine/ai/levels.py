@@ -19,9 +19,12 @@ from typing import Protocol
 
 from ..actions import ActionModel
 from ..events import Event
-from ..levels import DEFAULT_LEVEL, LEVELS, Level  # noqa: F401  (their names live in engine/levels.py)
+from ..levels import DEFAULT_LEVEL, LEVELS, Level  # (their names live in engine/levels.py)
 from ..views import View
 from .strong import THINK_SECONDS
+
+# Re-exported here: DEFAULT_LEVEL, LEVELS, Level and THINK_SECONDS, beside what this module defines.
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "THINK_SECONDS", "Computer", "Level", "computer", "visible_to"]
 
 
 class Computer(Protocol):

@@ -11,7 +11,7 @@ every bid, call and pass that was made; failing that, the one that agrees most.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .. import events as ev
 from ..actions import ActionModel, Bid, Call, Pass
@@ -19,11 +19,10 @@ from ..game import apply
 from ..state import Auction, GameState, clone
 from ..views import View
 from .belief import Belief
+from .seen import Decide
 from .worlds import quick_view, sample_world
 
 TRIES = 8  # worlds dealt to find one that agrees with every bid so far
-
-Decide = Callable[[str, object], ActionModel]
 
 
 def auction_so_far(history: Sequence[ev.Event]) -> list[tuple[str, ActionModel]]:
@@ -41,7 +40,8 @@ def auction_so_far(history: Sequence[ev.Event]) -> list[tuple[str, ActionModel]]
     return actions
 
 
-def agreement(world: GameState, me: str, opener: str, so_far, decide: Decide, beat: int = -2) -> int:
+def agreement(world: GameState, me: str, opener: str, so_far: Sequence[tuple[str, ActionModel]], decide: Decide,
+              beat: int = -2) -> int:
     """How many of the others' actions so far a normal player would have made in `world` (-1: impossible).
     Once it can no longer come to more than `beat`, it stops early with some count no higher."""
     ids = [p.id for p in world.players]
@@ -64,9 +64,10 @@ def agreement(world: GameState, me: str, opener: str, so_far, decide: Decide, be
     return agreed
 
 
-def likely_world(view: View, belief: Belief, rnd: random.Random, opener: str | None, so_far,
-                 decide: Decide) -> GameState:
+def likely_world(view: View, belief: Belief, rnd: random.Random, opener: str | None,
+                 so_far: Sequence[tuple[str, ActionModel]], decide: Decide) -> GameState:
     """A sampled world, preferring one where the others' bids so far are what they would have bid."""
+    assert view.you is not None
     others = sum(1 for player, _ in so_far if player != view.you.id)
     if view.phase != "auction" or opener is None or not others:
         return sample_world(view, belief, rnd, decide)
@@ -78,6 +79,7 @@ def likely_world(view: View, belief: Belief, rnd: random.Random, opener: str | N
             return world
         if agreed > best_agreed:
             best, best_agreed = world, agreed
+    assert best is not None  # (an agreement is at least -1: the first world is kept)
     return best
 
 

@@ -39,7 +39,7 @@ def expected_loss(score: int, money: int, income: int, per_round: float, per_auc
     after_church = BOTH if has_cathedral else CHURCH
     mass, mean = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
     mass[start], mean[start] = 1.0, float(score)
-    limit = (church_limit, cathedral_limit, None)
+    limit = (church_limit, cathedral_limit)  # of the states NONE and CHURCH (BOTH has none)
     church_paid = 0 if has_church else (church_cost or 0)  # what the Church will have cost when the Cathedral comes
     lost = 0.0
     first = max(0, auctions - auctions_per_round * max(0, scorings - 1))
@@ -71,7 +71,7 @@ def _move(mass: list[float], mean: list[float], src: int, dst: int, amount: floa
     mass[src] -= amount
 
 
-def _gain(mass: list[float], mean: list[float], limit: tuple, amount: float) -> float:
+def _gain(mass: list[float], mean: list[float], limit: tuple[int, int], amount: float) -> float:
     """Every state gains `amount`; what passes a state's limit is lost, weighted by the state's chance."""
     lost = 0.0
     for s in (NONE, CHURCH):

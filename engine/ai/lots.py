@@ -73,7 +73,7 @@ class Lots:
         """Prices unknown from now on (a card went back under the deck unseen): `size` unpriced cards."""
         self.lots, self.free = [], size
 
-    def prices(self, pool: Counter, rnd: random.Random) -> list[int]:
+    def prices(self, pool: Counter[int], rnd: random.Random) -> list[int]:
         """Prices for the priced cards, one split per lot, chosen by how many unseen cards could make it."""
         left = Counter(pool)
         wanted: list[int] = []
@@ -89,7 +89,7 @@ class Lots:
         return wanted
 
 
-def _ways(split: tuple[int, ...], left: Counter) -> int:
+def _ways(split: tuple[int, ...], left: Counter[int]) -> int:
     """How many sets of unseen cards have exactly these prices."""
     ways = 1
     for price, n in _tally(split):

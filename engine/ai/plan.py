@@ -15,6 +15,7 @@ remembered between decisions.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
 from ..components import (
@@ -27,14 +28,18 @@ from ..components import (
     TILE_CATEGORY,
     TILE_KINDS,
 )
+from ..edition import Edition
 from ..rules import holds_tile, take_step, tile_cost
-from .situation import Board, Horizon, Me
+from .situation import Board, BoardKey, Horizon, Me, MeKey
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
 # How a category privilege may be used: a step or one of its alternatives (R18).
 CHOICES: dict[str, tuple[str, ...]] = {kind: ("step", *alts) for kind, alts in CATEGORY_ALTERNATIVES.items()}
 TILES = tuple(t for t in TILE_KINDS if t not in BUILDINGS)
 BUILD_ORDER = 5
+# One part of a plan: (order, slot, as_) for a privilege, (BUILD_ORDER, None, building) for the extra build.
+Part = tuple[int, int | None, str | None]
+Plan = tuple[Part, ...]
 
 
 def _order(kind: str, as_: str | None) -> int:
@@ -69,16 +74,20 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
     return me.level(TILE_CATEGORY[as_]) + same_colour >= ed.tile_min_level[as_]
 
 
-_LISTS: dict[tuple, tuple] = {}
+# What a list of plans depends on (see candidate_plans): the edition, the card, the used slots, whether the extra
+# building is built, the player's levels and tiles, and which tile stacks are empty.
+ListsKey = tuple[Edition, str, tuple[int, ...], bool, int, int, int, int | None, int | None, int | None, int | None,
+                 bool, bool, tuple[bool, ...]]
+_LISTS: dict[ListsKey, tuple[Plan, ...]] = {}
 LISTS_KEPT = 10_000  # remembered lists of plans: they depend on few things, and planning asks for them constantly
 
 
-def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board) -> tuple[tuple, ...]:
+def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Board) -> tuple[Plan, ...]:
     """Every combination of up to two unused privileges (and an extra build) worth simulating, each a tuple
     of parts in carrying-out order. Remembered by what the list depends on: the card, the levels and tiles
     held (not money or prestige) and which tile stacks are empty."""
-    key = (board.ed, card, tuple(used), built, me.trade, me.nobility, me.offices, me.church, me.cathedral, me.coat,
-           me.letter, me.minter, me.master_builder, board.empty)
+    key: ListsKey = (board.ed, card, tuple(used), built, me.trade, me.nobility, me.offices, me.church, me.cathedral,
+                     me.coat, me.letter, me.minter, me.master_builder, board.empty)
     found = _LISTS.get(key)
     if found is None:
         if len(_LISTS) >= LISTS_KEPT:
@@ -87,40 +96,42 @@ def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Boar
     return found
 
 
-def _plans(card: str, used: list[int], built: bool, me: Me, board: Board):
+def _plans(card: str, used: list[int], built: bool, me: Me, board: Board) -> Iterator[list[Part]]:
     ed = board.ed
     kinds = ed.privilege_cards[card]
     free = [s for s in range(len(kinds)) if s not in used]
     room = ed.privileges_per_card - len(used)
     for size in range(min(room, len(free)) + 1):
         for slots in combinations(free, size):
-            options = []
+            options: list[list[Part]] = []
             for s in slots:
                 same = sum(1 for t in slots if t != s and kinds[t] == kinds[s])
                 choices = CHOICES[kinds[s]] if kinds[s] in CATEGORY_KINDS else (None,)
                 options.append([(_order(kinds[s], a), s, a) for a in choices
                                 if _worth_trying(kinds[s], a, me, board, same)])
-            for parts in product(*options):
-                parts = list(parts)
+            for combination in product(*options):
+                parts = list(combination)
                 may_build = not built and (me.master_builder or any(p[2] == "master_builder" for p in parts))
                 for extra in (None, *BUILDINGS) if may_build else (None,):
-                    plan = parts + [(BUILD_ORDER, None, extra)] if extra else parts
+                    plan: list[Part] = parts + [(BUILD_ORDER, None, extra)] if extra else parts
                     plan.sort(key=lambda p: (p[0], p[1] if p[1] is not None else -1))
                     yield plan
 
 
-def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | None:
+def simulate(card: str, used: list[int], plan: Sequence[Part], me: Me, board: Board) -> Me | None:
     """The position after carrying out `plan` and saying done; None if some part is impossible."""
     ed = board.ed
     kinds = ed.privilege_cards[card]
     me = me.copy()
     supply: dict[str, list[int]] = {}
     for _, slot, as_ in plan:
-        kind = kinds[slot] if slot is not None else None
         if slot is None:  # the Master Builder's extra build
+            assert as_ is not None  # (the building)
             if not _acquire(me, board, as_):
                 return None
-        elif kind == GUILDERS:
+            continue
+        kind = kinds[slot]
+        if kind == GUILDERS:
             me.money += ed.guilders_privilege
         elif kind in ed.prestige_privilege:
             gain_prestige(me, ed.prestige_privilege[kind])
@@ -134,6 +145,7 @@ def simulate(card: str, used: list[int], plan, me: Me, board: Board) -> Me | Non
                 return None
             me.money += ed.trade_alternative_money
         else:
+            assert as_ is not None  # a category privilege taking one of its tiles (the fixed ones are above)
             if me.level(TILE_CATEGORY[as_]) < ed.tile_min_level[as_] or not _acquire(me, board, as_):
                 return None
     declined = ed.privileges_per_card - len(used) - sum(1 for p in plan if p[1] is not None)
@@ -168,16 +180,19 @@ def _acquire(me: Me, board: Board, tile: str) -> bool:
     return True
 
 
-_PLANS: dict[tuple, tuple[float, list]] = {}
+# What a plan depends on (see best_plan): the card, the used slots, whether the extra building is built, the
+# player's position, the board's key, the horizon and the weights.
+PlansKey = tuple[str, tuple[int, ...], bool, MeKey, BoardKey, Horizon, Weights]
+_PLANS: dict[PlansKey, tuple[float, Sequence[Part]]] = {}
 PLANS_KEPT = 10_000  # remembered plans (about 1.8 KB each: ~18 MB at most); searching players meet them often
 
 
 def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,
-              w: Weights = WEIGHTS) -> tuple[float, list]:
+              w: Weights = WEIGHTS) -> tuple[float, list[Part]]:
     """The most valuable way to finish using `card`, with its value (the position after it).
 
     Remembered: the same question always has the same answer, and searching players ask it again and again."""
-    key = (card, tuple(used), built, me.key(), board.key, hz, w)
+    key: PlansKey = (card, tuple(used), built, me.key(), board.key, hz, w)
     found = _PLANS.get(key)
     if found is None:
         if len(_PLANS) >= PLANS_KEPT:
@@ -187,8 +202,9 @@ def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz:
 
 
 def _best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz: Horizon,
-               w: Weights) -> tuple[float, list]:
-    best_value, best = float("-inf"), []
+               w: Weights) -> tuple[float, Sequence[Part]]:
+    best_value = float("-inf")
+    best: Sequence[Part] = []
     for plan in candidate_plans(card, used, built, me, board):
         after = simulate(card, used, plan, me, board)
         if after is None:
@@ -199,14 +215,17 @@ def _best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz
     return best_value, best
 
 
-_CARDS: dict[tuple, tuple[float, str]] = {}
+# What the best card depends on (see best_card): the display, the player's position, the board's key, the horizon
+# and the weights.
+CardsKey = tuple[tuple[str, ...], MeKey, BoardKey, Horizon, Weights]
+_CARDS: dict[CardsKey, tuple[float, str]] = {}
 
 
 def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights = WEIGHTS) -> tuple[float, str]:
     """The privilege card on display worth most to this player, and what using it well is worth.
 
     Remembered like plans: every bidder asks it at every turn of an auction."""
-    key = (tuple(display), me.key(), board.key, hz, w)
+    key: CardsKey = (tuple(display), me.key(), board.key, hz, w)
     found = _CARDS.get(key)
     if found is None:
         if len(_CARDS) >= PLANS_KEPT:

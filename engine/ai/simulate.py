@@ -43,7 +43,7 @@ from ..randomplay import concrete
 from ..state import GameState
 from ..views import player_view
 from .greedy import GreedyPlayer
-from .levels import LEVELS, THINK_SECONDS, computer
+from .levels import LEVELS, THINK_SECONDS, Computer, computer
 from .progress import Progress, percentile
 
 OPPONENTS = ("random", "greedy", *LEVELS)
@@ -54,9 +54,9 @@ class Seat:
     kind: str
     seed: int
     think: float = THINK_SECONDS
-    bot: object = field(init=False, default=None)
+    bot: Computer | GreedyPlayer | None = field(init=False, default=None)  # None: random play
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind == "greedy":
             self.bot = GreedyPlayer(self.seed)
         elif self.kind != "random":
@@ -121,7 +121,7 @@ def play_game(kinds: list[str], seed: int, measured: int, think: float = THINK_S
     return Played(state, times, lost, capped, cpu)
 
 
-def play_deal(args) -> list[Row]:
+def play_deal(args: tuple[int, str, str, int, float]) -> list[Row]:
     """One deal, the measured level in each seat in turn: a row per seat."""
     players, level, opponents, seed, think = args
     rows = []
@@ -129,6 +129,7 @@ def play_deal(args) -> list[Row]:
         kinds = [opponents] * players
         kinds[seat] = level
         state, times, lost, capped, cpu = play_game(kinds, seed, seat, think)
+        assert state.winners is not None  # (played to its end)
         me = state.players[seat]
         share = 1.0 / len(state.winners) if me.id in state.winners else 0.0
         others = [p for s, p in enumerate(state.players) if s != seat]
@@ -138,12 +139,21 @@ def play_deal(args) -> list[Row]:
 
 
 def run(players: int, games: int, level: str, opponents: str, seed: int, think: float = THINK_SECONDS,
-        workers: int = 1, progress: bool = True) -> dict:
+        workers: int = 1, progress: bool = True) -> dict[str, str | int]:
     deals = max(1, math.ceil(games / players))
     jobs = [(players, level, opponents, seed * 1_000_003 + d, think) for d in range(deals)]
     bar = Progress(deals * players, progress)
-    per_deal, shares, seat_shares, scores, opp_scores, times = [], [], [[] for _ in range(players)], [], [], []
-    lost, opp_lost, capped, cpu, loads = [], [], 0, [], [os.getloadavg()[0]]
+    per_deal: list[float] = []
+    shares: list[float] = []
+    seat_shares: list[list[float]] = [[] for _ in range(players)]
+    scores: list[int] = []
+    opp_scores: list[int] = []
+    times: list[float] = []
+    lost: list[int] = []
+    opp_lost: list[int] = []
+    capped = 0
+    cpu: list[float] = []
+    loads = [os.getloadavg()[0]]
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     results = pool.map(play_deal, jobs) if pool else map(play_deal, jobs)
     try:

@@ -6,12 +6,12 @@ GameState, so the computer player cannot use hidden information by accident.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..components import CATEGORIES, TILE_KINDS
+from ..components import CATEGORIES, TILE_KINDS, TileValue
 from ..edition import Edition
-from ..views import View
+from .seen import SeenView
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,9 @@ class Horizon:
     purchases: int  # round-end card purchases still to come (not counting one in progress)
     auctions: int  # auctions still to come after the current one
     last_round: bool  # the round being played (or bought for) is the last one
+    _hash: int = field(init=False, repr=False, compare=False)  # (set by __post_init__)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.scorings, self.incomes, self.purchases, self.auctions,
                                                 self.last_round)))
 
@@ -32,7 +33,7 @@ class Horizon:
         return self._hash
 
 
-def horizon(view: View) -> Horizon:
+def horizon(view: SeenView) -> Horizon:
     return _horizon(view.phase, view.round, view.rounds, view.edition.nobles, view.noble)
 
 
@@ -41,12 +42,12 @@ def _horizon(phase: str, r: int, rounds: int, nobles: tuple[str, ...], noble: st
     """(Remembered: every decision asks, and a game has few horizons.)"""
     per_round = len(nobles)  # auctions in a round
     if phase in ("auction", "showdown", "privilege"):
-        noble = nobles.index(noble)
+        at = nobles.index(noble)
         return Horizon(
             scorings=rounds - r + 1,
             incomes=rounds - r,
             purchases=rounds - r,
-            auctions=(per_round - 1 - noble) + per_round * (rounds - r),
+            auctions=(per_round - 1 - at) + per_round * (rounds - r),
             last_round=r == rounds,
         )
     if phase == "initial_purchase":
@@ -69,8 +70,9 @@ class Me:
     __slots__ = ("ed", "score", "money", "trade", "nobility", "offices",
                  "church", "cathedral", "coat", "letter", "minter", "master_builder", "extra_cards")
 
-    def __init__(self, ed: Edition, score, money, trade, nobility, offices, church=None, cathedral=None, coat=None,
-                 letter=None, minter=False, master_builder=False, extra_cards=0):
+    def __init__(self, ed: Edition, score: int, money: int, trade: int, nobility: int, offices: int,
+                 church: int | None = None, cathedral: int | None = None, coat: int | None = None,
+                 letter: int | None = None, minter: bool = False, master_builder: bool = False, extra_cards: int = 0):
         self.ed = ed
         self.score = score
         self.money = money
@@ -95,21 +97,32 @@ class Me:
         return new
 
     def level(self, category: str) -> int:
-        return getattr(self, category)
+        level: int = getattr(self, category)  # trade, nobility or offices
+        return level
 
-    def key(self) -> tuple:
+    def key(self) -> MeKey:
         """Every field, in __slots__ order."""
         return (self.ed, self.score, self.money, self.trade, self.nobility, self.offices, self.church,
                 self.cathedral, self.coat, self.letter, self.minter, self.master_builder, self.extra_cards)
 
 
-def me_from_view(view: View) -> Me:
+# Me's fields, in __slots__ order.
+MeKey = tuple[Edition, int, int, int, int, int, int | None, int | None, int | None, int | None, bool, bool, int]
+
+
+def me_from_view(view: SeenView) -> Me:
     you = view.you
+    assert you is not None  # (a computer decides from its own view)
     pub = next(p for p in view.players if p.id == you.id)
     t = pub.tiles
     return Me(ed=view.edition, score=pub.score, money=you.money, trade=pub.levels["trade"],
               nobility=pub.levels["nobility"], offices=pub.levels["offices"], church=t.church,
               cathedral=t.cathedral, coat=t.coat, letter=t.letter, minter=t.minter, master_builder=t.master_builder)
+
+
+# What plans depend on (Board.key): the edition, the supply per category, the levels the others hold, and the
+# tops of the tile stacks.
+BoardKey = tuple[Edition, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[TileValue | None, ...]]
 
 
 class Board:
@@ -120,16 +133,19 @@ class Board:
     __slots__ = ("ed", "supply", "others", "scores", "tops", "_key", "_empty", "_held")
 
     def __init__(self, ed: Edition, supply: dict[str, tuple[int, ...]], others: dict[str, dict[str, int]],
-                 scores: dict[str, int], tops: dict[str, object]):
+                 scores: dict[str, int], tops: dict[str, TileValue | None]):
         self.ed = ed
         self.supply = supply  # step tiles still in the supply per category
         self.others = others  # opponent id -> category -> level
         self.scores = scores  # opponent id -> score
         self.tops = tops  # tile kind -> value of the top tile, or None if the stack is empty
-        self._key = self._empty = self._held = None  # worked out on first use
+        # Worked out on first use:
+        self._key: BoardKey | None = None
+        self._empty: tuple[bool, ...] | None = None
+        self._held: frozenset[tuple[str, int]] | None = None
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> BoardKey:
         """What plans depend on, as a flat hashable value (for remembering them): the supply, the levels
         the others hold (not who holds them, nor the scores) and the tops of the tile stacks, read in the
         fixed orders of CATEGORIES and TILE_KINDS, the only names planning reads them by."""
@@ -155,10 +171,12 @@ class Board:
         return self._empty
 
 
-def board_from_view(view: View) -> Board:
+def board_from_view(view: SeenView) -> Board:
     """(The levels are the view's own dicts, not copies: a board lives for one decision and is only read.)"""
+    assert view.you is not None
     me = view.you.id
-    others, scores = {}, {}
+    others: dict[str, dict[str, int]] = {}
+    scores: dict[str, int] = {}
     for p in view.players:
         if p.id != me:
             others[p.id], scores[p.id] = p.levels, p.score
@@ -172,6 +190,6 @@ def board_from_view(view: View) -> Board:
     )
 
 
-def tops_from_view(view: View) -> dict[str, object]:
+def tops_from_view(view: SeenView) -> dict[str, TileValue | None]:
     """Tile kind -> the value of the top tile of its stack, or None if the stack is empty."""
     return {k: (v[0] if v else None) for k, v in view.tile_stacks.items()}

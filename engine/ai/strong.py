@@ -30,11 +30,12 @@ import math
 import random
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import ActionModel
 from ..events import Event
 from ..game import apply, to_act
+from ..levels import Level
 from ..state import GameState
 from ..views import View
 from . import leaf
@@ -42,6 +43,7 @@ from .belief import Belief
 from .candidates import candidates as _candidates
 from .likely import auction_so_far, likely_world, opener_of
 from .player import ComputerPlayer
+from .seen import SeenView
 from .worlds import Unsampled, quick_view
 
 WORK = 3000  # moves played out per decision: the level's strength (decision p99 as measured: see the README)
@@ -55,11 +57,11 @@ OVERRULE = 1.0  # standard errors by which a candidate must lead the normal play
 
 
 class StrongPlayer:
-    level = "strong"
+    level: Level = "strong"
     heavy = True  # a decision takes a sizeable fraction of a second: run it off the event loop
 
     def __init__(self, seed: int = 0, think_seconds: float = THINK_SECONDS, max_worlds: int = MAX_WORLDS,
-                 clock=time.perf_counter, rounds: int | None = None, work: int = WORK):
+                 clock: Callable[[], float] = time.perf_counter, rounds: int | None = None, work: int = WORK):
         self.seed, self.think_seconds, self.max_worlds, self.clock = seed, think_seconds, max_worlds, clock
         self.work = work
         self.rounds = ROUNDS_AHEAD if rounds is None else rounds
@@ -72,6 +74,7 @@ class StrongPlayer:
     def decide(self, view: View, history: Sequence[Event] = ()) -> ActionModel:
         started = self.clock()
         usual = self.normal.decide(view)
+        assert view.you is not None  # (the normal player refuses a view without one)
         self.worlds = self.moves = 0
         self.cut = self.settled = False
         candidates = _candidates(view, usual)
@@ -153,7 +156,7 @@ def _player(pid: str) -> ComputerPlayer:
     return bot
 
 
-def _decide(pid: str, view) -> ActionModel:
+def _decide(pid: str, view: SeenView) -> ActionModel:
     return _player(pid).decide(view)
 
 
@@ -173,7 +176,9 @@ def play_on(world: GameState, me: str, action: ActionModel, rounds: int = ROUNDS
     moves = 1
     while state.phase != "game_over" and not (state.round > last and state.phase == "auction"):
         player = to_act(state)[0]
-        state = apply(state, player, _player(player).decide(quick_view(state, player)), in_place=True).state
+        result = apply(state, player, _player(player).decide(quick_view(state, player)), in_place=True)
+        assert result.ok  # (the normal player's decisions are legal ones)
+        state = result.state
         moves += 1
     return lead(state, me), moves
 
@@ -182,6 +187,7 @@ def lead(state: GameState, me: str) -> float:
     """How far `me` is ahead of the best other player: in wins once the game is over, else in the final points
     each position is likely to lead to (leaf.py)."""
     if state.phase == "game_over":
+        assert state.winners is not None  # (a finished game names them)
         won = me in state.winners
         mine = next(p.score for p in state.players if p.id == me)
         best = max(p.score for p in state.players if p.id != me)

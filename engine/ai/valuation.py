@@ -9,9 +9,9 @@ a change only when the variant won clearly more than its 25% share.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..components import JOKER
+from ..components import JOKER, TileValue
 from ..edition import Edition
 from ..rules import capped_score, free_cards, prestige_limit, round_prestige
 from .limits import expected_loss
@@ -52,8 +52,9 @@ class Weights:
     opp_hand: float = 5.0
     # Guilders expected from a lost showdown (second or third place), on average.
     consolation: float = 60.0
+    _hash: int = field(init=False, repr=False, compare=False)  # (set by __post_init__, from the weights above)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(tuple(self.__dict__.values())))
 
     def __hash__(self) -> int:
@@ -78,7 +79,7 @@ def money_value(hz: Horizon, w: Weights = WEIGHTS) -> float:
     return w.money_value if hz.purchases > 0 else w.money_value_late
 
 
-def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> float:
+def position_value(me: Me, hz: Horizon, tops: dict[str, TileValue | None], w: Weights = WEIGHTS) -> float:
     """Expected final score plus what money and card income are worth, in points."""
     ed = me.ed
     per_round = prestige_per_round(me)
@@ -97,8 +98,8 @@ def position_value(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS) -> flo
     return final + money * (me.money + income) + card_income + extra
 
 
-def limit_loss(me: Me, hz: Horizon, tops: dict, w: Weights = WEIGHTS, per_round: int | None = None,
-               income: int | None = None) -> float:
+def limit_loss(me: Me, hz: Horizon, tops: dict[str, TileValue | None], w: Weights = WEIGHTS,
+               per_round: int | None = None, income: int | None = None) -> float:
     """The prestige `me` expects to lose to the limits from now on (limits.py; 0 with both buildings).
     (`per_round`, `income`: this round's prestige and money, when the caller has them at hand.)"""
     if me.cathedral is not None and me.church is not None:

@@ -21,20 +21,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Literal, TypeGuard
 
 from .. import views
-from ..actions import BuyChoice
+from ..actions import Buy, BuyChoice
 from ..components import JOKER
-from ..edition import Edition
+from ..edition import Edition, Rank
 from ..game import legal_actions
 from ..state import Auction, GameState, Player, PrivilegeTurn, Purchase
 from ..views import View
 from .belief import Belief
 from .lots import Lots
+from .seen import Decide, SeenView
 
-SAMPLED_PHASES = ("auction", "privilege", "initial_purchase", "round_end_purchase")
+Sampled = Literal["auction", "privilege", "initial_purchase", "round_end_purchase"]
+SAMPLED_PHASES: tuple[Sampled, ...] = ("auction", "privilege", "initial_purchase", "round_end_purchase")
 PURCHASES = ("initial_purchase", "round_end_purchase")
 SHORT = 0.8  # the chance a card a pass says the hand likely lacks is kept out of it
 SHOWN = 0.9  # the same for a certificate better than the best one its holder laid down in a showdown
@@ -44,15 +48,21 @@ class Unsampled(ValueError):
     """This view cannot be turned into a world (a phase not searched, or a history that does not add up)."""
 
 
-def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) -> GameState:
+def _sampled(phase: str) -> TypeGuard[Sampled]:
+    return phase in SAMPLED_PHASES
+
+
+def sample_world(view: View, belief: Belief, rnd: random.Random, decide: Decide | None = None) -> GameState:
     """A possible game behind `view`. In a purchase, `decide(player, view)` makes the secret choices
     the others have already made (the normal player's, in the world dealt to them)."""
-    if view.phase not in SAMPLED_PHASES or view.you is None:
+    if not _sampled(view.phase) or view.you is None:
         raise Unsampled(view.phase)
     if view.phase in PURCHASES and (decide is None or view.you.id not in view.to_act):
         raise Unsampled("a purchase needs the others' choices made, and ours to come")
-    if view.phase == "privilege" and view.privilege.awaiting not in ("take_card", "privileges"):
-        raise Unsampled(view.privilege.awaiting)
+    if view.phase == "privilege":
+        assert view.privilege is not None
+        if view.privilege.awaiting not in ("take_card", "privileges"):
+            raise Unsampled(view.privilege.awaiting)
     me = view.you.id
     ids = [p.id for p in view.players]
     others = [p for p in ids if p != me]
@@ -83,6 +93,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
     hands = {p: list(known[p].elements()) for p in others}
     if view.phase == "auction":  # R10: an offer of k is backed by k valid cards, one a certificate
         noble = view.noble
+        assert view.auction is not None and noble is not None
         for p, k in view.auction.offers.items():
             if p == me:
                 continue
@@ -103,7 +114,7 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
         del unknown[:need]
     if moved:  # what is left lies anywhere
         rnd.shuffle(unknown)
-    offered = {}
+    offered: dict[str, list[str]] = {}
     for p in others:  # dealt for a purchase, face down
         offered[p] = unknown[:belief.offered[p]]
         del unknown[:belief.offered[p]]
@@ -133,23 +144,28 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide=None) ->
     )
     if view.phase == "auction":
         a = view.auction
+        assert a is not None
         state.auction = Auction(turn=ids.index(a.turn), offers=[a.offers.get(p, 0) for p in ids],
                                 passed=[p in a.passed for p in ids], high=a.high,
                                 high_seat=ids.index(a.high_player) if a.high_player else None)
     elif view.phase == "privilege":
         t = view.privilege
+        assert t is not None
         state.privilege = PrivilegeTurn(seat=ids.index(t.player), card=t.card, used=list(t.used), built=t.built)
     else:
-        kind = "initial" if view.phase == "initial_purchase" else "round_end"
+        kind: Literal["initial", "round_end"] = "initial" if view.phase == "initial_purchase" else "round_end"
         lead = ids.index(view.lead)
         state.purchase = Purchase(kind=kind, order=[(lead + i) % len(ids) for i in range(len(ids))])
+        assert decide is not None  # (checked above, for a purchase)
         for p in others:  # those who have chosen already: what they would choose in this world
             if p not in view.to_act and offered[p]:
-                state.purchase.choices[ids.index(p)] = decide(p, quick_view(state, p, alone=True)).cards
+                chosen = decide(p, quick_view(state, p, alone=True))
+                assert isinstance(chosen, Buy)  # (a purchase is all it can decide there)
+                state.purchase.choices[ids.index(p)] = chosen.cards
     return state
 
 
-def _fit(known: Counter, size: int) -> Counter:
+def _fit(known: Counter[str], size: int) -> Counter[str]:
     """Known cards, cut down to the hand's size should the history have lost track (a card returned unseen)."""
     if sum(known.values()) <= size:
         return known
@@ -179,7 +195,7 @@ def _ensure(hand: list[str], unknown: list[str], k: int, noble: str, ed: Edition
 
 
 def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed: Edition,
-                  rnd: random.Random, above: dict[str, tuple[int, int]] | None = None) -> bool:
+                  rnd: random.Random, above: dict[str, tuple[Rank, int]] | None = None) -> bool:
     """Move to the back of `unknown` (where dealing reaches last), each with chance SHORT, the certificates
     of the nobles of which `hand` holds as many as its owner's passes say they likely hold (`short`), and
     with chance SHOWN those better than a showdown's best card of which it holds as many as `above` allows.
@@ -192,7 +208,8 @@ def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed
         return False
     certificates = set().union(*(valid_for[n] for n in full)) - {JOKER}
     beaten = frozenset().union(*better)
-    front, back = [], []
+    front: list[str] = []
+    back: list[str] = []
     for c in unknown:
         if c in beaten:
             lacking = rnd.random() < SHOWN
@@ -204,7 +221,7 @@ def _lacking_last(unknown: list[str], hand: list[str], short: dict[str, int], ed
 
 
 @lru_cache(maxsize=1024)
-def _better(ed: Edition, noble: str, rank: int) -> frozenset[str]:
+def _better(ed: Edition, noble: str, rank: Rank) -> frozenset[str]:
     """The certificates valid for `noble` that rank above `rank` (remembered: asked in every world)."""
     return frozenset(c for c in ed.valid_for[noble] if c != JOKER and ed.card_rank(c) > rank)
 
@@ -219,13 +236,16 @@ def _priced(hand: list[str], unknown: list[str], lots: Lots, size: int, fixed: i
         if forced[price]:
             forced[price] -= 1
         else:  # (no such card unseen: that one stays unpriced)
-            _take(taken, unknown, lambda c, price=price: card_price[c] == price)
+            def priced(c: str, price: int = price) -> bool:
+                return card_price[c] == price
+
+            _take(taken, unknown, priced)
     room = max(0, size - len(hand))
     hand += taken[:room]
     unknown += taken[room:]  # an offer's cards and the prices together overfill the hand (rare): drop prices
 
 
-def _take(hand: list[str], unknown: list[str], wanted) -> bool:
+def _take(hand: list[str], unknown: list[str], wanted: Callable[[str], bool]) -> bool:
     for i, c in enumerate(unknown):
         if wanted(c):
             hand.append(unknown.pop(i))
@@ -241,7 +261,7 @@ def _deck_top(unknown: list[str], price: int | None, ed: Edition) -> list[str]:
     return [unknown.pop(i)]
 
 
-def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleNamespace:
+def quick_view(state: GameState, player: str, alone: bool = False) -> SeenView:
     """`player_view(state, player)` as plain objects, for the normal players inside a world.
 
     A world's playout builds hundreds of views; pydantic's checks would take a fifth of the
@@ -255,7 +275,7 @@ def quick_view(state: GameState, player: str, alone: bool = False) -> SimpleName
     prices = [ed.card_price[c] for c in p.offered]
     return SimpleNamespace(
         edition=ed, round=state.round, rounds=state.rounds, phase=phase,
-        noble=ed.nobles[state.noble] if phase in ("auction", "showdown", "privilege") else None,
+        noble=views._noble(state),
         lead=ids[state.lead],
         players=[SimpleNamespace(id=q.id, score=q.score, levels=q.levels, tiles=q.tiles) for q in state.players],
         auction=views._auction(state, ids, SimpleNamespace) if phase == "auction" else None,

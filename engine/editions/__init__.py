@@ -11,11 +11,13 @@ The engine's one module that reads files; parsing and the values themselves are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Annotated
 
-from ..edition import Edition, EditionError, EditionRef, field, known, parse_edition
+from ..edition import SCHEMA, SERIALIZER, Edition, EditionError, EditionRef, known, parse_edition, validator
 
 DEFAULT = "estimates-1"  # what new games are played with unless the operator or host picks another
 # Games stored before issue 30 recorded no edition: they were played with these values (estimates-1).
@@ -70,14 +72,14 @@ def resolve(ref: EditionRef) -> Edition:
 
 
 # A state's or a view's edition: stored as {"id", "sha256"}, read back as the Edition itself.
-EditionField = field(resolve)
+EditionField = Annotated[Edition, validator(resolve), SERIALIZER, SCHEMA]  # (edition.field(resolve), written out)
 
 
 class Library:
     """The editions offered for new games and used to load stored ones: the shipped ones, then an
     operator's. `problems` says what could not be used (a broken file, an id taken twice), for the log."""
 
-    def __init__(self, editions: list[Edition] = (), default_id: str | None = None, problems: list[str] = ()):
+    def __init__(self, editions: Iterable[Edition] = (), default_id: str | None = None, problems: Iterable[str] = ()):
         self.problems: list[str] = list(problems)
         self._by_id: dict[str, Edition] = dict(shipped())
         for edition in editions:
@@ -91,7 +93,8 @@ class Library:
     @classmethod
     def load(cls, directory: str | Path | None = None, default_id: str | None = None) -> Library:
         """The shipped editions and every `*.toml` of `directory` that is a valid edition."""
-        editions, problems = [], []
+        editions: list[Edition] = []
+        problems: list[str] = []
         path = Path(directory) if directory else None
         if path is not None and not path.is_dir():
             problems.append(f"EDITIONS_DIR {str(path)!r} is not a directory")

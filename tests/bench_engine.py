@@ -1,4 +1,4 @@
-"""Engine benchmark: `python -m engine.bench [--games N] [--seed S]`.
+"""Engine benchmark: `python tests/bench_engine.py [--games N] [--seed S]`.
 
 Plays random complete games per player count and prints the figures the
 engine is held to (targets on a 2-core machine: a 5-player game <= 25 ms
@@ -10,11 +10,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from .game import apply, legal_actions, new_game, to_act
-from .randomplay import concrete
-from .state import GameState
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.game import apply, legal_actions, new_game, to_act  # noqa: E402
+from engine.randomplay import concrete  # noqa: E402
+from engine.state import GameState  # noqa: E402
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -41,19 +45,21 @@ def play(players: int, seed: int, apply_times: list[float]) -> tuple[GameState, 
         elapsed = clock() - t0
         apply_times.append(elapsed)
         engine_time += elapsed
+        if not result.ok:
+            raise RuntimeError(f"legal action refused: {player} {action}: {result.code} {result.params}")
         state = result.state
     return state, engine_time
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
     print(f"{'players':>7} {'games/s':>8} {'game ms p50':>11} {'game ms p99':>11} {'apply us p50':>12} "
           f"{'apply us p99':>12} {'actions/game':>12}")
-    last_state = None
+    last_state: GameState | None = None
     for players in (2, 3, 4, 5):
         apply_times: list[float] = []
         game_times: list[float] = []
@@ -67,6 +73,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{_percentile(apply_times, 0.99) * 1e6:>12.1f} {len(apply_times) / args.games:>12.0f}")
         last_state = state
 
+    assert last_state is not None  # (the loop plays every player count)
     encoded = last_state.model_dump_json()
     reps = 500
     t0 = time.perf_counter()
