@@ -92,3 +92,12 @@ class Database(Reader, Protocol):
         """After rows were copied in with their ids (copy.py): new rows are numbered after them."""
 
     async def close(self) -> None: ...
+
+
+async def one(reader: Reader, sql: str, params: Params = ()) -> Row:
+    """The row of a query that always reads exactly one: an aggregate without GROUP BY (COUNT, MAX...), or a
+    row known to be there (inserted or updated in this transaction, say)."""
+    row = await reader.fetchone(sql, params)
+    if row is None:
+        raise RuntimeError(f"no row from a query that always has one: {sql}")
+    return row
