@@ -53,7 +53,10 @@ class Games:
         return await self._insert(guild_id, channel_id, "lobby", table, None, parent_id)
 
     async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord:
-        """A game that starts at once (the terminal game, tests, benchmarks)."""
+        """A game that starts at once (the terminal game, tests, benchmarks). ValueError, nothing written, if the
+        table has no seed: the game could be neither rebuilt from its log nor finished (its results replay it)."""
+        if table.seed is None:
+            raise ValueError("a started game's table needs the seed its state was dealt from")
         return await self._insert(guild_id, channel_id, "active", table, state)
 
     async def _insert(self, guild_id: int, channel_id: int, status: str, table: Table, state: GameState | None,
