@@ -26,16 +26,56 @@ if TYPE_CHECKING:
     from .stats import Records
 
 
-def sqlite(db: SQLiteDatabase, tx: SQLiteTransaction, dialect: SQLiteDialect,
-           leases: HostLeases) -> tuple[Database, Transaction, Dialect, contract.LeaseStore]:
-    return db, tx, dialect, leases
+# One function per pair, so that a failure names the member that no longer fits.
 
 
-def postgresql(db: PostgresDatabase, tx: PostgresTransaction, dialect: PostgresDialect,
-               leases: AdvisoryLeases) -> tuple[Database, Transaction, Dialect, contract.LeaseStore]:
-    return db, tx, dialect, leases
+def sqlite_database(db: SQLiteDatabase) -> Database:
+    return db
 
 
-def concerns(games: Games, log: GameLog, deadlines: Deadlines, settings: Settings, records: Records) -> tuple[
-        contract.GameStore, contract.GameLog, contract.DeadlineStore, contract.SettingsStore, contract.RecordStore]:
-    return games, log, deadlines, settings, records
+def sqlite_transaction(tx: SQLiteTransaction) -> Transaction:
+    return tx
+
+
+def sqlite_dialect(dialect: SQLiteDialect) -> Dialect:
+    return dialect
+
+
+def sqlite_leases(leases: HostLeases) -> contract.LeaseStore:
+    return leases
+
+
+def postgres_database(db: PostgresDatabase) -> Database:
+    return db
+
+
+def postgres_transaction(tx: PostgresTransaction) -> Transaction:
+    return tx
+
+
+def postgres_dialect(dialect: PostgresDialect) -> Dialect:
+    return dialect
+
+
+def postgres_leases(leases: AdvisoryLeases) -> contract.LeaseStore:
+    return leases
+
+
+def games(games: Games) -> contract.GameStore:
+    return games
+
+
+def game_log(log: GameLog) -> contract.GameLog:
+    return log
+
+
+def deadlines(deadlines: Deadlines) -> contract.DeadlineStore:
+    return deadlines
+
+
+def settings(settings: Settings) -> contract.SettingsStore:
+    return settings
+
+
+def records(records: Records) -> contract.RecordStore:
+    return records
