@@ -1,7 +1,9 @@
 """Storage: the only code that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg).
 
 `Store.open(url)` gives one object per concern of the storage contract (contract.py). The rest of this
-package's names are the typed records, statistics and errors the contract speaks in.
+package's names are the typed records, statistics and errors the contract speaks in; `ENTRY` reads and
+writes one entry of a game's log as JSON data (an exported game's file). Backups and restore of a SQLite
+database: storage.backups.
 """
 
 from .errors import (
@@ -18,6 +20,7 @@ from .errors import (
 from .lease import Lease, LeaseHeld
 from .ownership import ShardLost
 from .records import (
+    ENTRY,
     LOG,
     Ahead,
     Deadline,
@@ -33,7 +36,7 @@ from .records import (
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["LOG", "MIN_GAMES", "STEADY", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
            "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError",
            "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

@@ -12,6 +12,10 @@ raw bytes (hex would add 13 KB to a finished 5-player game of some 400 moves).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from .sql import Row, Transaction
 
 GENESIS = b""
 CONTENT = "game_id, move, version, player, actor, action, events, at"  # the columns a row's hash covers
@@ -19,12 +23,12 @@ SELECT_LOG = f"SELECT {CONTENT}, hash FROM actions WHERE game_id = ? ORDER BY mo
 _COLUMNS = CONTENT.split(", ")
 
 
-def link(previous: bytes, content: tuple) -> bytes:
+def link(previous: bytes, content: tuple[Any, ...]) -> bytes:
     """The hash of a row with `content` (the CONTENT columns, in order) after a row hashed `previous`."""
     return hashlib.sha256(previous + "\x1f".join(map(str, content)).encode()).digest()
 
 
-def first_break(rows) -> int | None:
+def first_break(rows: Iterable[Row]) -> int | None:
     """The first move whose row is missing or does not match its hash (rows: SELECT_LOG's); None if whole."""
     previous = GENESIS
     for expected, row in enumerate(rows, start=1):
@@ -34,7 +38,7 @@ def first_break(rows) -> int | None:
     return None
 
 
-async def append(tx, content: tuple) -> None:
+async def append(tx: Transaction, content: tuple[Any, ...]) -> None:
     """Insert an action row (the CONTENT columns, in order) chained to the game's previous move.
 
     Called after the game's row was updated in the same transaction, which holds that row's lock: two

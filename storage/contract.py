@@ -11,13 +11,15 @@ Every write is one transaction: all of it is stored, or (an error raised) none o
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from engine import GameState
+from engine import Event, GameState
 
+from .errors import GameNotPlayable, GameQuarantined
 from .lease import Lease
 from .ownership import Ownership
-from .records import Actor, Deadline, DeadlinePlan, GameRecord, LoggedMove, Table, TableMessages
+from .records import Actor, Deadline, DeadlinePlan, GameRecord, LogEntry, LoggedMove, Table, TableMessages
 from .stats import BoardRow, GameSummary, PlayerStats
 
 
@@ -34,22 +36,24 @@ class GameStore(Protocol):
     async def update_lobby(self, game_id: int, expected_version: int, table: Table) -> GameRecord: ...
 
     async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState, *,
-                         log: list = (), deadlines: DeadlinePlan | None = None,
+                         log: Sequence[LogEntry] = (), deadlines: DeadlinePlan | None = None,
                          announce_at: float | None = None) -> GameRecord: ...
 
-    async def commit_action(self, game_id: int, expected_version: int, player: str, action: dict,
-                            state: GameState, *, events: list = (), actor: Actor = "player",
-                            table: Table | None = None, log: list = (), deadlines: DeadlinePlan | None = None,
-                            keep_table: Table | None = None, keep_messages: TableMessages | None = None,
+    async def commit_action(self, game_id: int, expected_version: int, player: str, action: dict[str, Any],
+                            state: GameState, *, events: Sequence[Event] = (), actor: Actor = "player",
+                            table: Table | None = None, log: Sequence[LogEntry] = (),
+                            deadlines: DeadlinePlan | None = None, keep_table: Table | None = None,
+                            keep_messages: TableMessages | None = None,
                             announce_at: float | None = None) -> GameRecord:
         """The move, its events, the state it made, the table's events and deadlines; if it ends the game,
         the game's end and results too: one transaction, appended to the game's hash chain."""
 
-    async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
+    async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: Sequence[LogEntry] = (),
                            deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> GameRecord: ...
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
-                          table: Table | None = None, log: list = (), announce_at: float | None = None) -> GameRecord:
+                          table: Table | None = None, log: Sequence[LogEntry] = (),
+                          announce_at: float | None = None) -> GameRecord:
         """'finished', 'cancelled' or 'abandoned'; results only for a game played to its end."""
 
     async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
@@ -60,7 +64,7 @@ class GameStore(Protocol):
 
     async def load_game(self, game_id: int) -> GameRecord: ...
     async def last_game(self, channel_id: int) -> GameRecord | None: ...
-    async def active_games(self) -> tuple[list[GameRecord], list]: ...
+    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined | GameNotPlayable]]: ...
     async def open_channels(self) -> list[tuple[int, int, int]]: ...
 
 
@@ -74,7 +78,7 @@ class GameLog(Protocol):
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]: ...
     async def last_decision(self, game_id: int, player: str) -> int: ...
     async def notes(self, game_id: int) -> list[tuple[str, str]]: ...
-    async def export_game(self, game_id: int) -> dict: ...
+    async def export_game(self, game_id: int) -> dict[str, Any]: ...
 
 
 class DeadlineStore(Protocol):
@@ -82,7 +86,7 @@ class DeadlineStore(Protocol):
     when the caller read it, so of two schedulers exactly one wins."""
 
     async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float,
-                           payload: dict | None = None) -> None: ...
+                           payload: dict[str, Any] | None = None) -> None: ...
     async def clear_deadlines(self, game_id: int, player: str | None = None, kind: str | None = None) -> int: ...
     async def deadlines(self, due_before: float | None = None, limit: int | None = None) -> list[Deadline]: ...
     async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
@@ -93,10 +97,11 @@ class DeadlineStore(Protocol):
 class SettingsStore(Protocol):
     """Each player's settings (merged atomically), each server's, and facts about the deployment."""
 
-    async def player_settings(self, user_id: str) -> dict: ...
-    async def merge_player_settings(self, user_id: str, changes: dict, when: dict[str, bool] | None = None) -> bool: ...
-    async def guild_settings(self, guild_id: int) -> dict: ...
-    async def set_guild_settings(self, guild_id: int, settings: dict) -> None: ...
+    async def player_settings(self, user_id: str) -> dict[str, Any]: ...
+    async def merge_player_settings(self, user_id: str, changes: dict[str, Any],
+                                    when: dict[str, bool] | None = None) -> bool: ...
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
     async def meta(self, key: str) -> str | None: ...
     async def set_meta(self, key: str, value: str) -> None: ...
 
@@ -128,10 +133,13 @@ class LeaseStore(Protocol):
         """A lease a live process holds."""
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                         shards=(0,), count: int = 1) -> Lease:
+                         shards: Iterable[int] = (0,), count: int = 1) -> Lease:
         """LeaseHeld if another live process holds one of `shards`, or counts the shards otherwise."""
 
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
         """False if a shard is no longer `holder`'s."""
 
     async def release_lease(self, holder: str) -> bool: ...
+
+    async def close(self) -> None:
+        """Let go of what the lease holds besides its rows (a lock file, a connection), at the store's close."""

@@ -11,7 +11,9 @@ that fails leaves it empty.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.editions import Library
 
@@ -20,6 +22,7 @@ from .errors import GameNotPlayable, StorageError
 from .records import Table
 from .repair import examine, playable
 from .rows import SELECT_GAME
+from .sql import Row, Transaction, one
 from .store import Store
 
 # Each table with its key, parents first. Not copied: the lease (whoever serves the target takes its own)
@@ -44,7 +47,7 @@ class Copied:
     source: str
     target: str
     rows: dict[str, int] = field(default_factory=dict)  # per table
-    statuses: Counter = field(default_factory=Counter)  # games per status
+    statuses: Counter[str] = field(default_factory=Counter)  # games per status
     checked: int = 0  # games whose snapshot and log were checked on the target
     damaged: list[tuple[int, str]] = field(default_factory=list)  # damaged in the source already: copied as they were
     unchecked: list[tuple[int, str]] = field(default_factory=list)  # their edition is not here: copied, not checked
@@ -75,7 +78,7 @@ async def _copy(source: Store, target: Store, batch: int) -> Copied:
     types = await target.db.column_types()
     done = Copied(source.where, target.where)
 
-    async def work(tx):
+    async def work(tx: Transaction) -> None:
         for table, key in TABLES:
             columns = list(types[table])
             convert = [AS_PYTHON[types[table][c].lower()] for c in columns]
@@ -88,16 +91,17 @@ async def _copy(source: Store, target: Store, batch: int) -> Copied:
 
     await target.db.transaction(work)
     for table, _ in TABLES:
-        stored = (await target.db.fetchone(f"SELECT COUNT(*) AS n FROM {table}"))["n"]
+        stored = (await one(target.db, f"SELECT COUNT(*) AS n FROM {table}"))["n"]
         if stored != done.rows[table]:
             raise StorageError(f"{table}: {done.rows[table]} rows copied but {stored} on the target")
     await _check(source, target, done)
     return done
 
 
-async def _batches(store: Store, table: str, columns: list[str], key: tuple[str, ...], size: int):
+async def _batches(store: Store, table: str, columns: list[str], key: tuple[str, ...],
+                   size: int) -> AsyncIterator[Sequence[Row]]:
     """The table's rows in key order, `size` at a time (keyset paging: each page starts after the last)."""
-    after: tuple | None = None
+    after: tuple[Any, ...] | None = None
     while True:
         where, params = "", []
         if after is not None:
@@ -115,7 +119,7 @@ async def _check(source: Store, target: Store, done: Copied) -> None:
     """Every game loads on the target as it did on the source: its snapshot sound, its hash chain whole."""
     ids = [r["id"] for r in await target.db.fetchall("SELECT id FROM games ORDER BY id")]
     for game_id in ids:
-        row = await target.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,))
+        row = await one(target.db, f"{SELECT_GAME} WHERE id = ?", (game_id,))
         done.statuses[row["status"]] += 1
         try:
             problem = await _problem(target, row)
@@ -125,13 +129,13 @@ async def _check(source: Store, target: Store, done: Copied) -> None:
         if problem is None:
             done.checked += 1
             continue
-        was = await _problem(source, await source.db.fetchone(f"{SELECT_GAME} WHERE id = ?", (game_id,)))
+        was = await _problem(source, await one(source.db, f"{SELECT_GAME} WHERE id = ?", (game_id,)))
         if was is None:
             raise StorageError(f"game {game_id} does not load on {target.where} as on {source.where}: {problem}")
         done.damaged.append((game_id, was))
 
 
-async def _problem(store: Store, row) -> str | None:
+async def _problem(store: Store, row: Row) -> str | None:
     """What keeps the stored game from loading as it is (None: nothing), changing nothing."""
     if row["status"] == "quarantined":
         return "quarantined"

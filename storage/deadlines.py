@@ -11,11 +11,12 @@ shard claims nothing.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .ownership import Ownership
 from .records import Deadline
 from .rows import OPEN
-from .sql import Database
+from .sql import Database, Transaction
 from .writes import UPSERT_DEADLINE
 
 
@@ -24,20 +25,22 @@ class Deadlines:
         self.db = db
         self.ownership = ownership or Ownership()
 
-    async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float, payload: dict | None = None):
-        async def work(tx):
+    async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float,
+                           payload: dict[str, Any] | None = None) -> None:
+        async def work(tx: Transaction) -> None:
             await tx.execute(UPSERT_DEADLINE, (game_id, player, kind, float(due_at), json.dumps(payload or {})))
 
         await self.db.transaction(work)
 
     async def clear_deadlines(self, game_id: int, player: str | None = None, kind: str | None = None) -> int:
-        sql, params = "DELETE FROM deadlines WHERE game_id = ?", [game_id]
+        sql = "DELETE FROM deadlines WHERE game_id = ?"
+        params: list[Any] = [game_id]
         if player is not None:
             sql, params = sql + " AND player = ?", params + [player]
         if kind is not None:
             sql, params = sql + " AND kind = ?", params + [kind]
 
-        async def work(tx):
+        async def work(tx: Transaction) -> int:
             return await tx.execute(sql, params)
 
         return await self.db.transaction(work)
@@ -68,7 +71,7 @@ class Deadlines:
 
         fence, fenced = self._fence()
 
-        async def work(tx):
+        async def work(tx: Transaction) -> bool:
             return await tx.execute(
                 f"DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
                 (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
@@ -81,7 +84,7 @@ class Deadlines:
 
         fence, fenced = self._fence()
 
-        async def work(tx):
+        async def work(tx: Transaction) -> bool:
             return await tx.execute(
                 f"UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
                 (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
@@ -89,7 +92,7 @@ class Deadlines:
 
         return await self.db.transaction(work)
 
-    def _fence(self) -> tuple[str, list]:
+    def _fence(self) -> tuple[str, list[Any]]:
         """A claim's condition that its game's shard is still this process's (nothing before a claim)."""
         owner = self.ownership
         if owner.holder is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import TakeBack, parse_action, to_act
 from engine.edition import Edition
@@ -32,7 +33,7 @@ class Decisions:
 
 
 def decisions(players: list[str], seed: int, start_player: str | None, edition: Edition, rules: int,
-              started_at: float, moves: list[tuple[str, str, float, dict]]) -> dict[str, Decisions]:
+              started_at: float, moves: list[tuple[str, str, float, dict[str, Any]]]) -> dict[str, Decisions]:
     """`moves`: (player, actor, at, action) in the order played. Replays the game to know who was due when.
 
     A decision taken back (engine/undo.py) is not counted, nor is the take-back: the decision made again

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, NoReturn
 
-from engine import EVENTS, GameState
+from engine import EVENTS, Event, GameState
 from engine.editions import Library
 
 from . import chain, repair
@@ -22,15 +23,17 @@ from .errors import (
     ChannelBusy,
     CommitUncertain,
     GameNotFound,
+    GameNotPlayable,
+    GameQuarantined,
     StorageUnavailable,
     UniqueViolation,
     VersionConflict,
     WrongStatus,
 )
 from .ownership import Ownership
-from .records import Actor, DeadlinePlan, GameRecord, Table, TableMessages
+from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
 from .rows import META, OPEN, SELECT_GAME, record_from, sha
-from .sql import Database
+from .sql import Database, Row, Transaction, one
 from .stats import record_results
 from .writes import announce, log_entries, plan
 
@@ -50,26 +53,29 @@ class Games:
         return await self._insert(guild_id, channel_id, "lobby", table, None, parent_id)
 
     async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord:
-        """A game that starts at once (the terminal game, tests, benchmarks)."""
+        """A game that starts at once (the terminal game, tests, benchmarks). ValueError, nothing written, if the
+        table has no seed: the game could be neither rebuilt from its log nor finished (its results replay it)."""
+        if table.seed is None:
+            raise ValueError("a started game's table needs the seed its state was dealt from")
         return await self._insert(guild_id, channel_id, "active", table, state)
 
-    async def _insert(self, guild_id, channel_id, status, table: Table, state: GameState | None,
+    async def _insert(self, guild_id: int, channel_id: int, status: str, table: Table, state: GameState | None,
                       parent_id: int | None = None) -> GameRecord:
         now = time.time()
         snapshot = state.model_dump_json() if state is not None else None
 
-        async def work(tx):
+        async def work(tx: Transaction) -> int:
             await self.ownership.fence(tx, self.db.dialect, guild_id)
             row = await tx.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
             if row:
                 raise ChannelBusy(channel_id, row["id"])
-            row = await tx.fetchone(
-                "INSERT INTO games (guild_id, channel_id, parent_id, status, version, setup, snapshot,"
+            made = await one(
+                tx, "INSERT INTO games (guild_id, channel_id, parent_id, status, version, setup, snapshot,"
                 " snapshot_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, parent_id, status, table.model_dump_json(), snapshot,
                  snapshot and sha(snapshot), now, now),
             )
-            return row["id"]
+            return int(made["id"])
 
         try:
             game_id = await self.db.transaction(work)
@@ -94,7 +100,7 @@ class Games:
         return await self._write(game_id, expected_version, "lobby", sets, None, table=table)
 
     async def start_game(self, game_id: int, expected_version: int, table: Table, state: GameState, *,
-                         log: list = (), deadlines: DeadlinePlan | None = None,
+                         log: Sequence[LogEntry] = (), deadlines: DeadlinePlan | None = None,
                          announce_at: float | None = None) -> GameRecord:
         """Lobby to active: `table` now holds what replay needs (seats in order, seed, start player).
 
@@ -105,30 +111,19 @@ class Games:
         sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
                 "snapshot_sha256": sha(snapshot), "updated_at": now}
 
-        async def also(tx):
+        async def also(tx: Transaction) -> None:
             await log_entries(tx, game_id, 0, log, now)
             await plan(tx, game_id, deadlines)
             await announce(tx, game_id, expected_version + 1, announce_at)
 
         return await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
 
-    async def commit_action(
-        self,
-        game_id: int,
-        expected_version: int,
-        player: str,
-        action: dict,
-        state: GameState,
-        *,
-        events: list = (),
-        actor: Actor = "player",
-        table: Table | None = None,
-        log: list = (),
-        deadlines: DeadlinePlan | None = None,
-        keep_table: Table | None = None,
-        keep_messages: TableMessages | None = None,
-        announce_at: float | None = None,
-    ) -> GameRecord:
+    async def commit_action(self, game_id: int, expected_version: int, player: str, action: dict[str, Any],
+                            state: GameState, *, events: Sequence[Event] = (), actor: Actor = "player",
+                            table: Table | None = None, log: Sequence[LogEntry] = (),
+                            deadlines: DeadlinePlan | None = None, keep_table: Table | None = None,
+                            keep_messages: TableMessages | None = None,
+                            announce_at: float | None = None) -> GameRecord:
         """Append `action` (with who made it and the `events` it produced) to the log and store the `state`
         it produced, a changed `table`, table events (`log`) and the game's deadlines, all atomically.
 
@@ -149,7 +144,7 @@ class Games:
         if over:
             sets |= {"status": "finished", "finished_at": now}
 
-        async def also(tx):
+        async def also(tx: Transaction) -> None:
             await chain.append(tx, (game_id, state.moves, expected_version + 1, player, actor, json.dumps(action),
                                     EVENTS.dump_json(list(events)).decode(), now))
             await log_entries(tx, game_id, state.moves, log, now)
@@ -161,14 +156,15 @@ class Games:
         return await self._write(game_id, expected_version, "active", sets, state, also, table=table or keep_table,
                                  messages=keep_messages)
 
-    async def update_table(self, game_id: int, expected_version: int, table: Table, *, log: list = (),
-                           deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> GameRecord:
+    async def update_table(self, game_id: int, expected_version: int, table: Table, *,
+                           log: Sequence[LogEntry] = (), deadlines: DeadlinePlan | None = None,
+                           announce_at: float | None = None) -> GameRecord:
         """A change of seats during play (leaving, a stand-in, coming back), with its table events."""
         record = await self.load_game(game_id)
         now = time.time()
         moves = record.state.moves if record.state is not None else 0
 
-        async def also(tx):
+        async def also(tx: Transaction) -> None:
             await log_entries(tx, game_id, moves, log, now)
             await plan(tx, game_id, deadlines)
             await announce(tx, game_id, expected_version + 1, announce_at)
@@ -178,7 +174,8 @@ class Games:
                                  messages=record.messages)
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
-                          table: Table | None = None, log: list = (), announce_at: float | None = None) -> GameRecord:
+                          table: Table | None = None, log: Sequence[LogEntry] = (),
+                          announce_at: float | None = None) -> GameRecord:
         """Close an open game ('finished', 'cancelled', or 'abandoned' by all its players); it stays, with
         its log, as history, and its deadlines go. Only a game finished at its end records results.
         """
@@ -191,25 +188,26 @@ class Games:
         ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
         table = table or record.table
 
-        async def also(tx):
+        async def also(tx: Transaction) -> None:
             await log_entries(tx, game_id, record.state.moves if record.state else 0, log, now)
             await plan(tx, game_id, DeadlinePlan())
             await announce(tx, game_id, expected_version + 1, announce_at)
-            if ended:
+            if ended and record.state is not None:
                 await record_results(tx, self.db.dialect, game_id, record.state, now)
 
         sets = {"status": status, "finished_at": now, "updated_at": now, "setup": table.model_dump_json()}
         return await self._write(game_id, expected_version, record.status, sets, record.state, also,
                                  table=table, messages=record.messages)
 
-    async def _write(self, game_id, expected_version, status, sets: dict, state, also=None, *,
+    async def _write(self, game_id: int, expected_version: int, status: str, sets: dict[str, Any],
+                     state: GameState | None, also: Callable[[Transaction], Awaitable[None]] | None = None, *,
                      table: Table | None = None, messages: TableMessages | None = None) -> GameRecord:
         """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(tx)`.
 
         The record returned is read back, except the table and messages the caller already has.
         """
 
-        async def work(tx):
+        async def work(tx: Transaction) -> Row:
             assignments = ", ".join(f"{column} = ?" for column in sets)
             row = await tx.fetchone(
                 f"UPDATE games SET version = version + 1, {assignments} WHERE id = ? AND version = ? AND status = ?"
@@ -226,9 +224,10 @@ class Games:
             row = await self.db.transaction(work)
         except CommitUncertain:
             # Did it land? Each write stamps the game with its own `updated_at`.
-            row = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
-            if row is None or row["version"] != expected_version + 1 or row["updated_at"] != sets["updated_at"]:
+            got = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
+            if got is None or got["version"] != expected_version + 1 or got["updated_at"] != sets["updated_at"]:
                 raise StorageUnavailable(f"game {game_id}: the write was not stored") from None
+            row = got
         return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
 
     async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
@@ -238,7 +237,7 @@ class Games:
         """
         version = self.db.dialect.json_int("payload", "version")
 
-        async def work(tx):
+        async def work(tx: Transaction) -> None:
             row = await tx.fetchone("UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id",
                                     (messages.model_dump_json(), game_id))
             if row is None:
@@ -270,7 +269,7 @@ class Games:
         )
         return await repair.verified(self.db, row, self.editions) if row else None
 
-    async def active_games(self) -> tuple[list[GameRecord], list]:
+    async def active_games(self) -> tuple[list[GameRecord], list[GameQuarantined | GameNotPlayable]]:
         """Every open game of this process's shards (what the bot restores at start-up), verified, and those
         that had to be quarantined or cannot be played here (GameQuarantined, GameNotPlayable: their edition
         is missing)."""
@@ -287,7 +286,7 @@ class Games:
         return [(r["id"], r["guild_id"], r["channel_id"]) for r in rows]
 
 
-async def _explain_miss(tx, game_id: int, expected_version: int, wanted: str):
+async def _explain_miss(tx: Transaction, game_id: int, expected_version: int, wanted: str) -> NoReturn:
     row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id)

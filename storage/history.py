@@ -10,7 +10,7 @@ from engine import EVENTS, parse_action
 from .errors import GameNotFound
 from .records import ENTRY, LoggedMove
 from .rows import read_messages
-from .sql import Database
+from .sql import Database, one
 
 
 class GameLog:
@@ -43,8 +43,8 @@ class GameLog:
         extra = await self.db.fetchall(
             "SELECT move, entry, at FROM table_log WHERE game_id = ? AND move >= ? ORDER BY seq", (game_id, after)
         )
-        moves = {a["move"]: LoggedMove(a["move"], a["player"], a["actor"], EVENTS.validate_json(a["events"]), a["at"])
-                 for a in actions}
+        moves = {a["move"]: LoggedMove(a["move"], a["player"], a["actor"], [*EVENTS.validate_json(a["events"])],
+                                       a["at"]) for a in actions}
         for row in extra:
             logged = moves.get(row["move"])
             if logged is None:  # what followed move `after` itself (or, at 0, the deal)
@@ -54,17 +54,17 @@ class GameLog:
 
     async def last_decision(self, game_id: int, player: str) -> int:
         """The move at which `player` last decided for themselves (0: not yet)."""
-        row = await self.db.fetchone(
-            "SELECT COALESCE(MAX(move), 0) AS move FROM actions WHERE game_id = ? AND player = ? AND actor = 'player'",
-            (game_id, player),
+        row = await one(
+            self.db, "SELECT COALESCE(MAX(move), 0) AS move FROM actions WHERE game_id = ? AND player = ? AND"
+            " actor = 'player'", (game_id, player),
         )
-        return row["move"]
+        return int(row["move"])
 
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
         rows = await self.db.fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))
         return [(row["kind"], row["detail"]) for row in rows]
 
-    async def export_game(self, game_id: int) -> dict:
+    async def export_game(self, game_id: int) -> dict[str, Any]:
         """A game's whole history as JSON-ready data, for bug reports and replays (all of it: hidden cards too)."""
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
@@ -94,7 +94,7 @@ class GameLog:
         }
 
 
-def _json_or_text(text: str):
+def _json_or_text(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:

@@ -18,12 +18,12 @@ holder anywhere).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import StorageError
 from .ownership import row_of
-from .sql import Database
+from .sql import Database, Transaction
 
 _COLUMNS = "holder, pid, host, taken_at, heartbeat_at, seconds"
 _SELECT = f"SELECT {_COLUMNS}, id - 1 AS shard, shard_count FROM lease"
@@ -80,7 +80,7 @@ class Leases:
         return next((lease for lease in await self.leases() if not lease.stale(now)), None)
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                         shards=(0,), count: int = 1, gone: Callable[[Lease], bool] = never,
+                         shards: Iterable[int] = (0,), count: int = 1, gone: Callable[[Lease], bool] = never,
                          alive: Callable[[Lease], bool] = never) -> Lease:
         """Hold the lease of each of `shards` (of `count`), promising a heartbeat well within `seconds`, if
         every row in the way is free, already ours, stale, or its holder is `gone` (the backend's lock says
@@ -88,20 +88,20 @@ class Leases:
         none. In the way: the rows of these shards, and any row of a holder counting the shards otherwise.
         One transaction, so two takers cannot both win."""
         now = time.time() if now is None else now
-        shards = sorted(set(shards))
+        wanted = sorted(set(shards))
 
-        async def work(tx):
+        async def work(tx: Transaction) -> Lease:
             rows = await tx.fetchall(f"{_SELECT} ORDER BY id{self.db.dialect.for_update}")
             held = {lease.shard: lease for lease in (Lease(*row) for row in rows)}
             for current in held.values():
-                in_the_way = current.shard in shards or current.shard_count != count
+                in_the_way = current.shard in wanted or current.shard_count != count
                 if in_the_way and current.holder != holder and not (gone(current) or current.stale(now)):
                     raise LeaseHeld(current, now, alive=alive(current))
             await tx.execute("DELETE FROM lease WHERE shard_count != ?", (count,))
             taken = []
-            for shard in shards:
-                current = held.get(shard)
-                since = current.taken_at if current is not None and current.holder == holder else now
+            for shard in wanted:
+                mine = held.get(shard)
+                since = mine.taken_at if mine is not None and mine.holder == holder else now
                 lease = Lease(holder, pid, host, since, now, float(seconds), shard, count)
                 await tx.execute(
                     f"INSERT INTO lease (id, {_COLUMNS}, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id)"
@@ -121,7 +121,7 @@ class Leases:
         released)."""
         now = time.time() if now is None else now
 
-        async def work(tx):
+        async def work(tx: Transaction) -> bool:
             return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE holder = ?", (now, holder)) == rows
 
         return await self.db.transaction(work)
@@ -129,7 +129,7 @@ class Leases:
     async def release_lease(self, holder: str) -> bool:
         """Give the leases up (a clean stop), so the next process starts at once; False if none was ours."""
 
-        async def work(tx):
+        async def work(tx: Transaction) -> bool:
             return await tx.execute("DELETE FROM lease WHERE holder = ?", (holder,)) >= 1
 
         return await self.db.transaction(work)

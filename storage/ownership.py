@@ -15,10 +15,12 @@ stops answering. Until a process has claimed anything (tools, tests, the termina
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import StorageError
+from .sql import Dialect, Transaction
 
 
 def shard_of(guild_id: int, count: int) -> int:
@@ -46,20 +48,20 @@ class Ownership:
     count: int = 1
     on_lost: Callable[[ShardLost], None] = field(default=lambda lost: None)  # the lease keeper's: stop serving
 
-    def claimed(self, holder: str, shards, count: int) -> None:
+    def claimed(self, holder: str, shards: Iterable[int], count: int) -> None:
         self.holder, self.shards, self.count = holder, frozenset(shards), count
 
     def owns(self, guild_id: int) -> bool:
         return self.holder is None or self.count == 1 or shard_of(guild_id, self.count) in self.shards
 
-    def only_owned(self, guild_column: str) -> tuple[str, list]:
+    def only_owned(self, guild_column: str) -> tuple[str, list[Any]]:
         """An SQL condition (`AND ...`) keeping rows of owned guilds only, and its parameters."""
         if self.holder is None or self.count == 1:
             return "", []
         owned = sorted(self.shards)
         return (f" AND (({guild_column} >> 22) % ?) IN ({', '.join('?' * len(owned))})", [self.count, *owned])
 
-    async def fence(self, tx, dialect, guild_id: int) -> None:
+    async def fence(self, tx: Transaction, dialect: Dialect, guild_id: int) -> None:
         """Inside a write's transaction: ShardLost (the write is rolled back) unless `guild_id`'s shard is
         still this process's."""
         if self.holder is None:

@@ -8,7 +8,7 @@ read and write them, never raw JSON. Both are stored as JSON columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
@@ -141,7 +141,7 @@ class Table(_Record):
     def with_seats(self, seats: list[Seat]) -> Table:
         return self.model_copy(update={"seats": tuple(seats)})
 
-    def with_seat(self, player: str, **changes) -> Table:
+    def with_seat(self, player: str, **changes: Any) -> Table:
         return self.with_seats([s.model_copy(update=changes) if s.id == player else s for s in self.seats])
 
 
@@ -157,9 +157,12 @@ class TableEvent(_Record):
     to: None = None  # always public
 
 
-# One entry of a game's log: an engine event or a table event.
-LogEntry = Annotated[Union[*get_args(get_args(Event)[0]), TableEvent], Field(discriminator="type")]  # noqa: UP007
+# One entry of a game's log: an engine event or a table event (pydantic flattens the engine's tagged union of
+# events into this one, tagged by `type` too).
+LogEntry = Annotated[Event | TableEvent, Field(discriminator="type")]
 LOG: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
+# One entry read from JSON data (`ENTRY.validate_python`, `.validate_json`) or written as it
+# (`ENTRY.dump_python(entry, mode="json")`): the log of an exported game file (bot/service/export.py).
 ENTRY: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 
 
@@ -223,5 +226,5 @@ class LoggedMove:
     move: int
     player: str | None  # None for what came before the first move (the deal)
     actor: Actor
-    entries: list  # LogEntry, in order
+    entries: list[LogEntry]  # in order
     at: float

@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -32,12 +34,12 @@ from . import chain
 from .errors import GameNotPlayable, GameQuarantined
 from .records import GameRecord, Table
 from .rows import record_from, sha
-from .sql import Database
+from .sql import Database, Row, Transaction
 
 log = logging.getLogger(__name__)
 
 
-async def verified(db: Database, row, editions: Library) -> GameRecord:
+async def verified(db: Database, row: Row, editions: Library) -> GameRecord:
     """The game of a `SELECT_GAME` row, checked; repaired from its log, or quarantined (GameQuarantined), or
     refused if its edition is not among `editions` (GameNotPlayable)."""
     game_id, channel_id = row["id"], row["channel_id"]
@@ -63,8 +65,10 @@ async def verified(db: Database, row, editions: Library) -> GameRecord:
     return record_from(row, table, state)
 
 
-async def verify_all(db: Database, rows, editions: Library) -> tuple[list[GameRecord], list]:
-    games, lost = [], []
+async def verify_all(db: Database, rows: Iterable[Row],
+                     editions: Library) -> tuple[list[GameRecord], list[GameQuarantined | GameNotPlayable]]:
+    games: list[GameRecord] = []
+    lost: list[GameQuarantined | GameNotPlayable] = []
     for row in rows:
         try:
             games.append(await verified(db, row, editions))
@@ -73,7 +77,7 @@ async def verify_all(db: Database, rows, editions: Library) -> tuple[list[GameRe
     return games, lost
 
 
-def examine(row, actions, edition: Edition, rules: int) -> tuple[GameState | None, str, str]:
+def examine(row: Row, actions: Sequence[Row], edition: Edition, rules: int) -> tuple[GameState | None, str, str]:
     """(the snapshot's state if it is sound, what is wrong with it, what is wrong with the log), changing
     nothing: `actions` are the game's SELECT_LOG rows."""
     broken = chain.first_break(actions)
@@ -87,7 +91,7 @@ def examine(row, actions, edition: Edition, rules: int) -> tuple[GameState | Non
 
 
 async def _repair(db: Database, game_id: int, channel_id: int, table: Table, edition: Edition, why: str,
-                  rows) -> GameState:
+                  rows: Sequence[Row]) -> GameState:
     """Rebuild the snapshot from the seed and the (whole) log, with the game's edition and rules version;
     quarantine the game if that fails too."""
     log.warning("game %s (channel %s): %s; replaying its log", game_id, channel_id, why)
@@ -98,7 +102,7 @@ async def _repair(db: Database, game_id: int, channel_id: int, table: Table, edi
         return await _quarantine(db, game_id, channel_id, f"{why}; replay failed: {exc}")
     snapshot = state.model_dump_json()
 
-    async def work(tx):
+    async def work(tx: Transaction) -> None:
         await tx.execute("UPDATE games SET snapshot = ?, snapshot_sha256 = ? WHERE id = ?",
                          (snapshot, sha(snapshot), game_id))
         await _note(tx, game_id, "repaired", f"{why}; rebuilt from {len(actions)} logged actions")
@@ -116,16 +120,16 @@ async def _log_damaged(db: Database, game_id: int, channel_id: int, damage: str)
     if last is not None and (last["kind"], last["detail"]) == ("log_damaged", damage):
         return
 
-    async def work(tx):
+    async def work(tx: Transaction) -> None:
         await _note(tx, game_id, "log_damaged", damage)
 
     await db.transaction(work)
 
 
-async def _quarantine(db: Database, game_id: int, channel_id: int, reason: str):
+async def _quarantine(db: Database, game_id: int, channel_id: int, reason: str) -> NoReturn:
     log.error("game %s (channel %s) quarantined: %s", game_id, channel_id, reason)
 
-    async def work(tx):
+    async def work(tx: Transaction) -> None:
         await tx.execute("UPDATE games SET status = 'quarantined', updated_at = ? WHERE id = ?", (time.time(), game_id))
         await _note(tx, game_id, "quarantined", reason)
 
@@ -133,7 +137,7 @@ async def _quarantine(db: Database, game_id: int, channel_id: int, reason: str):
     raise GameQuarantined(game_id, channel_id, reason)
 
 
-async def _note(tx, game_id: int, kind: str, detail: str) -> None:
+async def _note(tx: Transaction, game_id: int, kind: str, detail: str) -> None:
     await tx.execute("INSERT INTO game_notes (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
                      (game_id, time.time(), kind, detail))
 
@@ -150,9 +154,11 @@ def playable(editions: Library, table: Table, game_id: int, channel_id: int) -> 
         raise GameNotPlayable(game_id, channel_id, str(exc), table.game_edition.id) from None
 
 
-def replay_table(table: Table, actions, edition: Edition) -> GameState:
+def replay_table(table: Table, actions: Iterable[tuple[str, Any]], edition: Edition) -> GameState:
     """The game a started table's log of (player, action) replays to, with its edition and rules version
     (`edition`: the table's, as `playable` found it). ReplayError / GameSetupError if the log does not replay."""
+    if table.seed is None:
+        raise GameSetupError("the table has no seed: its game never started")
     return replay(table.players, table.seed, table.start_player, actions, edition, table.game_rules)
 
 

@@ -7,6 +7,7 @@ import hashlib
 from engine import GameState
 
 from .records import GameRecord, Table, TableMessages
+from .sql import Row
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 ENDED = "('finished', 'cancelled', 'abandoned')"
@@ -20,7 +21,7 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def record_from(row, table: Table, state: GameState | None, messages: TableMessages | None = None) -> GameRecord:
+def record_from(row: Row, table: Table, state: GameState | None, messages: TableMessages | None = None) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import dataclass
+from typing import Any
 
 from engine import GameState
 
 from .decisions import Decisions, decisions
 from .records import Table
 from .rows import ENDED
-from .sql import Database, Dialect
+from .sql import Database, Dialect, Transaction, one
 
 MIN_GAMES = 3  # a win rate counts in the leaderboard's order from this many games on
 STEADY = 80  # the leaderboard's filter: people who finished at least this share (%) of their games
@@ -46,7 +47,7 @@ class PlayerStats:
     def average(self) -> float:
         return self.score_sum / self.games if self.games else 0.0
 
-    def __getitem__(self, key: str):  # stats["games"], as the older dict did
+    def __getitem__(self, key: str) -> Any:  # stats["games"], as the older dict did
         return getattr(self, key)
 
 
@@ -83,16 +84,19 @@ BOARD_ORDER = (f"wins DESC, CASE WHEN games >= {MIN_GAMES} THEN CAST(wins AS DOU
                " ELSE -1 END DESC, games ASC, player ASC")
 
 
-async def record_results(tx, dialect: Dialect, game_id: int, state: GameState, now: float) -> None:
+async def record_results(tx: Transaction, dialect: Dialect, game_id: int, state: GameState, now: float) -> None:
     """A game finished at its end: its results, auctions won and each player's totals, in its transaction.
     The totals are added to in place (`ON CONFLICT ... DO UPDATE`), so two games ending at once both count."""
-    row = await tx.fetchone("SELECT guild_id, setup, created_at FROM games WHERE id = ?", (game_id,))
+    if state.winners is None:
+        raise ValueError(f"game {game_id} has not ended: it has no winners to record")
+    winners = state.winners
+    row = await one(tx, "SELECT guild_id, setup, created_at FROM games WHERE id = ?", (game_id,))  # being written
     guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
     timing = await _decisions(tx, game_id, table, state, row["created_at"])
     for seat, p in enumerate(state.players):
-        winner = p.id in state.winners
+        winner = p.id in winners
         # Winners share first place; everyone else is placed after all who scored more, and the winners.
-        place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in state.winners)
+        place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in winners)
         sat = table.seat(p.id)
         computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
         left, mine = int(sat is not None and sat.left), timing[p.id]
@@ -123,12 +127,15 @@ async def record_results(tx, dialect: Dialect, game_id: int, state: GameState, n
     )
 
 
-async def _decisions(tx, game_id: int, table: Table, state: GameState, created_at: float) -> dict[str, Decisions]:
+async def _decisions(tx: Transaction, game_id: int, table: Table, state: GameState,
+                     created_at: float) -> dict[str, Decisions]:
     """Each seat's decisions in this game, from its stored moves (decisions.py); the game started when the
     deal was logged (before the first move), else when its table was opened."""
     started = await tx.fetchone("SELECT MIN(at) AS at FROM table_log WHERE game_id = ? AND move = 0", (game_id,))
     moves = [(r["player"], r["actor"], r["at"], json.loads(r["action"])) for r in await tx.fetchall(
         "SELECT player, actor, at, action FROM actions WHERE game_id = ? ORDER BY move", (game_id,))]
+    if table.seed is None:
+        raise ValueError(f"game {game_id} has a state but its table no seed")
     return decisions(table.players, table.seed, table.start_player, state.edition, table.game_rules,
                      started["at"] if started and started["at"] is not None else created_at, moves)
 
@@ -143,8 +150,8 @@ class Records:
         """A player's finished games: on one server, or (None) everywhere."""
         where, params = ("player = ? AND guild_id = ?", (player, guild_id)) if guild_id is not None else (
             "player = ?", (player,))
-        row = await self.db.fetchone(
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(SUM(score), 0) AS score_sum,"
+        row = await one(
+            self.db, "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, COALESCE(SUM(score), 0) AS score_sum,"
             " COALESCE(MAX(score), 0) AS best_score, COALESCE(SUM(decisions), 0) AS decisions,"
             " COALESCE(SUM(in_time), 0) AS in_time, COALESCE(SUM(left_game), 0) AS left_games"
             f" FROM player_results WHERE {where}", params)
@@ -174,15 +181,15 @@ class Records:
         rows = await self.db.fetchall(
             f"SELECT player, name, games, wins, best_score FROM player_totals WHERE {who}"
             f" ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?", (guild_id, limit, offset))
-        total = await self.db.fetchone(f"SELECT COUNT(*) AS n FROM player_totals WHERE {who}", (guild_id,))
+        total = await one(self.db, f"SELECT COUNT(*) AS n FROM player_totals WHERE {who}", (guild_id,))
         board = [BoardRow(offset + i + 1, r["player"], r["name"], r["games"], r["wins"], r["best_score"])
                  for i, r in enumerate(rows)]
         return board, total["n"]
 
     async def computer_totals(self, guild_id: int) -> tuple[int, int]:
         """(seats played, wins) of all computer seats on the server."""
-        row = await self.db.fetchone(
-            "SELECT COALESCE(SUM(games), 0) AS games, COALESCE(SUM(wins), 0) AS wins FROM player_totals"
+        row = await one(
+            self.db, "SELECT COALESCE(SUM(games), 0) AS games, COALESCE(SUM(wins), 0) AS wins FROM player_totals"
             " WHERE guild_id = ? AND computer = 1", (guild_id,))
         return row["games"], row["wins"]
 
@@ -200,7 +207,7 @@ class Records:
         if not rows:
             return []
         ids = [r["id"] for r in rows]
-        results: dict[int, list] = {}
+        results: dict[int, list[tuple[str, int, int, bool]]] = {}
         for r in await self.db.fetchall(
                 "SELECT game_id, player, score, place, winner FROM player_results"
                 f" WHERE game_id IN ({', '.join('?' * len(ids))}) ORDER BY game_id, place, seat", ids):

@@ -9,6 +9,8 @@ storage contract (contract.py) on it, one per concern, each handed on by itself 
 from __future__ import annotations
 
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from engine.editions import Library
 
@@ -33,7 +35,7 @@ class Store:
         self.editions = editions or Library()
         # The shards this process claimed (through `leases`): every game write is fenced by them, and the
         # scheduler and start-up read only their games (ownership.py). Nothing is fenced before a claim.
-        self.ownership: Ownership = getattr(leases, "ownership", None) or Ownership()
+        self.ownership: Ownership = leases.ownership
         self.games = Games(db, self.editions, self.ownership)
         self.log = GameLog(db)
         self.deadlines = Deadlines(db, self.ownership)
@@ -43,7 +45,7 @@ class Store:
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
-                   **options) -> Store:
+                   **options: Any) -> Store:
         """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
         path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
         waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
@@ -54,10 +56,12 @@ class Store:
 
             if retry_seconds is not None:
                 options["retry_seconds"] = retry_seconds
-            return await open_postgres(cls, url, editions, **options)
-        from .sqlite import open_sqlite
+            db, leases = await open_postgres(url, **options)
+        else:
+            from .sqlite import open_sqlite
 
-        return await open_sqlite(cls, url, editions, **options)
+            db, leases = await open_sqlite(url, **options)
+        return cls(db, url, leases, editions)
 
     @property
     def kind(self) -> str:
@@ -74,13 +78,12 @@ class Store:
         return self.url.path
 
     async def close(self) -> None:
-        close_leases = getattr(self.leases, "close", None)
-        if close_leases is not None:
-            await close_leases()
+        await self.leases.close()
         await self.db.close()
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> Store:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
         await self.close()

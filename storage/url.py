@@ -41,8 +41,8 @@ class DatabaseURL:
     @property
     def shown(self) -> str:
         """For logs and messages: the file, or the URL without its password."""
-        if self.kind == "sqlite":
-            return self.path
+        if self.dsn is None:  # SQLite's file
+            return self.path or ""
         parts = urlsplit(self.dsn)
         if parts.password is None:
             return self.dsn

@@ -9,15 +9,17 @@ If Discord failed or the bot died first, the scheduler finds the row and the ann
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from .records import ENTRY, DeadlinePlan
+from .records import ENTRY, DeadlinePlan, LogEntry
+from .sql import Transaction
 
 UPSERT_DEADLINE = ("INSERT INTO deadlines (game_id, player, kind, due_at, payload) VALUES (?, ?, ?, ?, ?)"
                    " ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
                    " payload = excluded.payload")
 
 
-async def log_entries(tx, game_id: int, move: int, entries: list, now: float) -> None:
+async def log_entries(tx: Transaction, game_id: int, move: int, entries: Sequence[LogEntry], now: float) -> None:
     """Table events (or the deal's events) that follow `move` in the game's log (numbered under the game's
     row lock, which the write holds)."""
     for entry in entries:
@@ -28,7 +30,7 @@ async def log_entries(tx, game_id: int, move: int, entries: list, now: float) ->
         )
 
 
-async def plan(tx, game_id: int, deadlines: DeadlinePlan | None) -> None:
+async def plan(tx: Transaction, game_id: int, deadlines: DeadlinePlan | None) -> None:
     """Make the game's deadlines what the plan says (None: leave them as they are)."""
     if deadlines is None:
         return
@@ -42,7 +44,7 @@ async def plan(tx, game_id: int, deadlines: DeadlinePlan | None) -> None:
                                                for d in deadlines.new])
 
 
-async def announce(tx, game_id: int, version: int, due_at: float | None) -> None:
+async def announce(tx: Transaction, game_id: int, version: int, due_at: float | None) -> None:
     """The durable promise to announce `version` (one row per game, the newest version wins)."""
     if due_at is not None:
         await tx.execute(UPSERT_DEADLINE, (game_id, "", "announce", float(due_at), json.dumps({"version": version})))

@@ -30,3 +30,36 @@ async def test_both_schemas_hold_the_same_tables_and_columns(tmp_path, postgres_
     assert types["actions", "hash"] == "bytea"
     assert types["deadlines", "payload"] == types["player_settings", "settings"] == "jsonb"  # queried by SQL
     assert types["actions", "events"] == types["games", "snapshot"] == "text"  # hashed over their exact text
+
+
+def test_one_loader_reads_both_backends_migrations_in_order():
+    from storage.migrations import Migrations
+    from storage.postgres.migrate import MIGRATIONS as PG
+    from storage.sqlite.migrate import MIGRATIONS as SQLITE
+
+    for migrations, latest in ((SQLITE, SQLITE_LATEST), (PG, PG_LATEST)):
+        assert isinstance(migrations, Migrations)
+        assert [step.number for step in migrations.steps] == list(range(1, latest + 1))
+        assert all(step.name.startswith(f"{step.number:04d}_") and step.sql.strip() for step in migrations.steps)
+        assert migrations.due(latest) == [] and migrations.due(0, 2) == migrations.steps[:2]
+        assert migrations.due(1) == migrations.steps[1:]
+
+
+def test_a_gap_in_the_migrations_or_a_newer_database_is_refused(tmp_path, monkeypatch):
+    import pytest
+
+    from storage.migrations import Migrations
+
+    package = tmp_path / "gappy"
+    (package / "migrations").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    for name in ("0001_first.sql", "0003_third.sql", "notes.txt"):
+        (package / "migrations" / name).write_text("SELECT 1;")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RuntimeError, match=r"without gaps, found \[1, 3\]"):
+        Migrations("gappy")
+    (package / "migrations" / "0002_second.sql").write_text("SELECT 2;")
+    migrations = Migrations("gappy")
+    assert [s.name for s in migrations.steps] == ["0001_first.sql", "0002_second.sql", "0003_third.sql"]
+    with pytest.raises(RuntimeError, match="newer than this code knows"):
+        migrations.due(4)

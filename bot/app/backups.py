@@ -15,8 +15,7 @@ import shlex
 import time
 from pathlib import Path
 
-from storage.sqlite.backup import back_up, backups, taken_at
-from storage.sqlite.restore import NoGoodBackup, StillServed, StillSound, damage, restore
+from storage.backups import NoGoodBackup, StillServed, StillSound, back_up, backups, damage, restore, taken_at
 from storage.url import DatabaseURL
 
 from .config import Settings

@@ -16,9 +16,8 @@ import json
 from typing import Any
 
 from engine import spectator_view
-from storage import GameRecord, LoggedMove
+from storage import ENTRY, GameRecord, LoggedMove
 from storage.contract import GameLog
-from storage.records import ENTRY
 
 FORMAT = "augsburg-1520-game"
 VERSION = 2  # 2: the game's edition is in the file; 1 (still read): the legacy edition

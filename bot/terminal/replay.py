@@ -22,8 +22,7 @@ from engine.edition import Edition, EditionError, parse_edition
 from engine.editions import legacy
 from engine.state import RULES_PLAYED, GameState
 from engine.undo import History
-from storage import LoggedMove, Seat
-from storage.records import ENTRY
+from storage import ENTRY, LoggedMove, Seat
 
 from ..service.export import FORMAT, VERSION
 from ..wording import ENGLISH, People, Words, history, log, names, rules

@@ -5,11 +5,19 @@ asyncpg is imported only when a postgresql:// URL is opened: a bot on SQLite nev
 
 from __future__ import annotations
 
-from .database import PostgresDatabase
+from ..contract import LeaseStore
+from ..sql import Database
+from ..url import DatabaseURL
+from .database import RETRY_SECONDS, PostgresDatabase
 from .lease import AdvisoryLeases
 
 
-async def open_postgres(store_class, url, editions, *, migrate_to: int | None = None, **pool):
-    """`pool`: retry_seconds, min_size, max_size (postgres/database.py)."""
-    db = await PostgresDatabase.open(url.dsn, migrate_to=migrate_to, **pool)
-    return store_class(db, url, AdvisoryLeases(db), editions)
+async def open_postgres(url: DatabaseURL, *, migrate_to: int | None = None, retry_seconds: float = RETRY_SECONDS,
+                        min_size: int = 1, max_size: int = 10) -> tuple[Database, LeaseStore]:
+    """The database at `url` and its lease, as the storage contract takes them (the type checker holds the
+    backend to it here, and in conformance.py). `retry_seconds`, `min_size`, `max_size`: database.py's."""
+    if url.dsn is None:
+        raise ValueError(f"{url.shown} names no PostgreSQL database")
+    db = await PostgresDatabase.open(url.dsn, retry_seconds=retry_seconds, min_size=min_size, max_size=max_size,
+                                     migrate_to=migrate_to)
+    return db, AdvisoryLeases(db)

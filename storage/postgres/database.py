@@ -22,11 +22,14 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import TypeVar
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from ..errors import CommitUncertain, StorageUnavailable, UniqueViolation
+from ..sql import Params, Row, Transaction
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 10.0  # how long a lost server is waited for before a call gives up
@@ -36,6 +39,7 @@ COMMAND_TIMEOUT = 30.0  # a statement that hangs this long (a half-open connecti
 # The connection is gone, or the server will not take one now: worth trying again on a new connection.
 LOST = (asyncpg.PostgresConnectionError, asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
         asyncpg.CrashShutdownError, asyncpg.TooManyConnectionsError, OSError, TimeoutError)
+T = TypeVar("T")
 
 
 class PostgresDialect:
@@ -82,19 +86,19 @@ def lost(exc: BaseException) -> bool:
 class _Connection:
     """Statements on one connection of the pool (inside a transaction)."""
 
-    def __init__(self, con: asyncpg.Connection):
+    def __init__(self, con: asyncpg.Connection | PoolConnectionProxy):
         self._con = con
 
-    async def fetchone(self, sql: str, params: Sequence = ()):
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         try:
             return await self._con.fetchrow(numbered(sql), *params)
         except asyncpg.UniqueViolationError as exc:
             raise UniqueViolation(str(exc)) from exc
 
-    async def fetchall(self, sql: str, params: Sequence = ()):
+    async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
         return await self._con.fetch(numbered(sql), *params)
 
-    async def execute(self, sql: str, params: Sequence = ()) -> int:
+    async def execute(self, sql: str, params: Params = ()) -> int:
         try:
             status = await self._con.execute(numbered(sql), *params)
         except asyncpg.UniqueViolationError as exc:
@@ -102,7 +106,7 @@ class _Connection:
         count = status.rpartition(" ")[2]
         return int(count) if count.isdigit() else 0
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         await self._con.executemany(numbered(sql), [tuple(r) for r in rows])
 
 
@@ -115,14 +119,14 @@ class PostgresDatabase:
         self._pool = pool
         self.dsn = dsn
         self.retry_seconds = retry_seconds
-        self.path = None
+        self.path: str | None = None  # a file only on SQLite
 
     @classmethod
     async def open(cls, dsn: str, *, retry_seconds: float = RETRY_SECONDS, min_size: int = 1, max_size: int = 10,
                    migrate_to: int | None = None) -> PostgresDatabase:
         from .migrate import migrate
 
-        async def start():
+        async def start() -> asyncpg.Pool:
             return await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
                                              command_timeout=COMMAND_TIMEOUT, reset=_nothing_to_reset)
 
@@ -148,17 +152,17 @@ class PostgresDatabase:
             await asyncio.wait_for(self._pool.close(), 10)
         self._pool.terminate()
 
-    async def fetchone(self, sql: str, params: Sequence = ()):
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         return await retrying(lambda: self._pool.fetchrow(numbered(sql), *params), self.retry_seconds, "read")
 
-    async def fetchall(self, sql: str, params: Sequence = ()):
+    async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
         return await retrying(lambda: self._pool.fetch(numbered(sql), *params), self.retry_seconds, "read")
 
-    async def transaction(self, work):
+    async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run `work(tx)` as one transaction (READ COMMITTED); retried whole if the connection was lost
         before its COMMIT."""
 
-        async def attempt():
+        async def attempt() -> T:
             async with self._pool.acquire() as con:
                 tx = con.transaction()
                 await tx.start()
@@ -188,14 +192,14 @@ class PostgresDatabase:
             found.setdefault(r["table_name"], {})[r["column_name"]] = r["data_type"]
         return found
 
-    async def after_copy(self, tx) -> None:
+    async def after_copy(self, tx: Transaction) -> None:
         """Rows copied in with their ids: new ones are numbered after the largest (identity columns)."""
         for table in ("games", "game_notes"):
             await tx.fetchone(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
 
 
-async def retrying(call, seconds: float, what: str):
+async def retrying(call: Callable[[], Awaitable[T]], seconds: float, what: str) -> T:
     """`call()`, tried again with backoff while the server is out of reach, for up to `seconds`."""
     deadline, wait, failures = time.monotonic() + seconds, FIRST_WAIT, 0
     while True:

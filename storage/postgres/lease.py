@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterable
 
 import asyncpg
 
@@ -70,16 +71,17 @@ class AdvisoryLeases:
             await con.close()
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                         shards=(0,), count: int = 1) -> Lease:
+                         shards: Iterable[int] = (0,), count: int = 1) -> Lease:
         async with self._busy:
             return await self._take(holder, pid, host, seconds, now, sorted(set(shards)), count)
 
     async def _take(self, holder: str, pid: int, host: str, seconds: float, now: float | None, shards: list[int],
                     count: int) -> Lease:
         now = time.time() if now is None else now
-        fresh = self._con is None or self._con.is_closed()
-        if fresh:
-            self._con = await self._lock(holder, now, shards)
+        con = self._con
+        fresh = con is None or con.is_closed()
+        if con is None or fresh:
+            con = self._con = await self._lock(holder, now, shards)
         try:
             # Locked by this call: whoever the rows of these shards name is gone. Otherwise the locks are this
             # process's already (one process, several holder ids: tests), and the rows decide. A row of a
@@ -88,7 +90,7 @@ class AdvisoryLeases:
             others = [lease for lease in await self.rows.leases() if lease.shard_count != count
                       and lease.shard not in shards and lease.holder != holder]
             tried = [lease.shard for lease in others
-                     if await self._con.fetchval("SELECT pg_try_advisory_lock($1)", key(lease.shard))]
+                     if await con.fetchval("SELECT pg_try_advisory_lock($1)", key(lease.shard))]
             try:
                 taken = await self.rows.take_lease(
                     holder, pid, host, seconds, now, shards=shards, count=count,
@@ -96,7 +98,7 @@ class AdvisoryLeases:
                     alive=lambda current: fresh)
             finally:
                 for shard in tried:
-                    await self._con.fetchval("SELECT pg_advisory_unlock($1)", key(shard))
+                    await con.fetchval("SELECT pg_advisory_unlock($1)", key(shard))
         except BaseException:
             if fresh:
                 await self._unlock()
@@ -154,10 +156,11 @@ class AdvisoryLeases:
             self._con = con
         return await self.rows.renew_lease(holder, now, rows=len(self._shards))
     async def _still_locked(self) -> bool:
-        if self._con.is_closed():
+        con = self._con
+        if con is None or con.is_closed():
             return False
         try:
-            await self._con.fetchval("SELECT 1", timeout=5)
+            await con.fetchval("SELECT 1", timeout=5)
         except Exception as exc:
             if lost(exc):
                 return False
@@ -185,4 +188,3 @@ class AdvisoryLeases:
     async def close(self) -> None:
         async with self._busy:
             await self._unlock()
-

@@ -35,7 +35,11 @@ def backups(database: str | Path, folder: str | Path) -> list[Path]:
 
 
 def taken_at(backup: Path) -> datetime:
-    return datetime.strptime(_STAMPED.search(backup.name).group(1), STAMP).replace(tzinfo=UTC)
+    """When a backup (one `backups` lists) was taken; ValueError if `backup` is not named as one."""
+    stamped = _STAMPED.search(backup.name)
+    if stamped is None:
+        raise ValueError(f"{backup.name} is not named as a backup (NAME-{STAMP}.sqlite3)")
+    return datetime.strptime(stamped.group(1), STAMP).replace(tzinfo=UTC)
 
 
 def integrity(path: str | Path, check: str = "integrity_check") -> str:

@@ -3,29 +3,39 @@
 WAL mode with synchronous=FULL: a committed action survives a process crash
 (kill -9) and a power cut. (NORMAL would survive the crash but could lose the
 last commits on a power cut.) Rows come back as sqlite3.Row, read by name.
-One connection per process, one transaction at a time on it (BEGIN IMMEDIATE
-takes the file's write lock at once, so a transaction never fails half-way
-for a lock another process holds).
+
+Two connections per process. The writer runs one transaction at a time
+(BEGIN IMMEDIATE takes the file's write lock at once, so a transaction never
+fails half-way for a lock another process holds). Reads outside a transaction
+go to a second, read-only connection: in WAL mode each of its statements reads
+the last committed state, never a transaction still under way on the writer
+(a read there would run inside it: a game's row already at the next move while
+its action row is not yet written, or a change about to be rolled back), and it
+reads beside a write instead of waiting for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
 from ..errors import DatabaseBusy, UniqueViolation
+from ..sql import Params, Row, Transaction
 from .migrate import migrate
 
 BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
 
 
 class SQLiteDialect:
     name = "sqlite"
-    for_update = key_share = ""  # BEGIN IMMEDIATE has locked the whole file already
+    for_update = ""  # BEGIN IMMEDIATE has locked the whole file already
+    key_share = ""
 
     def json_field(self, expr: str, key: str) -> str:
         return f"json_extract({expr}, '$.{key}')"
@@ -37,92 +47,118 @@ class SQLiteDialect:
         return f"json_each({expr}) AS {alias}"
 
 
-class _Connection:
-    """Statements on the one aiosqlite connection (inside a transaction, or reads outside one)."""
+class _Statements:
+    """Statements on one aiosqlite connection: the writer's inside a transaction, or the reader's."""
 
-    def __init__(self, db: aiosqlite.Connection):
-        self._db = db
+    def __init__(self, con: aiosqlite.Connection):
+        self.con = con
 
-    async def fetchone(self, sql: str, params: Sequence = ()):
-        async with self._db.execute(sql, tuple(params)) as cur:
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        async with self.con.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()
 
-    async def fetchall(self, sql: str, params: Sequence = ()):
-        async with self._db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchall()
+    async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
+        async with self.con.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
 
-    async def execute(self, sql: str, params: Sequence = ()) -> int:
+    async def execute(self, sql: str, params: Params = ()) -> int:
         try:
-            async with self._db.execute(sql, tuple(params)) as cur:
+            async with self.con.execute(sql, tuple(params)) as cur:
                 return cur.rowcount
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" in str(exc):
                 raise UniqueViolation(str(exc)) from exc
             raise
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
-        await self._db.executemany(sql, [tuple(r) for r in rows])
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self.con.executemany(sql, [tuple(r) for r in rows])
 
 
-class SQLiteDatabase(_Connection):
-    """One connection to one database file. Safe to share between coroutines."""
+async def _connect(path: str | Path, *pragmas: str) -> aiosqlite.Connection:
+    con = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit: transactions are explicit
+    try:
+        con.row_factory = aiosqlite.Row
+        await con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        for pragma in pragmas:
+            await con.execute(f"PRAGMA {pragma}")
+    except BaseException:
+        await con.close()
+        raise
+    return con
+
+
+class SQLiteDatabase:
+    """Two connections to one database file (the writer's and the reader's). Safe to share between coroutines."""
 
     dialect = SQLiteDialect()
 
-    def __init__(self, db: aiosqlite.Connection, path: str):
-        super().__init__(db)
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str):
+        self._writer = _Statements(writer)  # transactions only, one at a time
+        self._reader = _Statements(reader)  # reads outside a transaction: committed data only
         self.path = path
-        self._write_lock = asyncio.Lock()  # one transaction at a time on this connection
+        self._write_lock = asyncio.Lock()  # one transaction at a time on the writer
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL", migrate_to: int | None = None):
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
+                   migrate_to: int | None = None) -> SQLiteDatabase:
+        if str(path) in ("", ":memory:") or str(path).startswith("file::memory:"):
+            raise ValueError("SQLite needs a file here: its reader is a connection of its own (not a temporary or"
+                             " in-memory database)")
+        writer = await _connect(path, "journal_mode = WAL", f"synchronous = {synchronous}", "foreign_keys = ON")
         try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute(f"PRAGMA synchronous = {synchronous}")
-            await db.execute("PRAGMA foreign_keys = ON")
             try:
-                await migrate(db, migrate_to)
+                await migrate(writer, migrate_to)
             except Exception:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                if writer.in_transaction:
+                    await writer.execute("ROLLBACK")
                 raise
+            # Opened once the schema is migrated; query_only: nothing is ever written through it.
+            reader = await _connect(path, "foreign_keys = ON", "query_only = ON")
         except BaseException:
-            await db.close()
+            await writer.close()
             raise
-        return cls(db, str(path))
+        return cls(writer, reader, str(path))
 
     async def close(self) -> None:
-        await self._db.close()
+        try:
+            await self._reader.con.close()
+        finally:
+            await self._writer.con.close()
 
-    async def transaction(self, work):
-        """Run `work(tx)` inside BEGIN IMMEDIATE ... COMMIT; roll back on any error."""
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._reader.fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
+        return await self._reader.fetchall(sql, params)
+
+    async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run `work(tx)` inside BEGIN IMMEDIATE ... COMMIT on the writer; roll back on any error."""
         async with self._write_lock:
+            con = self._writer.con
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
+                await con.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
                                        " (stopped or frozen in the middle of a write?)") from None
                 raise
             try:
-                result = await work(self)
+                result = await work(self._writer)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await con.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            await con.execute("COMMIT")
             return result
 
     async def compact(self) -> None:
         """Fold the WAL into the main file and reclaim free pages (maintenance; takes the write lock)."""
         async with self._write_lock:
-            await (await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")).close()
-            await (await self._db.execute("VACUUM")).close()
+            await (await self._writer.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")).close()
+            await (await self._writer.con.execute("VACUUM")).close()
 
     async def integrity_check(self) -> str:
-        return (await self.fetchone("PRAGMA integrity_check"))[0]
+        row = await self.fetchone("PRAGMA integrity_check")
+        return str(row[0]) if row is not None else "no answer"
 
     async def column_types(self) -> dict[str, dict[str, str]]:
         """Every table's columns, in order, with their declared types (copy.py, the schema test)."""
@@ -130,5 +166,5 @@ class SQLiteDatabase(_Connection):
         return {t["name"]: {c["name"]: c["type"] for c in await self.fetchall(f"PRAGMA table_info({t['name']})")}
                 for t in tables}
 
-    async def after_copy(self, tx) -> None:
+    async def after_copy(self, tx: Transaction) -> None:
         """Rows copied in with their ids: nothing to do (SQLite numbers new rows after the largest id)."""

@@ -14,7 +14,9 @@ from pathlib import Path
 try:
     import fcntl
 except ImportError:  # Windows: no flock; the heartbeat alone decides, as before
-    fcntl = None
+    FLOCK = False
+else:
+    FLOCK = True
 
 
 class HostLock:
@@ -29,7 +31,7 @@ class HostLock:
     def acquire(self) -> bool:
         """Take the lock unless a live process holds it. True only if taken by this call: then no live process
         on this host was holding it, so any earlier holder from this host is dead."""
-        if fcntl is None or self._fd is not None:
+        if not FLOCK or self._fd is not None:
             return False
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -51,8 +53,8 @@ class HostLock:
 
 def holder_alive(database: str | Path) -> bool | None:
     """Whether a live process on this host holds `database`'s lock: True, False, or None if it cannot tell."""
-    if fcntl is None or not Path(f"{database}.lock").exists():
-        return None if fcntl is None else False
+    if not FLOCK or not Path(f"{database}.lock").exists():
+        return None if not FLOCK else False
     probe = HostLock(database)
     if probe.acquire():
         probe.release()

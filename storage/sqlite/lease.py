@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Iterable
 
 from ..lease import Lease, LeaseHeld, Leases
 from ..ownership import Ownership
+from ..sql import Database
 from .host_lock import HostLock, holder_alive
 
 
 class HostLeases:
-    def __init__(self, db, path: str):
+    def __init__(self, db: Database, path: str):
         self.rows = Leases(db)
         self.path = path
         self.host_lock = HostLock(path)  # held while this process holds the lease
@@ -37,7 +39,7 @@ class HostLeases:
         return await self.rows.leases()
 
     async def take_lease(self, holder: str, pid: int, host: str, seconds: float, now: float | None = None, *,
-                         shards=(0,), count: int = 1) -> Lease:
+                         shards: Iterable[int] = (0,), count: int = 1) -> Lease:
         """The whole database, whatever `shards` (one process serves them all here)."""
         # Taken only by this call: no live process on this host holds the database (host_lock.py).
         locked_now = self.host_lock.acquire()

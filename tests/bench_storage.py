@@ -1,4 +1,4 @@
-"""Storage benchmark, SQLite and PostgreSQL side by side: `python -m storage.bench [--postgres URL]`.
+"""Storage benchmark, SQLite and PostgreSQL side by side: `python tests/bench_storage.py [--postgres URL]`.
 
 Prints, for each backend: commit latency (median, 99th percentile) of a real move (its state and events)
 with 1,000 live games, and commits per second; the time to list, load and verify 3,000 stored games (what
@@ -17,17 +17,20 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from engine import apply, new_game
-from engine.randomplay import random_action
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from .records import GameRecord, Seat, Table
-from .store import Store
+from engine import apply, new_game  # noqa: E402
+from engine.randomplay import random_action  # noqa: E402
+from storage import GameRecord, Seat, Store, Table  # noqa: E402
+from storage.sqlite.database import SQLiteDatabase  # noqa: E402
 
 
 async def _new(store: Store, channel: int, seed: int, players: int) -> GameRecord:
@@ -104,9 +107,9 @@ async def size(database: str, games: int, **options) -> int:
 
 async def _bytes(store: Store) -> int:
     """The database's size on disk (PostgreSQL's without its write-ahead log, as SQLite's once compacted)."""
-    if store.kind == "sqlite":
+    if isinstance(store.db, SQLiteDatabase):
         await store.db.compact()
-        return Path(store.path).stat().st_size
+        return Path(store.db.path).stat().st_size
     return (await store.db.fetchone("SELECT pg_database_size(current_database()) AS n"))["n"]
 
 
