@@ -25,7 +25,7 @@ storage contract types (records, the records' queries).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from engine.editions import Library
 from storage import Store
@@ -37,7 +37,7 @@ from .clock import Clock, SystemClock
 from .core import Core
 from .decisions import Decisions
 from .games import Games
-from .lease import LeaseKeeper, ShardClaim
+from .lease import LeaseKeeper, ShardClaim, Stop
 from .lobby import Lobby
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 from .pings import Pings
@@ -119,7 +119,7 @@ class GameService:
         """Tell `told` the earliest new deadline after every write that planned some (the scheduler wakes)."""
         self.core.on_deadlines = told
 
-    def lease_keeper(self, seconds: float, on_lost: Callable[[], Awaitable[None]],
+    def lease_keeper(self, seconds: float, on_lost: Stop,
                      shards: ShardClaim | None = None) -> LeaseKeeper:
         """What holds this database (`shards`: these of Discord's shards) for the process while it serves
         (see lease.py)."""

@@ -11,18 +11,21 @@ move, so an instant pass tells no one which it was.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine import GameState, is_legal, only_action, to_act
 from engine.actions import ActionModel, Bid, Call, Pass
 from engine.rules import bid_capacity
 from storage import Ahead, Seat, Table
+from storage.records import Actor
 
 SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
+HOWS: dict[str, Literal["pass", "call", "raise"]] = {"p": "pass", "c": "call", "r": "raise"}  # ahead's codes
 
 
 @dataclass(frozen=True)
 class Automatic:
-    now: dict[str, tuple[ActionModel, str]] = field(default_factory=dict)  # person: (action, actor), to make now
+    now: dict[str, tuple[ActionModel, Actor]] = field(default_factory=dict)  # person: (action, actor), now
     waiting: frozenset[str] = frozenset()  # people with one option in a secret choice, until the others chose
 
 
@@ -31,7 +34,7 @@ def automatic(state: GameState | None, table: Table) -> Automatic:
     if state is None or state.phase == "game_over":
         return Automatic()
     due = to_act(state)
-    made: dict[str, tuple[ActionModel, str]] = {}
+    made: dict[str, tuple[ActionModel, Actor]] = {}
     for player in due:
         seat = table.seat(player)
         if seat is None or table.computer_plays(player):
@@ -58,6 +61,7 @@ def planned_action(seat: Seat, state: GameState) -> ActionModel | None:
     ahead = seat.ahead
     if ahead is None or ahead.auction != auction_id(state):
         return None
+    assert state.auction is not None, "an auction is running"
     action = ahead_action(ahead, state.auction.high)
     return action if is_legal(state, seat.id, action) else Pass()
 
@@ -78,11 +82,13 @@ def ahead_choices(state: GameState, player: str, due_too: bool = False) -> list[
     for a player out of it, and for the player whose turn it is (they decide now; `due_too`: still listed)."""
     auction = auction_id(state)
     seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
-    if auction is None or seat is None or state.auction.passed[seat] or (player in to_act(state) and not due_too):
+    running = state.auction
+    if auction is None or running is None or state.noble is None or seat is None or running.passed[seat] \
+            or (player in to_act(state) and not due_too):
         return []
     ed = state.edition
     most = bid_capacity(state.players[seat].hand, ed.nobles[state.noble], ed)
-    high = state.auction.high
+    high = running.high
     calls = [Ahead(auction=auction, how="call", cards=n) for n in range(max(1, high), most + 1)]
     raises = [Ahead(auction=auction, how="raise", cards=n) for n in range(high + 1, most + 1)]
     return [Ahead(auction=auction, how="pass"), *calls, *raises]
@@ -105,7 +111,7 @@ def ahead_code(ahead: Ahead) -> str:
 
 def read_ahead(code: str, auction: str) -> Ahead | None:
     """The choice a code names, for `auction`; None if it names none."""
-    how = {"p": "pass", "c": "call", "r": "raise"}.get(code[:1])
+    how = HOWS.get(code[:1])
     if how is None or (how == "pass") != (code == "p") or (how != "pass" and not code[1:].isdigit()):
         return None
     return Ahead(auction=auction, how=how, cards=0 if how == "pass" else int(code[1:]))

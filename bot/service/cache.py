@@ -16,7 +16,7 @@ from storage import GameRecord, Table
 
 @dataclass(frozen=True)
 class _Kept:
-    record: GameRecord  # without its state and table (None), which are below as text
+    record: GameRecord  # without its state (None) and table (PLACEHOLDER), which are below as text
     state: str | None
     table: str
 
@@ -25,8 +25,11 @@ class _Kept:
         return replace(self.record, state=state, table=Table.model_validate_json(self.table))
 
 
+PLACEHOLDER = Table(host="", seats=())  # a kept record's own table: the real one is kept as text beside it
+
+
 class GameCache:
-    def __init__(self):
+    def __init__(self) -> None:
         self._kept: dict[int, _Kept] = {}
 
     def get(self, channel_id: int) -> GameRecord | None:
@@ -40,7 +43,7 @@ class GameCache:
 
     def put(self, record: GameRecord) -> None:
         state = record.state.model_dump_json() if record.state is not None else None
-        bare = replace(record, state=None, table=None)
+        bare = replace(record, state=None, table=PLACEHOLDER)
         self._kept[record.channel_id] = _Kept(bare, state, record.table.model_dump_json())
 
     def drop(self, channel_id: int) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine import View
-from engine.actions import ActionModel, BuyChoice, Discard, ReturnCard, RevealChoice
+from engine import LegalOption, View
+from engine.actions import BuyChoice, Discard, ReturnCard, RevealChoice
 from engine.components import JOKER
 from engine.rules import filler_order, reveal_set
 
@@ -22,12 +22,12 @@ def positions(hand: Sequence[str], cards: Sequence[str]) -> list[int]:
     return taken
 
 
-def cards_to_give(options: Sequence[ActionModel], kind: type[Discard] | type[ReturnCard], view: View) -> list[str]:
+def cards_to_give(options: Sequence[LegalOption], kind: type[Discard] | type[ReturnCard], view: View) -> list[str]:
     """One card per distinct card of the hand that an option of `kind` names, lowest first."""
     return sorted({o.card for o in options if isinstance(o, kind)}, key=view.edition.card_rank)
 
 
-def reveal_offers(options: Sequence[ActionModel], view: View) -> list[list[str]]:
+def reveal_offers(options: Sequence[LegalOption], view: View) -> list[list[str]]:
     """The suggested lay-down first, then each certificate as the best card with the cheapest fillers."""
     choice = next((o for o in options if isinstance(o, RevealChoice)), None)
     if choice is None:
@@ -41,7 +41,7 @@ def reveal_offers(options: Sequence[ActionModel], view: View) -> list[list[str]]
     return [o for o in offers if o]
 
 
-def purchase_sets(options: Sequence[ActionModel], view: View) -> list[tuple[list[str], int, list[int]]]:
+def purchase_sets(options: Sequence[LegalOption], view: View) -> list[tuple[list[str], int, list[int]]]:
     """Every distinct affordable purchase once, as (cards, price, positions in the offer), small and large
     sets taking turns (one card, two, three, ..., one card, ...; the dearest first within a size), so that
     whatever the offer, the first 25 hold single cards as well as the biggest sets. Buying nothing is not

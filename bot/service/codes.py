@@ -8,6 +8,7 @@ ephemeral panel carries nothing another player could use.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.actions import (
     ActionModel,
@@ -67,7 +68,10 @@ def encode_positions(kind: str, positions: list[int]) -> str:
     return f"{kind}:x{sum(1 << i for i in set(positions)):x}"
 
 
-def decode(code: str):
+Resolver = Callable[[GameState, str], ActionModel]  # an action read from the game under the channel's lock
+
+
+def decode(code: str) -> ActionModel | Resolver:
     """An action, or for positional codes a function (state, player) -> action, read under the lock."""
     if code.startswith(("buy:", "rev:")):
         kind, _, rest = code.partition(":")
@@ -82,7 +86,10 @@ def decode(code: str):
             raise ValueError("a card was chosen twice")
 
         def resolve(state: GameState, player: str) -> ActionModel:
-            p = state.players[seat_of(state, player)]
+            seat = seat_of(state, player)
+            if seat is None:
+                raise KeyError(player)  # read as a stale choice (decisions.act)
+            p = state.players[seat]
             source = p.offered if kind == "buy" else p.hand
             cards = [source[i] for i in positions]
             return Buy(cards=cards) if kind == "buy" else Reveal(cards=cards)
@@ -114,7 +121,7 @@ def decode(code: str):
     raise ValueError(f"unknown action code {code!r}")
 
 
-def _by_names(kind: str, text: str):
+def _by_names(kind: str, text: str) -> Resolver:
     """Cards typed by name ('Maria 15, Joker'); 'nothing' buys nothing."""
     if text.strip().lower() in ("nothing", "none"):
         cards: list[str] = []

@@ -39,7 +39,9 @@ def computer_seat(record: GameRecord, player: str) -> tuple[str, int]:
     for (timed out, left) at normal; each seat with a seed of its own, so each plays its own way."""
     seat = record.table.seat(player)
     level = seat.playing_level if seat is not None else DEFAULT_LEVEL
-    return level, record.table.seed + record.table.players.index(player)
+    seed = record.table.seed
+    assert seed is not None, "a started game has its seed"
+    return level, seed + record.table.players.index(player)
 
 
 def computer_choice(record: GameRecord, player: str, level: str | None = None,
@@ -116,12 +118,12 @@ class Decisions:
                 return None
             player = due[0]
             if player in made:  # a person's: no thinking to do
-                action, actor = made[player]
-                return await core.move(record, player, action, actor, record.table, [])
+                action, by = made[player]
+                return await core.move(record, player, action, by, record.table, [])
             seat = record.table.seat(player)
             assert seat is not None
             actor: Actor = "player" if seat.kind == "computer" else "away" if seat.away_until is not None \
-                else "stand_in"
+                else "stand_in"  # the seat the bot moves: a computer's own, one on time away, a stand-in
             level, seed = computer_seat(record, player)
             view = player_view(record.state, player)
             bot = computer(level, seed, self.thinkers.think_seconds)

@@ -39,7 +39,8 @@ def public_actor(actor: str) -> str:
     return "player" if actor in ("only", "ahead") else actor
 
 
-def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict] | None = None) -> dict[str, Any]:
+def export_data(record: GameRecord, moves: list[LoggedMove],
+                actions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The file's content. `actions` (the store's, with their JSON) are used only for a complete game."""
     table = record.table
     data: dict[str, Any] = {
@@ -61,7 +62,7 @@ def export_data(record: GameRecord, moves: list[LoggedMove], actions: list[dict]
         edition = record.state.edition
         data["edition"] = {"id": edition.id, "sha256": edition.sha256, "rules": record.state.rules,
                            "toml": edition.source}
-    if data["complete"]:
+    if data["complete"] and record.state is not None:
         data |= {
             "seed": table.seed,
             "start_player": table.start_player,

@@ -20,9 +20,9 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from storage import LeaseHeld
 from storage.contract import LeaseStore
@@ -47,8 +47,11 @@ class ShardClaim(Protocol):
     def describe(self) -> str: ...
 
 
+Stop = Callable[[], Coroutine[Any, Any, None]]  # what stops the bot (its close)
+
+
 class LeaseKeeper:
-    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Callable[[], Awaitable[None]],
+    def __init__(self, leases: LeaseStore, where: str, seconds: float, on_lost: Stop,
                  shards: ShardClaim | None = None):
         self.leases = leases
         self.shards = shards  # which to claim (None: the whole database, shard 0 of 1)
@@ -61,10 +64,10 @@ class LeaseKeeper:
         self.held = False
         self.lost = False
         self._renewed = 0.0  # time.monotonic() of the last renewal
-        self._task: asyncio.Task | None = None
-        self._stopping: asyncio.Task | None = None
-        self._asking: asyncio.Task | None = None  # the renewal the interactions after a stall all wait for
-        self._fenced_out: asyncio.Task | None = None  # stopping after a write was refused (ownership.py)
+        self._task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[None] | None = None
+        self._asking: asyncio.Task[bool] | None = None  # the renewal the interactions after a stall all wait for
+        self._fenced_out: asyncio.Task[None] | None = None  # stopping after a write was refused (ownership.py)
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""

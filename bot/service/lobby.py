@@ -112,7 +112,7 @@ class Lobby:
             return refuse("already_started", record)
         return record
 
-    async def _change_table(self, channel_id: int, game_id: int, change: Callable[[Table], Table | Notice]):
+    async def _change_table(self, channel_id: int, game_id: int, change: Callable[[Table], Table | Notice]) -> Outcome:
         """Change an open table; `change(table)` returns the new table or a refusal."""
         async with self.core.lock(channel_id):
             record = await self._lobby(channel_id, game_id)
@@ -125,7 +125,7 @@ class Lobby:
             return Outcome(True, record=self.core.keep(record))
 
     async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.seat(seat.id) is not None:
                 return Notice("already_seated")
             if len(table.seats) >= MAX_PLAYERS:
@@ -135,7 +135,7 @@ class Lobby:
         return await self._change_table(channel_id, game_id, change)
 
     async def leave(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.seat(str(user)) is None:
                 return Notice("not_at_table")
             if table.host == str(user):
@@ -148,7 +148,7 @@ class Lobby:
                            level: str = DEFAULT_LEVEL) -> Outcome:
         """The host fills a free seat with a computer player of `level`."""
 
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_computers")
             if level not in LEVELS:
@@ -165,7 +165,7 @@ class Lobby:
     async def remove_computer(self, channel_id: int, game_id: int, user: int | str) -> Outcome:
         """The host frees the seat of the last computer player who joined."""
 
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_computers")
             computers = [s for s in table.seats if s.kind == "computer"]
@@ -179,7 +179,7 @@ class Lobby:
                                  level: str) -> Outcome:
         """The host chooses how well the computer in seat `player` plays."""
 
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_levels")
             if level not in LEVELS:
@@ -191,7 +191,7 @@ class Lobby:
         return await self._change_table(channel_id, game_id, change)
 
     async def set_turn_time(self, channel_id: int, game_id: int, user: int | str, seconds: int | None) -> Outcome:
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_clock")
             if seconds not in TURN_CHOICES:
@@ -202,7 +202,7 @@ class Lobby:
 
     async def set_away_rule(self, channel_id: int, game_id: int, user: int | str, days: int, waits: bool) -> Outcome:
         """The host's choice of time away: at most `days` days (0: none), the table waiting or not (away.py)."""
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_clock")
             if days not in AWAY_CHOICES:
@@ -212,7 +212,7 @@ class Lobby:
         return await self._change_table(channel_id, game_id, change)
 
     async def set_language(self, channel_id: int, game_id: int, user: int | str, lang: str) -> Outcome:
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_language")
             if lang not in LANGUAGES:
@@ -224,7 +224,7 @@ class Lobby:
     async def set_edition(self, channel_id: int, game_id: int, user: int | str, edition_id: str) -> Outcome:
         """The host chooses the table's edition among those the server offers."""
 
-        def change(table: Table):
+        def change(table: Table) -> Table | Notice:
             if table.host != str(user):
                 return Notice("host_only_edition")
             edition = self.core.store.editions.get(edition_id)
@@ -245,12 +245,13 @@ class Lobby:
             if not MIN_PLAYERS <= len(table.seats) <= MAX_PLAYERS:
                 return refuse("players_needed", record, least=MIN_PLAYERS, most=MAX_PLAYERS)
             editions = self.core.store.editions
-            edition = editions.get(table.edition.id) if table.edition is not None else editions.default
+            chosen = table.edition
+            edition = editions.get(chosen.id) if chosen is not None else editions.default
             if edition is None:  # its file went away since it was chosen: the host chooses again
-                return refuse("edition_gone", record, edition=table.edition.id)
+                return refuse("edition_gone", record, edition=chosen.id if chosen is not None else "")
             seed = deal_seed(self.deal_seed, record.id) if seed is None else seed
             table = table.model_copy(update={"seed": seed, "edition": edition.ref, "rules": RULES_VERSION})
-            state, events = new_game(table.players, seed=table.seed, edition=edition, rules=RULES_VERSION)
+            state, events = new_game(table.players, seed=seed, edition=edition, rules=RULES_VERSION)
             deadlines = self.core.plan(record, table, state)
             announce = self.core.announce_at()
             record = await self.core.store.games.start_game(record.id, record.version, table, state, log=events,

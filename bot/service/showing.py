@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from engine import GameState, LegalOption, View, legal_actions, only_action, player_view, to_act
 from engine.actions import ActionModel
 from storage import Ahead, GameRecord
+from storage.records import Actor
 
 from .automatic import ahead_choices, automatic
 from .turns import bot_decides, computers_due
@@ -38,7 +39,7 @@ class Made:
     (settled ahead); `waiting`: made once the others in the same secret choice have chosen."""
 
     action: ActionModel
-    actor: str
+    actor: Actor
     waiting: bool
 
 

@@ -22,6 +22,7 @@ from engine.actions import ActionModel
 from engine.ai import memory
 from engine.ai.levels import THINK_SECONDS, Computer, computer
 from engine.undo import without_taken_back
+from storage.contract import GameLog
 
 log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
@@ -79,7 +80,7 @@ class Thinkers:
             self.workers = 0
             return await loop.run_in_executor(self._executor(), decide, *args)
 
-    async def history(self, log, game_id: int) -> list[Event]:
+    async def history(self, log: GameLog, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""
         last, moves = self._histories.pop(game_id, (-1, []))
         logged = await log.moves_since(game_id, last)

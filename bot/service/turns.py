@@ -13,6 +13,7 @@ table that waits for them, their clock starts only when the time away ends.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 
 from engine import GameState, to_act
@@ -99,17 +100,19 @@ def on_clock(state: GameState | None, table: Table) -> set[str]:
 
 
 def plan(game_id: int, before: set[str], after: set[str], restart: set[str], table: Table, timing: Timing,
-         now: float, computers: set[str] = frozenset()) -> DeadlinePlan:
+         now: float, computers: Set[str] = frozenset()) -> DeadlinePlan:
     """Deadlines after a change (`before`, `after`: who was and is `tracked`): still-due players keep theirs
     (but those in `restart`), newly due get a clock if the table has one; `computers` due get a marker."""
     keep = (before & after) - restart
     new = []
-    for player in sorted(after - keep) if table.turn_seconds is not None else ():
+    turn = table.turn_seconds
+    for player in sorted(after - keep) if turn is not None else ():
+        assert turn is not None
         # Away at a table that waits: the clock starts when the time away ends, and no reminder comes before.
         back = away_until(table, player) or now
-        due = max(now, back) + table.turn_seconds
+        due = max(now, back) + turn
         new.append(Deadline(game_id, player, "timeout", due, {}))
-        remind = due - timing.reminder_before(table.turn_seconds)
+        remind = due - timing.reminder_before(turn)
         if max(now, back) < remind < due:
             new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
     for seat in table.seats:  # the end of a time away, when the seat is the player's own again

@@ -55,7 +55,7 @@ class Undo:
         """The game rebuilt from its log with who decided each move; None (logged) if it cannot be, or does
         not rebuild the stored game (a damaged log: the game goes on, but nothing is taken back)."""
         table = record.table
-        assert record.state is not None
+        assert record.state is not None and table.seed is not None, "a started game"
         try:
             played = await self.core.store.log.played(record.id)
             history = History(table.players, table.seed, table.start_player, record.state.edition, table.game_rules)
