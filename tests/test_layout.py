@@ -186,3 +186,29 @@ def test_no_mixins_in_bot():
         for base in bases:
             mixed = classes.get(base)
             assert mixed is None or base_names(mixed), f"{node.name} mixes in {base}, a class with no base of its own"
+
+
+RULES = {"engine": {"legal_actions", "only_action", "to_act", "is_legal", "apply"},
+         "bot.service.turns": {"people_due", "computers_due", "bot_decides", "tracked", "on_clock", "next_up"},
+         "bot.service.automatic": {"automatic", "planned_action", "ahead_choices"}}
+
+
+def test_front_ends_render_what_the_service_shows_and_never_rederive_the_rules():
+    """Who is due, whom the bot moves and each person's options come from the service (`Outcome.due`,
+    `service.games.due` / `decision`): the Discord front-end and the terminal never call the engine's rules
+    or the turn clock themselves (issue 41)."""
+    checked = 0
+    for name, path in modules().items():
+        if not name.startswith(("bot.discord_app", "bot.terminal")):
+            continue
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    module = ".".join([*anchor, *([module] if module else [])])
+                taken = {a.name for a in node.names} & RULES.get(module, set())
+                assert not taken, f"{name} imports {sorted(taken)} from {module}"
+                checked += 1
+    assert checked > 100  # the imports were read
