@@ -41,8 +41,8 @@ class Upkeep:
         out, a time away ends, or a computer whose move a restart interrupted is set going again."""
         try:
             await self._fire(deadline)
-        except GameQuarantined as lost:
-            await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+        except GameQuarantined as lost:  # said in the background: Discord's side never holds up the scheduler
+            self._spawn(self.presenter.explain_quarantined(lost.channel_id, lost.game_id))
         except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
             log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
             await self.service.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
