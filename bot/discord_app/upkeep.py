@@ -9,7 +9,7 @@ import logging
 
 import discord
 
-from storage import Deadline, GameNotPlayable, GameQuarantined
+from storage import Deadline, GameNotPlayable, GameQuarantined, GameRecord
 
 from ..scheduler import RETRY_SECONDS
 from ..service import GameService
@@ -50,7 +50,7 @@ class Upkeep:
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
-            self.presenter.recover(await self.service.game(deadline.game_id))
+            self.presenter.recover(await self._announced(deadline))
             return
         if deadline.kind == "computer":
             if await self.service.computer_due(deadline):
@@ -88,6 +88,15 @@ class Upkeep:
 
     async def _ping_late(self, deadline: Deadline, record) -> None:
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
+
+    async def _announced(self, deadline: Deadline) -> GameRecord:
+        """The game an announcement is owed for: the open one in memory, if it is that one, for a move of it may
+        be being written (on SQLite a read of the game meanwhile sees half the write: a log short of its
+        snapshot, taken for damage); else as stored."""
+        record = self.service.cached(deadline.channel_id)
+        if record is not None and record.id == deadline.game_id:
+            return record
+        return await self.service.game(deadline.game_id)
 
     async def _later(self, deadline: Deadline) -> None:
         await self.service.postpone(deadline, _postponed(deadline).due_at)
