@@ -52,9 +52,10 @@ class Upkeep:
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
             self.presenter.recover(await self._announced(deadline))
             return
-        if deadline.kind == "computer":
+        if deadline.kind == "computer":  # a move owed for half a minute: made at once
             if await self.service.computer_due(deadline):
-                self.computers.schedule(deadline.channel_id)  # its move replaces the marker
+                # Its move replaces the marker; if the runner fails, the marker fires again then.
+                self.computers.schedule(deadline.channel_id, at_once=True)
                 await self._later(deadline)
             return
         if deadline.kind == "ping":  # a ping put off while its player was watching, who has not decided since
