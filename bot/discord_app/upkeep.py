@@ -54,7 +54,8 @@ class Upkeep:
             return
         if deadline.kind == "computer":  # a move owed for half a minute: made at once
             if await self.service.computer_due(deadline):
-                # Its move replaces the marker; if the runner fails, the marker fires again then.
+                # Its move replaces the marker; if the runner fails, the marker fires again then. A crash
+                # meanwhile hides nothing: every start makes the moves of all markers, whenever due (owed.py).
                 self.computers.schedule(deadline.channel_id, at_once=True)
                 await self._later(deadline)
             return
@@ -89,6 +90,25 @@ class Upkeep:
 
     async def _ping_late(self, deadline: Deadline, record) -> None:
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
+
+    def announce_owed(self) -> None:
+        """Discord is there (after a start, or the extension's reload): announce every change whose
+        announcement was promised and not made, however long before its promise falls due."""
+        self._spawn(self._announce_owed())
+
+    async def _announce_owed(self) -> None:
+        try:
+            promised = [d for d in await self.service.deadlines.deadlines() if d.kind == "announce"]
+        except Exception:  # the database is busy or gone for a moment: the scheduler keeps each promise
+            log.exception("could not read the announcements owed")
+            return
+        for deadline in promised:
+            try:
+                self.presenter.recover(await self._announced(deadline))
+            except (GameQuarantined, GameNotPlayable):
+                pass  # the scheduler says so, or waits for the edition
+            except Exception:
+                log.exception("could not announce game %s; the scheduler tries again", deadline.game_id)
 
     async def _announced(self, deadline: Deadline) -> GameRecord:
         """The game an announcement is owed for: the open one in memory, if it is that one, for a move of it may
