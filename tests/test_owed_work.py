@@ -250,10 +250,12 @@ async def test_an_announcement_owed_while_a_move_of_its_game_is_being_written_re
     monkeypatch.setattr(chain, "append", held_inside)
     panel = (await h.click(ADA, h.find_message(label="My hand & actions").id, label="My hand & actions")).answer
     await h.click(ADA, panel.message_id, label="Buy nothing", settle=False)
-    await until(inside.is_set, "Ada's move being written")
-    announcing = asyncio.create_task(h.bot.get_cog("Augsburg").upkeep._announce_owed())
-    await until(lambda: announcing.done() or bool(h.errors), "the announcements owed read")
-    go_on.set()
+    try:
+        await until(inside.is_set, "Ada's move being written")
+        announcing = asyncio.create_task(h.bot.get_cog("Augsburg").upkeep._announce_owed())
+        await until(lambda: announcing.done() or bool(h.errors), "the announcements owed read")
+    finally:
+        go_on.set()  # the write goes on, whatever happened
     await announcing
     await h.settle()
     h.assert_no_errors()
