@@ -13,6 +13,7 @@ from ..discord_app import answers, inputs
 from ..discord_app.backoff import transient, with_backoff
 from ..discord_app.command_sync import sync_commands
 from ..discord_app.command_words import CommandWords
+from ..discord_app.owed import OwedWork
 from ..service import GameService
 from ..service.clock import Clock, SystemClock
 from ..wording import notices, words
@@ -51,6 +52,7 @@ class AugsburgBot(commands.Bot):
         self.clock = clock or SystemClock()  # tests pass one they can move forward
         self.tree.on_error = self.on_app_command_error
         self.lease = None  # the service's LeaseKeeper, once the database is ours
+        self.owed: OwedWork | None = None  # the game side: the moves the bot makes itself (owed.py)
         self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
         self._closing: asyncio.Task | None = None
 
@@ -60,6 +62,10 @@ class AugsburgBot(commands.Bot):
             self.service = await open_service(self.settings, self.clock)
         self.lease = self.service.lease_keeper(self.settings.lease_seconds, self.close, self.shards_owned)
         await self.lease.take()
+        # What the bot owes (moves it makes itself, deadlines that came due while it was down) needs only the
+        # database: made now, whether or not Discord lets this start log in before the next crash.
+        self.owed = OwedWork(self.service, self.settings.computer_delay)
+        self.owed.start()
         # Once setup_hook has begun, logging in again would set up twice: its own steps retry themselves.
         await with_backoff("log in to Discord", lambda: self._login_once(token),
                            first=self.settings.startup_retry_first, cap=self.settings.startup_retry_max,
@@ -126,6 +132,8 @@ class AugsburgBot(commands.Bot):
         await self.close()
 
     async def _close_all(self) -> None:
+        if self.owed is not None:
+            await self.owed.close()
         if getattr(self, "backups", None) is not None:
             await self.backups.stop()
         if getattr(self, "monitor", None) is not None:

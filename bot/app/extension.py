@@ -34,7 +34,10 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
     timing = Timing(turn_seconds=settings.turn_timeout_seconds or None, reminder_seconds=settings.reminder_seconds,
                     computer_marker=settings.computer_delay + COMPUTER_GRACE,
                     announce_after=settings.table_edit_delay + ANNOUNCE_GRACE)
-    return await GameService.open(settings.database, clock, timing, retry_seconds=settings.database_retry_seconds,
+    # Strong players' workers (started at the first heavy decision): the moves owed at start-up use them too.
+    thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
+    return await GameService.open(settings.database, clock, timing, thinkers=thinkers,
+                                  retry_seconds=settings.database_retry_seconds,
                                   deal_seed=settings.deal_seed, editions=editions_of(settings))
 
 
@@ -42,8 +45,6 @@ async def setup(bot) -> None:
     settings, service = bot.settings, bot.service
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
-    # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
-    service.decisions.thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
     pacing = Pacing(rate=settings.requests_per_second * shards_of(settings).share,
                     per_channel=settings.channel_ops_per_5s)
@@ -53,7 +54,7 @@ async def setup(bot) -> None:
     await bot.add_cog(Augsburg(bot, service, timers, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
                                                  settings.pictures_per_second),
-                               watch_seconds=settings.watch_seconds))
+                               watch_seconds=settings.watch_seconds, owed=getattr(bot, "owed", None)))
     bot.add_dynamic_items(*ALL_ITEMS)
 
 

@@ -1,7 +1,7 @@
 """The /augsburg command group: thin commands that hand over to the handlers.
 
-The cog owns the table's runners (presenter, computers, the deadline scheduler):
-they start when it loads and stop when it unloads.
+The cog owns the table's runners (presenter, the deadline scheduler) and drives the bot's
+computer runner (owed.py): they start when it loads and stop when it unloads.
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..service import GameService
+from ..service import GameService, Thinkers
 from ..wording import ENGLISH, clock, rules, words
 from . import answers, choices, inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
+from .owed import OwedWork
 from .pacing import Pacing
 from .people import people
 from .pictures import Pictures
@@ -33,12 +34,15 @@ THREAD_CHOICES = [("yes", "yes"), ("no", "no"), ("yes, and from now on for this 
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, timers: TimersFor, table_delay: float,
                  computer_delay: float, pacing: Pacing | None = None, pictures: Pictures | None = None,
-                 watch_seconds: float = 300.0):
-        """`timers`: makes the process's deadline scheduler (bot/app/scheduler.py), given what fires a deadline."""
+                 watch_seconds: float = 300.0, owed: OwedWork | None = None):
+        """`timers`: makes the process's deadline scheduler (bot/app/scheduler.py), given what fires a deadline;
+        `owed`: the bot's game side, begun before Discord was there (owed.py)."""
         self.bot = bot
         self.service = service
         self.presenter = Presenter(bot, service, table_delay, pacing, pictures, watch_seconds)
-        self.computers = ComputerRunner(service, self.presenter.show_move, computer_delay)
+        self.owed = owed  # the bot's game side, begun before Discord was there: its runner is this cog's
+        self.computers = owed.computers if owed is not None else ComputerRunner(service, self.presenter.show_move,
+                                                                                 computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers.front)
         self.scheduler = timers(self.upkeep.fire)
@@ -47,14 +51,24 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     async def cog_load(self) -> None:
         """Nothing is loaded at start, however many games are stored: a game is read when its channel is
-        next used, and its table redrawn when it next changes or someone looks at it stale. What was due
-        (deadlines, computers to move) comes back through the scheduler."""
+        next used, and its table redrawn when it next changes or someone looks at it stale. The moves owed
+        are being made already (owed.py); from now on they are announced as they are made, and every change
+        not announced yet is announced now, whenever its promise is due. Deadlines come through the scheduler."""
+        if self.owed is not None:
+            self.owed.announce_with(self.presenter.show_move)
         self.scheduler.start()
+        self.upkeep.announce_owed()
 
     async def cog_unload(self) -> None:
+        if self.owed is not None:
+            self.owed.announce_with(None)
         await self.scheduler.stop()
         await self.computers.close()
-        self.service.decisions.thinkers.close()
+        # Strong players' workers stop with the cog; a load after this one thinks with new ones.
+        decisions = self.service.decisions
+        thinkers = decisions.thinkers
+        decisions.thinkers = Thinkers(thinkers.workers, thinkers.think_seconds)
+        thinkers.close()
         await self.presenter.close()
         await self.upkeep.close()
 

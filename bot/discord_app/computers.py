@@ -2,6 +2,7 @@
 
 One task per channel with a computer due, started after any move and at start-up,
 and cancelled with the cog, so nothing is left running when the extension unloads.
+A move owed already (found at start-up, or its marker came due) is made at once.
 """
 
 from __future__ import annotations
@@ -23,23 +24,26 @@ class ComputerRunner:
         self.delay = delay
         self.tasks = ChannelTasks()
 
-    def schedule(self, channel_id: int) -> None:
-        self.tasks.start(channel_id, lambda: self._play(channel_id))
+    def schedule(self, channel_id: int, at_once: bool = False) -> None:
+        """Move the channel's computers, each a moment after the one before; `at_once`: the first without
+        that moment (a move owed already). A task already running for the channel covers it."""
+        self.tasks.start(channel_id, lambda: self._play(channel_id, 0.0 if at_once else self.delay))
 
     async def close(self) -> None:
         await self.tasks.close()
 
-    async def _play(self, channel_id: int) -> None:
+    async def _play(self, channel_id: int, first: float) -> None:
         try:
-            while await self._turn(channel_id):
-                pass
+            delay = first
+            while await self._turn(channel_id, delay):
+                delay = self.delay
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
 
-    async def _turn(self, channel_id: int) -> bool:
-        """One computer move, a moment from now; False when no computer is due. Its own function so that no
-        move's records are held while the next one waits."""
-        await asyncio.sleep(self.delay)
+    async def _turn(self, channel_id: int, delay: float) -> bool:
+        """One computer move, `delay` seconds from now; False when no computer is due. Its own function so
+        that no move's records are held while the next one waits."""
+        await asyncio.sleep(delay)
         outcome = await self.service.decisions.play_computer(channel_id)
         if outcome is None:
             return False

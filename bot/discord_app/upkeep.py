@@ -11,7 +11,7 @@ from typing import Protocol
 
 import discord
 
-from storage import Deadline, GameNotPlayable, GameQuarantined
+from storage import Deadline, GameNotPlayable, GameQuarantined, GameRecord
 
 from ..service import GameService
 from ..service.clock import RETRY_SECONDS
@@ -58,8 +58,8 @@ class Upkeep:
         out, a time away ends, or a computer whose move a restart interrupted is set going again."""
         try:
             await self._fire(deadline)
-        except GameQuarantined as lost:
-            await self.presenter.explain_quarantined(lost.channel_id, lost.game_id)
+        except GameQuarantined as lost:  # said in the background: Discord's side never holds up the scheduler
+            self._spawn(self.presenter.explain_quarantined(lost.channel_id, lost.game_id))
         except GameNotPlayable as waiting:  # nothing of it changes until its edition is back
             log.warning("game %s cannot be played here: %s", waiting.game_id, waiting.reason)
             await self.service.games.postpone(deadline, self.service.clock.now() + WAIT_FOR_EDITION)
@@ -67,11 +67,13 @@ class Upkeep:
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
             await self._later(deadline)  # dropped once announced; if this round fails, tried again then
-            self.presenter.recover(await self.service.games.game(deadline.game_id))
+            self.presenter.recover(await self._announced(deadline))
             return
-        if deadline.kind == "computer":
+        if deadline.kind == "computer":  # a move owed for half a minute: made at once
             if await self.service.decisions.computer_due(deadline):
-                self.computers.schedule(deadline.channel_id)  # its move replaces the marker
+                # Its move replaces the marker; if the runner fails, the marker fires again then. A crash
+                # meanwhile hides nothing: every start makes the moves of all markers, whenever due (owed.py).
+                self.computers.schedule(deadline.channel_id, at_once=True)
                 await self._later(deadline)
             return
         if deadline.kind == "ping":  # a ping put off while its player was watching, who has not decided since
@@ -105,6 +107,34 @@ class Upkeep:
 
     async def _ping_late(self, deadline: Deadline, record) -> None:
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
+
+    def announce_owed(self) -> None:
+        """Discord is there (after a start, or the extension's reload): announce every change whose
+        announcement was promised and not made, however long before its promise falls due."""
+        self._spawn(self._announce_owed())
+
+    async def _announce_owed(self) -> None:
+        try:
+            promised = [d for d in await self.service.deadlines.deadlines() if d.kind == "announce"]
+        except Exception:  # the database is busy or gone for a moment: the scheduler keeps each promise
+            log.exception("could not read the announcements owed")
+            return
+        for deadline in promised:
+            try:
+                self.presenter.recover(await self._announced(deadline))
+            except (GameQuarantined, GameNotPlayable):
+                pass  # the scheduler says so, or waits for the edition
+            except Exception:
+                log.exception("could not announce game %s; the scheduler tries again", deadline.game_id)
+
+    async def _announced(self, deadline: Deadline) -> GameRecord:
+        """The game an announcement is owed for: the open one in memory, if it is that one, for a move of it may
+        be being written (on SQLite a read of the game meanwhile sees half the write: a log short of its
+        snapshot, taken for damage); else as stored."""
+        record = self.service.games.cached(deadline.channel_id)
+        if record is not None and record.id == deadline.game_id:
+            return record
+        return await self.service.games.game(deadline.game_id)
 
     async def _later(self, deadline: Deadline) -> None:
         await self.service.games.postpone(deadline, _postponed(deadline).due_at)
