@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from storage import Deadline
 
@@ -22,6 +23,9 @@ from ..service.clock import Clock
 from .config import Settings, editions_of
 from .scheduler import Scheduler
 from .shards import shards_of
+
+if TYPE_CHECKING:
+    from .discord_bot import AugsburgBot  # (which loads this extension)
 
 log = logging.getLogger(__name__)
 COMPUTER_GRACE = 30.0  # seconds beyond the computer's delay before its marker fires
@@ -38,8 +42,9 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
                                   deal_seed=settings.deal_seed, editions=editions_of(settings))
 
 
-async def setup(bot) -> None:
+async def setup(bot: AugsburgBot) -> None:
     settings, service = bot.settings, bot.service
+    assert service is not None  # opened at login, before setup_hook loads the extension
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # Strong players' workers: the cog shuts them down when it unloads, so each load brings its own.
@@ -57,7 +62,7 @@ async def setup(bot) -> None:
     bot.add_dynamic_items(*ALL_ITEMS)
 
 
-async def teardown(bot) -> None:
+async def teardown(bot: AugsburgBot) -> None:
     await bot.remove_cog(Augsburg.__cog_name__)
     # remove_cog looks the group up by the cog's name ("Augsburg"), not the group's ("augsburg").
-    bot.tree.remove_command(Augsburg.__cog_group_name__)
+    bot.tree.remove_command(str(Augsburg.__cog_group_name__))  # (a str: the cog's group_name)
