@@ -18,11 +18,10 @@ from engine.ai.levels import DEFAULT_LEVEL
 from engine.components import JOKER
 from engine.edition import EditionError
 from engine.editions import Library, read_file
-from engine.views import PrivateView
 from storage import GameNotPlayable, GameQuarantined, GameRecord, Seat, StorageUnavailable, Table
 
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules, views
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -81,7 +80,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 view = yours.view
                 term.say()
                 term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
-                jokers_told = jokers_told or JOKER in _you(view).hand
+                jokers_told = jokers_told or JOKER in views.you(view).hand
                 term.say(words.your_move(w, phases.your_move(w, view, people)))
                 undo = decided and await service.undo.can_take_back(CHANNEL, YOU)  # as Discord's Undo (engine/undo.py)
                 action = term.ask(view, list(yours.options), people, auto=not refused, undo=undo)
@@ -100,7 +99,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 label = moves.made_label(w, made.action, yours.view, people) if made is not None else None
                 outcome = await service.decisions.play_computer(CHANNEL)
                 if outcome is not None and outcome.ok and outcome.player == YOU and label is not None:
-                    # (the bot moves you only with the move `made` said: the terminal's game changes nowhere else)
+                    # (`label` is there then: the bot moves you only with the move `made` names)
                     term.say(words.only_choice(w, label))
             if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
                 term.say(words.changed_elsewhere(w))
@@ -152,11 +151,6 @@ def _state(record: GameRecord) -> GameState:
     """A started game's state (only a lobby has none)."""
     assert record.state is not None, record.status
     return record.state
-
-
-def _you(view: View) -> PrivateView:
-    assert view.you is not None  # your own view
-    return view.you
 
 
 def _people(w: Words, table: Table, limit: int | None = None) -> People:
