@@ -13,12 +13,17 @@ import asyncio
 import logging
 import shlex
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from storage.backups import NoGoodBackup, StillServed, StillSound, back_up, backups, damage, restore, taken_at
 from storage.url import DatabaseURL
 
 from .config import Settings
+
+if TYPE_CHECKING:
+    from ..service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +34,7 @@ class Backups:
 
     def __init__(self, database: str | Path, folder: str | Path, every: float, keep: int):
         self.database, self.folder, self.every, self.keep = Path(database), Path(folder), every, keep
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="database backups")
@@ -81,7 +86,7 @@ def backups_refused(settings: Settings) -> str | None:
             f"only, so it did not start. Unset BACKUP_DIR and {PG_BACKUPS}.")
 
 
-def start_backups(settings: Settings, service) -> Backups | None:
+def start_backups(settings: Settings, service: GameService) -> Backups | None:
     """The backup task if BACKUP_DIR is set and the database is a SQLite file (started: call from the
     running loop)."""
     if not settings.backup_dir or service.kind != "sqlite":
@@ -97,6 +102,7 @@ def damaged_database(settings: Settings) -> str | None:
     url = DatabaseURL.parse(settings.database)
     if url.kind != "sqlite":
         return None
+    assert url.path is not None  # a SQLite database is a file
     problem = damage(url.path)
     if problem is None:
         return None
@@ -109,13 +115,14 @@ def damaged_database(settings: Settings) -> str | None:
             f"BACKUP_DIR is not set: `{command} --from DIR` puts back the newest good backup in DIR, if you have one.")
 
 
-def restore_command(database: str, folder: str | None, force: bool, say=print) -> int:
+def restore_command(database: str, folder: str | None, force: bool, say: Callable[[str], object] = print) -> int:
     """`augsburg restore`: what it did, line by line; 0 if restored, 1 if it refused (nothing changed)."""
     url = DatabaseURL.parse(database)
     if url.kind != "sqlite":
         say(f"{url.shown} is a PostgreSQL database: `augsburg restore` puts back the bot's SQLite backups only. "
             f"Nothing was changed; {PG_BACKUPS}.")
         return 1
+    assert url.path is not None  # a SQLite database is a file
     database = url.path
     if not folder:
         say("Where are the backups? Pass --from DIR or set BACKUP_DIR. Nothing was changed.")

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol, runtime_checkable
+
+from discord.ext import commands
 
 from storage import Deadline
 
@@ -41,8 +44,19 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
                                   deal_seed=settings.deal_seed, editions=editions_of(settings))
 
 
-async def setup(bot) -> None:
+@runtime_checkable
+class Serving(Protocol):
+    """What `setup` reads of the bot that loads the extension: discord_bot.AugsburgBot, which imports this
+    module, so that naming it here would make an import circle."""
+
+    settings: Settings
+    service: GameService | None
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, Serving)
     settings, service = bot.settings, bot.service
+    assert service is not None  # opened at login, before setup_hook loads the extension
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
@@ -58,7 +72,7 @@ async def setup(bot) -> None:
     bot.add_dynamic_items(*ALL_ITEMS)
 
 
-async def teardown(bot) -> None:
+async def teardown(bot: commands.Bot) -> None:
     await bot.remove_cog(Augsburg.__cog_name__)
     # remove_cog looks the group up by the cog's name ("Augsburg"), not the group's ("augsburg").
-    bot.tree.remove_command(Augsburg.__cog_group_name__)
+    bot.tree.remove_command(str(Augsburg.__cog_group_name__))  # (a str: the cog's group_name)

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
@@ -15,12 +16,15 @@ from discord.gateway import DiscordWebSocket
 from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
 from storage.url import DatabaseURL
 
-from ..service.lease import refusal
+from ..service.lease import LeaseKeeper, refusal
 from .allocator import pin_large_blocks
 from .backups import backups_refused, damaged_database
 from .config import Settings
 from .discord_bot import AugsburgBot, make_bot
 from .shards import shards_refused
+
+if TYPE_CHECKING:  # (importing it at run time, before discord.py has finished importing, fails)
+    from discord.types.gateway import SessionStartLimit
 
 log = logging.getLogger("bot")
 HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
@@ -42,11 +46,11 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
         if bot is not None:
             ask = bot.http.get_bot_gateway
 
-            async def pinned_bot_gateway(*args, **kwargs):
+            async def pinned_bot_gateway(*args: Any, **kwargs: Any) -> tuple[int, str, SessionStartLimit]:
                 shards, _url, limits = await ask(*args, **kwargs)
                 return shards, url, limits
 
-            bot.http.get_bot_gateway = pinned_bot_gateway
+            bot.http.get_bot_gateway = pinned_bot_gateway  # type: ignore[method-assign]  # discord.py has no setting for it
 
 
 def main() -> int:
@@ -88,13 +92,19 @@ def main() -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C: asyncio.run has closed the bot already
         pass
-    return HELD if bot.lease is not None and bot.lease.lost else 0
+    return HELD if _lost(bot.lease) else 0
+
+
+def _lost(lease: LeaseKeeper | None) -> bool:
+    """Whether another process took the database over while the bot served it."""
+    return lease is not None and lease.lost
 
 
 async def serve(bot: AugsburgBot, token: str) -> None:
     """Log in and stay connected until stopped. SIGTERM (what process managers send) stops as cleanly as
     Ctrl-C, so the database lease is given up and the next start need not wait for it to go stale."""
     main = asyncio.current_task()
+    assert main is not None  # (a coroutine run by asyncio.run runs in a task)
     terminated = False
 
     def terminate() -> None:

@@ -23,6 +23,7 @@ import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
+from typing import Any, NotRequired, TypedDict
 
 from . import allocator
 
@@ -32,14 +33,41 @@ LONG = 50.0  # ms: a pause worth noting with its time
 NOTED = 100  # the latest long pauses kept
 
 
+class Stats(TypedDict):
+    """What the monitor writes (as JSON); the keys that are not always there come with what adds them."""
+
+    ticks: int
+    max_pause_ms: float
+    pauses_over_50ms: int
+    pauses_over_100ms: int
+    gc_runs: int
+    gc_max_ms: float
+    gc_over_50ms: int
+    gc_max_ms_by_generation: list[float]
+    rss_kb: int
+    long_pauses: list[list[float]]  # [at (Unix time), pause ms, CPU ms]
+    gc_long: NotRequired[list[list[float]]]  # [at, generation, ms, CPU ms, collected, objects in generation 2]
+    python_blocks: NotRequired[int]
+    malloc_mb: NotRequired[dict[str, float] | None]
+    given_back_ms: NotRequired[list[float]]
+    stall_stacks: NotRequired[list[tuple[str, int]]]
+    objects: NotRequired[int]  # MONITOR_CENSUS
+    census: NotRequired[list[tuple[str, int]]]
+    gc_stats: NotRequired[list[dict[str, Any]]]  # (as gc.get_stats() gives them)
+    frozen: NotRequired[int]
+    tasks: NotRequired[list[tuple[str, int]]]
+    traced_mb: NotRequired[float]  # MONITOR_TRACEMALLOC
+    grown: NotRequired[list[list[str | int]]]
+
+
 class LoopMonitor:
     def __init__(self, path: str):
         self.path = Path(path)
-        self.stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
+        self.stats: Stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
                       "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
                       "rss_kb": 0, "long_pauses": []}
         self._gc_started = self._gc_cpu = 0.0
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
 
     def start(self) -> None:
@@ -48,7 +76,7 @@ class LoopMonitor:
         # MONITOR_TRACEMALLOC=frames[,after seconds]: what the memory allocated from then on holds. Costly
         # (it slows the bot several times over), so it starts late: after the benchmark's tables have opened.
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
-        self._trace = [int(x) for x in traced.split(",")] + [150] if traced else None
+        self._trace: list[int] | None = [int(x) for x in traced.split(",")] + [150] if traced else None
         self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
@@ -63,7 +91,7 @@ class LoopMonitor:
         if self._sampler is not None:
             self._sampler.running = False
 
-    def _on_gc(self, phase: str, info: dict) -> None:
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
             return
@@ -117,7 +145,8 @@ class LoopMonitor:
                 self.path.write_text(json.dumps(s))
 
 
-    def _grown(self, s: dict) -> None:
+    def _grown(self, s: Stats) -> None:
+        assert self._trace is not None  # (called only when MONITOR_TRACEMALLOC asks for it)
         if not tracemalloc.is_tracing():
             tracemalloc.start(self._trace[0])
             return
@@ -134,7 +163,9 @@ class StallSampler(threading.Thread):
 
     def __init__(self) -> None:
         super().__init__(name="stall sampler", daemon=True)
-        self.main = threading.main_thread().ident
+        main = threading.main_thread().ident
+        assert main is not None  # the main thread has started
+        self.main = main
         self.beat = time.perf_counter()
         self.running = True
         self.stacks: Counter[str] = Counter()
@@ -145,7 +176,7 @@ class StallSampler(threading.Thread):
             if time.perf_counter() - self.beat < self.STALL:
                 continue
             frame = sys._current_frames().get(self.main)
-            where = []
+            where: list[str] = []
             while frame is not None and len(where) < self.DEPTH:
                 code = frame.f_code
                 where.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
@@ -158,7 +189,7 @@ class _MallInfo2(ctypes.Structure):
                 "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
 
 
-def malloc_mb() -> dict | None:
+def malloc_mb() -> dict[str, float] | None:
     """What the C allocator (glibc) holds, over all its arenas, in MB: `used` by live allocations (Python's
     objects over 512 bytes, C libraries'), `free` kept in its arenas for reuse (RSS that
     no object holds: fragmentation, or threads' arenas), `mapped` in blocks of their own. None elsewhere."""

@@ -4,6 +4,7 @@ words: what was copied, that it checks out, or why nothing was copied."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from storage import StorageError
 from storage.copy import CopyRefused, copy_database
@@ -14,7 +15,7 @@ TABLE_NAMES = {"actions": "moves", "table_log": "table events", "deadlines": "de
                "guild_settings": "server settings", "meta": "facts (e.g. the commands synced)"}
 
 
-def copy_command(source: str, target: str, say=print) -> int:
+def copy_command(source: str, target: str, say: Callable[[str], object] = print) -> int:
     """0 if everything was copied and checks out on the target; 1 if refused or failed (the target unchanged)."""
     from .config import Settings, editions_of
 

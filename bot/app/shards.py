@@ -9,6 +9,7 @@ there the process must own every shard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from storage.url import DatabaseURL
 
@@ -34,7 +35,8 @@ class Shards:
         """This process's part of what the whole bot may do (the global REST budget is split this way)."""
         return len(self.ids) / self.count
 
-    def client_options(self) -> dict:
+    def client_options(self) -> dict[str, Any]:
+        # Any: keyword arguments that discord.py's client passes on to its sharded client, untyped there.
         return {"shard_count": self.count, "shard_ids": list(self.ids)} if self.sharded else {}
 
     def describe(self) -> str:

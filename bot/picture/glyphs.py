@@ -11,6 +11,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 FONT = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+Colour = tuple[int, int, int]  # RGB
 
 
 @cache
@@ -19,7 +20,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 @cache
-def ink(ch: str, size: int) -> tuple[int, int, int, int]:
+def ink(ch: str, size: int) -> tuple[float, float, float, float]:
     """Where a letter's ink lies, from the line's top-left."""
     return font(size).getbbox(ch)
 
@@ -43,7 +44,7 @@ def _run(text: str, size: int) -> tuple[Image.Image, float]:
     return mask, advance
 
 
-def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill) -> float:
+def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour) -> float:
     """Write `text` with its top-left at `xy` (the font's ascender line); returns the x where it ends."""
     x, y = xy
     mask, advance = _run(text, size)

@@ -3,8 +3,11 @@ noble (value large, price small beside a coin), the cards offered to them and th
 
 from __future__ import annotations
 
+from PIL import ImageDraw
+
 from engine import View
 from engine.components import JOKER
+from engine.edition import Edition
 
 from ..wording import names
 from ..wording.words import Words
@@ -21,7 +24,7 @@ def hand_picture(view: View, w: Words) -> bytes:
     if you is None:
         raise ValueError("a hand picture needs the player's own view")
     image, d = canvas()
-    y = MARGIN
+    y: float = MARGIN
     glyphs.draw(d, (MARGIN, y), _plain(w._("**Your money:** {money}", money=w.money(you.money))), TITLE, INK)
     y += 46
     heading = _plain(w.n_("**Your hand ({n} card):**", "**Your hand ({n} cards):**", len(you.hand))).rstrip(":")
@@ -55,7 +58,8 @@ def _plain(s: str) -> str:
     return s.replace("**", "")
 
 
-def _row(d, w: Words, ed, label: str, cards: list[str], y: float, names_on: bool = False) -> float:
+def _row(d: ImageDraw.ImageDraw, w: Words, ed: Edition, label: str, cards: list[str], y: float,
+         names_on: bool = False) -> float:
     """A label, then the cards as faces, as many lines as they need; returns the bottom."""
     glyphs.draw(d, (MARGIN, y + CARD_H / 2 - 14), glyphs.fit(label, BODY, LABEL_W - 10), BODY, INK)
     per_line = max(1, int((INNER - LABEL_W + GAP) // (CARD_W + GAP)))
@@ -67,7 +71,7 @@ def _row(d, w: Words, ed, label: str, cards: list[str], y: float, names_on: bool
     return y + lines * (CARD_H + GAP) - GAP
 
 
-def _card(d, w: Words, ed, card: str, x: float, y: float, noble_on: bool) -> None:
+def _card(d: ImageDraw.ImageDraw, w: Words, ed: Edition, card: str, x: float, y: float, noble_on: bool) -> None:
     joker = card == JOKER
     d.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=8, fill=LINE if joker else PANEL, outline=INK,
                         width=2)
@@ -86,6 +90,6 @@ def _card(d, w: Words, ed, card: str, x: float, y: float, noble_on: bool) -> Non
     glyphs.draw(d, (left + 16, y + CARD_H - 30), price, SMALL, INK)
 
 
-def _coin(d, cx: float, cy: float, r: float = 7) -> None:
+def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float = 7) -> None:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=KIND_TINT["guilders"], outline=KIND_EDGE["guilders"], width=2)
     d.ellipse((cx - r / 3, cy - r / 3, cx + r / 3, cy + r / 3), fill=KIND_EDGE["guilders"])

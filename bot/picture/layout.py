@@ -8,12 +8,17 @@ colour always comes with their initial, a track's with its name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from io import BytesIO
+from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
 from . import glyphs
+from .glyphs import Colour
+
+T = TypeVar("T")
 
 WIDTH = 640
 MARGIN = 18
@@ -45,7 +50,7 @@ TILE_TINT, TILE_EDGE = (238, 230, 214), (150, 125, 90)
 SEATS = [(178, 40, 40), (40, 90, 170), (30, 120, 70), (60, 60, 60), (150, 50, 130)]
 
 
-def seat_colour(seat: int) -> tuple[int, int, int]:
+def seat_colour(seat: int) -> Colour:
     return SEATS[seat % len(SEATS)]
 
 
@@ -66,18 +71,18 @@ def finish(image: Image.Image, bottom: float) -> bytes:
     return png(image)
 
 
-def text(d: ImageDraw.ImageDraw, x: float, y: float, s: str, size: int = BODY, fill=INK) -> float:
+def text(d: ImageDraw.ImageDraw, x: float, y: float, s: str, size: int = BODY, fill: Colour = INK) -> float:
     return glyphs.draw(d, (x, y), s, size, fill)
 
 
-def right_text(d: ImageDraw.ImageDraw, right: float, y: float, s: str, size: int = BODY, fill=INK) -> float:
+def right_text(d: ImageDraw.ImageDraw, right: float, y: float, s: str, size: int = BODY, fill: Colour = INK) -> float:
     """Write `s` so it ends at `right`; returns where it starts."""
     x = right - glyphs.width(s, size)
     glyphs.draw(d, (x, y), s, size, fill)
     return x
 
 
-def disk(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour, letter: str) -> None:
+def disk(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: Colour, letter: str) -> None:
     """A player's token: their colour with their initial on it (never the colour alone)."""
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
     size = max(SMALL if len(letter) == 1 else 16, round(r * (1.25 if len(letter) == 1 else 0.9)))
@@ -104,7 +109,7 @@ def chip_width(s: str, size: int = SMALL) -> float:
     return glyphs.width(s, size) + 20
 
 
-def chip(d: ImageDraw.ImageDraw, x: float, y: float, s: str, fill, edge, size: int = SMALL,
+def chip(d: ImageDraw.ImageDraw, x: float, y: float, s: str, fill: Colour, edge: Colour, size: int = SMALL,
          height: int = CHIP) -> float:
     """A rounded label; returns its right edge."""
     right = x + chip_width(s, size)
@@ -114,9 +119,9 @@ def chip(d: ImageDraw.ImageDraw, x: float, y: float, s: str, fill, edge, size: i
     return right
 
 
-def flow(items: list[tuple[float, object]], room: float, gap: float = 8) -> list[list[tuple[float, object]]]:
+def flow(items: Sequence[tuple[float, T]], room: float, gap: float = 8) -> list[list[tuple[float, T]]]:
     """(width, thing) items in lines no wider than `room`, in order."""
-    lines: list[list[tuple[float, object]]] = [[]]
+    lines: list[list[tuple[float, T]]] = [[]]
     used = 0.0
     for width, thing in items:
         if lines[-1] and used + gap + width > room:
@@ -127,7 +132,7 @@ def flow(items: list[tuple[float, object]], room: float, gap: float = 8) -> list
     return [line for line in lines if line]
 
 
-def triangle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill, pointing: str = "right") -> None:
+def triangle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colour, pointing: str = "right") -> None:
     points = {"right": [(cx - r, cy - r), (cx + r, cy), (cx - r, cy + r)],
               "down": [(cx - r, cy - r), (cx + r, cy - r), (cx, cy + r)]}[pointing]
     d.polygon(points, fill=fill, outline=INK)
@@ -144,7 +149,7 @@ def palette() -> Image.Image:
     pairs += [(WHITE, g) for g in SEATS] + [(FRAME, PARCHMENT), (TILE_EDGE, TILE_TINT), (TILE_EDGE, PARCHMENT)]
     pairs += [(TRACK[k], g) for k in TRACK for g in (TRACK_TINT[k], PANEL)]
     pairs += [(KIND_EDGE[k], g) for k in KIND_EDGE for g in (KIND_TINT[k], PANEL)]
-    colours = [INK, MUTED, WHITE, FRAME, TILE_EDGE, *grounds, *KIND_EDGE.values()]
+    colours: list[tuple[int, ...]] = [INK, MUTED, WHITE, FRAME, TILE_EDGE, *grounds, *KIND_EDGE.values()]
     for share in (0.15, 0.35, 0.55, 0.75, 0.9):
         colours += [tuple(round(f * share + g * (1 - share)) for f, g in zip(fg, bg)) for fg, bg in pairs]
     colours = list(dict.fromkeys(colours))[:256]

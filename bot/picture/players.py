@@ -5,14 +5,19 @@ where their prestige came from."""
 
 from __future__ import annotations
 
+from PIL import ImageDraw
+
 from engine import View
 from engine.components import CATEGORIES
+from engine.edition import Edition
 from engine.rules import prestige_limit
+from engine.views import PublicPlayer
 
-from ..wording import end, names
+from ..wording import end, names, views
 from ..wording import table as text
 from ..wording.words import Words
 from . import glyphs
+from .glyphs import Colour
 from .layout import (
     BODY,
     CHIP,
@@ -56,9 +61,9 @@ def order(view: View) -> list[tuple[int | None, int]]:
     return [(place, seat_of[player]) for place, player, _ in placed]
 
 
-def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
+def badges(w: Words, view: View, pid: str) -> list[tuple[str, Colour]]:
     """Labels after a name, each with its fill: first player, their part in the auction, winner."""
-    out = []
+    out: list[tuple[str, Colour]] = []
     if pid in view.to_act and view.phase != "game_over":
         out.append((w._("to act"), HIGHLIGHT))
     a = view.auction
@@ -70,7 +75,7 @@ def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
         elif a.offers.get(pid):
             out.append((w.n_("bid: {n} card", "bid: {n} cards", a.offers[pid]), PANEL))
     if view.privilege is not None and view.privilege.player == pid:
-        out.append((w._("won {noble}", noble=names.noble(w, view.noble)), HIGHLIGHT))
+        out.append((w._("won {noble}", noble=names.noble(w, views.noble(view))), HIGHLIGHT))
     if view.winners and pid in view.winners:
         out.append((w._("winner"), HIGHLIGHT))
     if pid == view.lead and view.phase != "game_over":
@@ -78,8 +83,8 @@ def badges(w: Words, view: View, pid: str) -> list[tuple[str, tuple]]:
     return out
 
 
-def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float, top: int | None = None,
-          place: int | None = None, sources: dict[str, int] | None = None) -> float:
+def panel(d: ImageDraw.ImageDraw, w: Words, view: View, seat: int, name: str, token: str, y: float,
+          top: int | None = None, place: int | None = None, sources: dict[str, int] | None = None) -> float:
     """Draw one player's panel from `y` (its prestige track ending at `top`; `place` in the standings and
     `sources` of their prestige, at the end); returns its bottom."""
     p = view.players[seat]
@@ -97,7 +102,7 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float, t
                         width=4 if acting else 2)
     colour = seat_colour(seat)
     disk(d, left + 30, y + 28, 18, colour, token)
-    x = left + 56
+    x: float = left + 56
     if acting:  # a shape, not only the frame's colour, says whose turn it is
         triangle(d, left + 4, y + 28, 9, HIGHLIGHT)
     if place is not None:
@@ -113,13 +118,13 @@ def panel(d, w: Words, view: View, seat: int, name: str, token: str, y: float, t
     _prestige(d, w, p, ed, colour, token, left + 24, right - 24, y + 54, top)
     cy = y + 106
     for line in lines:
-        cx = left + 12
+        cx: float = left + 12
         for width, (label, kind, value) in line:
             _chip(d, cx, cy, label, kind, value, ed.max_level)
             cx += width + 8
         cy += CHIP + 8
-    for line in told:
-        glyphs.draw(d, (left + 12, cy), line, SMALL, INK)
+    for note in told:
+        glyphs.draw(d, (left + 12, cy), note, SMALL, INK)
         cy += 30
     return bottom
 
@@ -130,10 +135,11 @@ def _sources(w: Words, sources: dict[str, int]) -> str:
     return w._("Prestige: {sources}", sources=w.join(parts)) if parts else w._("No prestige")
 
 
-def _chips(w: Words, p, levels: int) -> list[tuple[str, str, object, float]]:
+def _chips(w: Words, p: PublicPlayer, levels: int) -> list[tuple[str, str, int | None, float]]:
     """(label, kind, value, room for pips): the three tracks, then the tiles held."""
-    out = [(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]), c, p.levels[c],
-            levels * (PIP + 3) + 6) for c in CATEGORIES]
+    out: list[tuple[str, str, int | None, float]] = [
+        (w._("{category} {level}", category=names.category(w, c), level=p.levels[c]), c, p.levels[c],
+         levels * (PIP + 3) + 6) for c in CATEGORIES]
     t = p.tiles
     for k in ("church", "cathedral", "coat", "letter"):
         if (v := getattr(t, k)) is not None:
@@ -142,10 +148,11 @@ def _chips(w: Words, p, levels: int) -> list[tuple[str, str, object, float]]:
     return out
 
 
-def _chip(d, x: float, y: float, label: str, kind: str, level, levels: int) -> None:
+def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, kind: str, level: int | None, levels: int) -> None:
     if kind == "tile":
         chip(d, x, y, label, TILE_TINT, TILE_EDGE)
         return
+    assert level is not None  # a track's chip has its level; only a tile's has none
     pips = levels * (PIP + 3) + 6
     right = x + chip_width(label) + pips
     d.rounded_rectangle((x, y, right, y + CHIP), radius=8, fill=TRACK_TINT[kind], outline=TRACK[kind], width=2)
@@ -157,7 +164,8 @@ def _chip(d, x: float, y: float, label: str, kind: str, level, levels: int) -> N
         d.rectangle((px, top, px + PIP, top + PIP), fill=TRACK[kind] if i < level else PANEL, outline=INK)
 
 
-def _prestige(d, w: Words, p, ed, colour, letter: str, x0: float, x1: float, y: float, top: int) -> None:
+def _prestige(d: ImageDraw.ImageDraw, w: Words, p: PublicPlayer, ed: Edition, colour: Colour, letter: str,
+              x0: float, x1: float, y: float, top: int) -> None:
     """The track from 0 to `top` (the board's track runs to the Cathedral's limit; a higher best score
     extends it): filled to the score, a wall at the limit with the points beyond it hatched."""
     limit = prestige_limit(p.tiles, ed)

@@ -4,7 +4,10 @@ the round under way, and, once the game is over, where each player's prestige ca
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from storage import LoggedMove
 
 
 @dataclass(frozen=True)
@@ -13,7 +16,7 @@ class Story:
     prestige: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> source -> points
 
 
-def story(moves) -> Story:
+def story(moves: Iterable[LoggedMove]) -> Story:
     """From `storage.LoggedMove`s (the whole game, or at least the round under way): public entries only."""
     won: dict[str, str | None] = {}
     prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

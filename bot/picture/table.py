@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PIL import ImageDraw
+
 from engine import View
+from engine.views import PrivilegeView
 
 from ..wording import names, phases
 from ..wording import table as text
@@ -65,7 +68,7 @@ def table_picture(view: View, people: Names, w: Words, story: Story | None = Non
     image, d = canvas()
     names_at = [people.name(p.id) for p in view.players]
     marks = dict(zip([p.id for p in view.players], tokens(names_at)))
-    people = People(name=people.name, call=marks.__getitem__)  # `call`: the token drawn for a player
+    people = People(name=people.name, call=marks.__getitem__)  # `addressed`: the token drawn for a player
     y = _header(d, w, view, people.plain(), MARGIN)
     y = _nobles(d, w, view, people, story, y + 8)
     y = _display(d, w, view, people, y + 14)
@@ -96,7 +99,7 @@ def _status(w: Words, view: View, people: People) -> str:
     return phases.status(w, view, people).replace("**", "")
 
 
-def _header(d, w: Words, view: View, people: People, y: float) -> float:
+def _header(d: ImageDraw.ImageDraw, w: Words, view: View, people: People, y: float) -> float:
     glyphs.draw(d, (MARGIN, y), glyphs.fit(text.round_title(w, view), TITLE, INNER), TITLE, INK)
     y += 44
     # The round track: one numbered circle a round, this one larger and filled, those past greyed.
@@ -117,7 +120,7 @@ def _header(d, w: Words, view: View, people: People, y: float) -> float:
     return y
 
 
-def _nobles(d, w: Words, view: View, people: People, story: Story, y: float) -> float:
+def _nobles(d: ImageDraw.ImageDraw, w: Words, view: View, people: People, story: Story, y: float) -> float:
     """The five nobles in auction order, one a line: who won each this round, the one under way lit and
     pointed at with its highest bid, those to come plain."""
     nobles = view.edition.nobles
@@ -136,7 +139,7 @@ def _nobles(d, w: Words, view: View, people: People, story: Story, y: float) -> 
             else:
                 x = glyphs.draw(d, (x, y + 8), w._("won by"), SMALL, MUTED) + 8
                 seat = [p.id for p in view.players].index(winner)
-                disk(d, x + 15, y + 20, 15, seat_colour(seat), people.call(winner))
+                disk(d, x + 15, y + 20, 15, seat_colour(seat), people.addressed(winner))
                 glyphs.draw(d, (x + 38, y + 8), glyphs.fit(people.name(winner), SMALL, MARGIN + INNER - x - 40), SMALL,
                             INK)
         elif now:
@@ -145,7 +148,7 @@ def _nobles(d, w: Words, view: View, people: People, story: Story, y: float) -> 
     return y
 
 
-def _bid_mark(d, w: Words, view: View, people: People, x: float, y: float) -> None:
+def _bid_mark(d: ImageDraw.ImageDraw, w: Words, view: View, people: People, x: float, y: float) -> None:
     """Beside the noble under way: the highest bid as a number of cards and the bidder's token."""
     if view.auction is not None and view.auction.high:
         count, holder = view.auction.high, view.auction.high_player
@@ -157,7 +160,7 @@ def _bid_mark(d, w: Words, view: View, people: People, x: float, y: float) -> No
         return
     if holder:
         seat = [p.id for p in view.players].index(holder)
-        disk(d, x + 15, y + 12, 15, seat_colour(seat), people.call(holder))
+        disk(d, x + 15, y + 12, 15, seat_colour(seat), people.addressed(holder))
         x += 38
     label = w.n_("highest bid: {n} card", "highest bid: {n} cards", count) if count else w._("won by")
     if holder and not count:
@@ -165,11 +168,11 @@ def _bid_mark(d, w: Words, view: View, people: People, x: float, y: float) -> No
     glyphs.draw(d, (x, y), glyphs.fit(label, SMALL, MARGIN + INNER - x - 8), SMALL, INK)
 
 
-def _display(d, w: Words, view: View, people: People, y: float) -> float:
+def _display(d: ImageDraw.ImageDraw, w: Words, view: View, people: People, y: float) -> float:
     """The face-up privilege cards, one row each: the card's number, then its three privileges."""
     glyphs.draw(d, (MARGIN, y), text.display_heading(w), BODY, INK)
     y += 34
-    rows = [(card, None) for card in view.privilege_display]
+    rows: list[tuple[str, PrivilegeView | None]] = [(card, None) for card in view.privilege_display]
     pv = view.privilege
     if pv is not None and pv.card is not None:  # the card in use, its spent privileges struck through
         rows.insert(0, (pv.card, pv))
@@ -181,7 +184,8 @@ def _display(d, w: Words, view: View, people: People, y: float) -> float:
     return y
 
 
-def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float) -> float:
+def _card_row(d: ImageDraw.ImageDraw, w: Words, view: View, people: People, card: str, turn: PrivilegeView | None,
+              y: float) -> float:
     ed = view.edition
     items = [(chip_width(names.privilege(w, k, ed)), (slot, k)) for slot, k in enumerate(ed.privilege_cards[card])]
     label = names.privilege_card_number(w, card)  # how a player may name it: "card 4"
@@ -204,11 +208,11 @@ def _card_row(d, w: Words, view: View, people: People, card: str, turn, y: float
     if turn is not None:
         seat = [p.id for p in view.players].index(turn.player)
         disk(d, MARGIN + INNER - 18, y - (CHIP + 8) * len(lines) + CHIP / 2, 16, seat_colour(seat),
-             people.call(turn.player))
+             people.addressed(turn.player))
     return bottom
 
 
-def _supply(d, w: Words, view: View, y: float) -> float:
+def _supply(d: ImageDraw.ImageDraw, w: Words, view: View, y: float) -> float:
     """The deck and discard pile, the tiles in the supply with their next prices, the step tiles left at
     each level (none left: a climb there takes one from a player), and what each level gives at round end."""
     glyphs.draw(d, (MARGIN, y), text.supply_heading(w), BODY, INK)

@@ -6,21 +6,22 @@ stopped and resumed. You see only your own view.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import locale
 import os
 import sys
 from typing import TextIO
 
-from engine import spectator_view
+from engine import GameState, View, spectator_view
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.components import JOKER
 from engine.edition import EditionError
 from engine.editions import Library, read_file
-from storage import GameNotPlayable, GameQuarantined, Seat, StorageUnavailable
+from storage import GameNotPlayable, GameQuarantined, GameRecord, Seat, StorageUnavailable, Table
 
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules
+from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules, views
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
@@ -63,15 +64,15 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         if resume:
             term.say(words.nothing_to_resume(w))
         started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL], edition)
-        record = started.record
+        record = _game(started)
         _show(term, started, YOU)
     else:
-        term.say(words.resuming(w, record.state.round))
+        term.say(words.resuming(w, _state(record).round))
     while True:
         people, refused, jokers_told = _people(w, record.table), False, False
         decided = True  # you may have a decision to take back (asked only once you have decided something)
         term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
-        term.say(rules.edition_line(w, record.state.edition))
+        term.say(rules.edition_line(w, _state(record).edition))
         await drawn.update(record, service)
         while record.status == "active":
             yours = service.games.decision(record, YOU)  # your only option is taken for you, as in Discord
@@ -79,10 +80,11 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 view = yours.view
                 term.say()
                 term.say(words.board(w, view, _people(w, record.table, words.NAME_LIMIT), term.width, not jokers_told))
-                jokers_told = jokers_told or JOKER in view.you.hand
+                jokers_told = jokers_told or JOKER in views.you(view).hand
                 term.say(words.your_move(w, phases.your_move(w, view, people)))
                 undo = decided and await service.undo.can_take_back(CHANNEL, YOU)  # as Discord's Undo (engine/undo.py)
                 action = term.ask(view, list(yours.options), people, auto=not refused, undo=undo)
+                outcome: Outcome | None
                 if action is None:
                     term.say(words.input_ended(w, term.command('--resume')))
                     return 0
@@ -94,19 +96,21 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                     decided = outcome.undo is not None or action is UNDO
             else:
                 made = yours.made if yours.made is not None and not yours.made.waiting else None
-                label = made and moves.made_label(w, made.action, yours.view, people)
+                label = moves.made_label(w, made.action, yours.view, people) if made is not None else None
                 outcome = await service.decisions.play_computer(CHANNEL)
-                if outcome is not None and outcome.ok and outcome.player == YOU:
+                if outcome is not None and outcome.ok and outcome.player == YOU and label is not None:
+                    # (`label` is there then: the bot moves you only with the move `made` names)
                     term.say(words.only_choice(w, label))
             if outcome is None or outcome.notice is not None and outcome.notice.code == "raced":
                 term.say(words.changed_elsewhere(w))
                 return 1
             refused = not outcome.ok
             if refused:  # the next prompt asks even for a single option, so that a refusal cannot repeat forever
+                assert outcome.notice is not None  # a refusal says why
                 term.say(words.refused(w, notices.notice(w, outcome.notice.code, outcome.notice.params, people)))
                 continue
             _show(term, outcome, YOU)
-            record = outcome.record
+            record = _game(outcome)
             await drawn.update(record, service)
         _final(term, record, _people(w, record.table, words.NAME_LIMIT))
         answer = term.read(words.again_prompt(w))
@@ -118,7 +122,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
 
 async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
                  edition: str | None) -> Outcome:
-    record = (await service.lobby.open_table(GUILD, CHANNEL, you, clock=False)).record  # you play at your pace
+    record = _game(await service.lobby.open_table(GUILD, CHANNEL, you, clock=False))  # you play at your pace
     if edition is not None:
         chosen = await service.lobby.set_edition(CHANNEL, record.id, YOU, edition)
         assert chosen.ok, chosen.notice
@@ -128,16 +132,28 @@ async def _start(service: GameService, you: Seat, opponents: int, seed: int | No
     return await service.lobby.start(CHANNEL, record.id, YOU, seed=seed)
 
 
-async def _rematch(service: GameService, finished, you: Seat):
+async def _rematch(service: GameService, finished: GameRecord, you: Seat) -> GameRecord:
     """The same computers at their levels, with the same edition, dealt anew (as Discord's Rematch)."""
     lobby = await service.lobby.rematch(GUILD, CHANNEL, finished.id, you)
     assert lobby.ok, lobby.notice
-    started = await service.lobby.start(CHANNEL, lobby.record.id, YOU)
+    started = await service.lobby.start(CHANNEL, _game(lobby).id, YOU)
     assert started.ok, started.notice
-    return started.record
+    return _game(started)
 
 
-def _people(w: Words, table, limit: int | None = None) -> People:
+def _game(outcome: Outcome) -> GameRecord:
+    """The game a request went through with (its outcome carries it)."""
+    assert outcome.record is not None, outcome.notice
+    return outcome.record
+
+
+def _state(record: GameRecord) -> GameState:
+    """A started game's state (only a lobby has none)."""
+    assert record.state is not None, record.status
+    return record.state
+
+
+def _people(w: Words, table: Table, limit: int | None = None) -> People:
     """Names at the table, yours marked as you; for a column, each cut to `limit` (before the mark)."""
     seated = people_at(w, table)
 
@@ -152,9 +168,10 @@ class Picture:
     """`--picture FILE`: the public table drawn to FILE whenever what everyone sees has changed."""
 
     def __init__(self, path: str | None, w: Words):
-        self.path, self.w, self.shown = path, w, None
+        self.path, self.w = path, w
+        self.shown: View | None = None
 
-    async def update(self, record, service: GameService) -> None:
+    async def update(self, record: GameRecord | None, service: GameService) -> None:
         if self.path is None or record is None or record.state is None:
             return
         view = spectator_view(record.state)
@@ -174,13 +191,14 @@ class Picture:
 
 
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
-    for line in log.lines(term.w, outcome.events, _people(term.w, outcome.record.table), player,
-                          ed=outcome.record.state.edition):
+    record = _game(outcome)
+    for line in log.lines(term.w, outcome.events, _people(term.w, record.table), player, ed=_state(record).edition):
         term.say(f"  · {line}")
 
 
-def _final(term: Terminal, record, people: People) -> None:
-    state = record.state
+def _final(term: Terminal, record: GameRecord, people: People) -> None:
+    state = _state(record)
+    assert state.winners is not None  # the game is over
     placed = end.places({p.id: p.score for p in state.players}, state.winners)
     note = end.tied_below(term.w) if end.shared_places(placed, state.winners) else ""
     term.say(words.standings(term.w, [(place, people.name(p), score, p in state.winners)
@@ -216,7 +234,7 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
         await service.close()
 
 
-def main(args, library: Library) -> int:
+def main(args: argparse.Namespace, library: Library) -> int:
     """`augsburg play` with its parsed arguments (bot/app/cli.py); `library`: the editions the settings offer."""
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     command = getattr(args, "program", "augsburg play")

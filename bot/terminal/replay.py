@@ -11,13 +11,15 @@ then the table as everyone saw it last.
 
 from __future__ import annotations
 
+import argparse
 import json
 import locale
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
-from engine import View, parse_action, spectator_view
+from engine import Event, View, parse_action, spectator_view
 from engine.edition import Edition, EditionError, parse_edition
 from engine.editions import legacy
 from engine.state import RULES_PLAYED, GameState
@@ -100,7 +102,10 @@ class Replay:
             self.term.say(words.no_reveal(w))
         if self.step:
             self.term.say(words.how_to_step(w))
-        return self._whole() if data.get("complete") else self._public()
+        if data.get("complete"):
+            return self._whole()
+        self._public()
+        return None
 
     def _whole(self) -> GameState | None:
         """Play the finished game again from its seed; the final state as the engine reaches it."""
@@ -127,7 +132,7 @@ class Replay:
             self.term.say(words.same_end(w, GameState.model_validate(stored) == state))
         return state
 
-    def _tell(self, events, state: GameState) -> None:
+    def _tell(self, events: Iterable[Event], state: GameState) -> None:
         for line in log.lines(self.w, events, self.people, None, ed=self.edition):
             self.term.say(f"  · {line}")
         if self.reveal:
@@ -165,7 +170,7 @@ def replay(path: str, *, step: bool = True, reveal: bool = False, stdin: TextIO 
     return 0
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     w = language(args.lang or locale.getlocale(locale.LC_MESSAGES)[0] or os.environ.get("LANG"))
     try:
         return replay(args.file, step=not args.all, reveal=args.reveal, w=w)

@@ -13,17 +13,27 @@ import asyncio
 import shutil
 import signal
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TextIO
+from enum import Enum
+from typing import Final, TextIO
 
 from engine import View
-from engine.actions import Buy, BuyChoice, Discard, ReturnCard, Reveal, RevealChoice
+from engine.actions import ActionModel, Buy, BuyChoice, Discard, LegalOption, ReturnCard, Reveal, RevealChoice
+from engine.edition import Edition
 
 from ..wording import People, Words, moves, names
 from ..wording import terminal as words
 
-UNDO = "undo"  # what `ask` answers when you chose to take back your last decision
+
+class Undo(Enum):
+    UNDO = "undo"
+
+
+UNDO: Final = Undo.UNDO  # what `ask` answers when you chose to take back your last decision
 UNDO_KEY = "u"
+# What `ask` answers: an action, UNDO, or None at the end of input.
+Answer = ActionModel | Undo | None
 
 
 class Terminal:
@@ -54,7 +64,8 @@ class Terminal:
             return None
         return line.strip()
 
-    def ask(self, view: View, options: list, people: People, *, auto: bool = True, undo: bool = False):
+    def ask(self, view: View, options: Sequence[LegalOption], people: People, *, auto: bool = True,
+            undo: bool = False) -> Answer:
         """Ask until the answer is a legal action; None at end of input. A single option is taken
         without asking (unless `auto` is off, after a refusal, or `undo`). `undo`: "u" is offered too, to
         take back your last decision (answered with UNDO)."""
@@ -65,15 +76,20 @@ class Terminal:
             return self._ask_cards(names.in_hand_order(first.cards, ed), first.count, first.suggested, ed)
         if isinstance(first, BuyChoice):
             return self._ask_buy(first, ed)
-        if all(isinstance(o, Discard | ReturnCard) for o in options):
+        # Actions, then: a choice descriptor is the only option when there is one (asked above).
+        actions: Sequence[ActionModel] = [o for o in options if not isinstance(o, RevealChoice | BuyChoice)]
+        cards = [o for o in actions if isinstance(o, Discard | ReturnCard)]
+        if len(cards) == len(actions):  # cards of the hand: in its order
             order = names.hand_order(ed)
-            options = sorted(options, key=lambda o: order(o.card))
-        labelled: dict[str, object] = {}  # two privileges alike on one card do the same: one line
-        for option in options:
+            cards.sort(key=lambda o: order(o.card))
+            actions = cards
+        labelled: dict[str, ActionModel] = {}  # two privileges alike on one card do the same: one line
+        for option in actions:
             labelled.setdefault(moves.action(self.w, option, view, people, slots=False), option)
         if len(labelled) == 1 and auto and not undo:
-            self.say(words.only_choice(self.w, next(iter(labelled))))
-            return first
+            label, only = next(iter(labelled.items()))  # (the first option, or one equal to it)
+            self.say(words.only_choice(self.w, label))
+            return only
         numbered = dict(enumerate(labelled.items(), start=1))
         for number, (label, _) in numbered.items():
             self.say(f"  {number}. {label}")
@@ -86,7 +102,7 @@ class Terminal:
                 return numbered[int(answer)][1]
             self.say(words.not_a_number(self.w, len(numbered)))
 
-    def _ask_cards(self, cards: list[str], count: int, suggested: list[str], ed):
+    def _ask_cards(self, cards: list[str], count: int, suggested: list[str], ed: Edition) -> Reveal | Undo | None:
         self._list(cards, ed)
         self._offer_undo()
         while True:
@@ -101,7 +117,7 @@ class Terminal:
                 continue
             return Reveal(cards=[cards[i] for i in picked])
 
-    def _ask_buy(self, choice: BuyChoice, ed):
+    def _ask_buy(self, choice: BuyChoice, ed: Edition) -> Buy | Undo | None:
         self.say(words.buy_question(self.w, choice.budget))
         offered = names.in_hand_order(choice.offered, ed)
         self._list(offered, ed)
@@ -125,7 +141,7 @@ class Terminal:
         if self._undo:
             self.say(f"  {UNDO_KEY}. {words.undo_option(self.w)}")
 
-    def _list(self, cards: list[str], ed) -> None:
+    def _list(self, cards: list[str], ed: Edition) -> None:
         for i, card in enumerate(cards, start=1):
             self.say(f"  {i}. {names.card_with_price(self.w, card, ed)}")
 
@@ -138,7 +154,7 @@ def _numbers(answer: str, size: int) -> list[int] | None:
 
 
 @contextmanager
-def _interruptible():
+def _interruptible() -> Iterator[None]:
     """While a prompt waits for a line, Ctrl-C raises KeyboardInterrupt (see the module's docstring)."""
     handler = signal.getsignal(signal.SIGINT)
     ours = threading.current_thread() is threading.main_thread() and callable(handler) and (

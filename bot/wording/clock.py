@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from storage import Seat, TableEvent
+
 from . import names
 from .words import People, Words
 
@@ -44,7 +46,7 @@ def clock_placeholder(w: Words) -> str:
     return w._("Time per decision…")
 
 
-def seat_note(w: Words, seat) -> str:
+def seat_note(w: Words, seat: Seat) -> str:
     """What the table says after a human's name while a computer plays for them, and after a computer's: its
     level."""
     if seat.kind == "computer":
@@ -58,7 +60,7 @@ def seat_note(w: Words, seat) -> str:
     return ""
 
 
-def table_event(w: Words, e, people: People) -> str:
+def table_event(w: Words, e: TableEvent, people: People) -> str:
     who = people.name(e.player)
     return {
         "stand_in": lambda: w._("From now on the computer plays for {player} until they are back.", player=who),

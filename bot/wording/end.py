@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from engine.events import GameOver
+from engine.views import PublicPlayer
+
 from . import names
 from . import table as words
 from .words import People, Words
@@ -9,7 +12,7 @@ from .words import People, Words
 SOURCES = ("round_end", "privilege", "declined", "compensation")
 
 
-def ranked(over) -> list[tuple[str, int]]:
+def ranked(over: GameOver) -> list[tuple[str, int]]:
     """Winners first (a tie-break winner before the player it beat), then by score."""
     return sorted(over.scores.items(), key=lambda kv: (kv[0] not in over.winners, -kv[1]))
 
@@ -36,7 +39,7 @@ def shared_places(placed: list[tuple[int, str, int]], winners: list[str]) -> boo
     return len(below) != len(set(below))
 
 
-def standings(w: Words, over, people: People) -> str:
+def standings(w: Words, over: GameOver, people: People) -> str:
     lines = [w._("**Augsburg 1520 — final standings**")]
     placed = places(over.scores, over.winners)
     for place, player, points in placed:
@@ -77,7 +80,7 @@ def source(w: Words, kind: str, points: int) -> str:
     }[kind]()
 
 
-def breakdown(w: Words, p, prestige: dict[str, int], money: int) -> str:
+def breakdown(w: Words, p: PublicPlayer, prestige: dict[str, int], money: int) -> str:
     """One player's score by source, their levels and tiles, and the money they had left."""
     parts = [source(w, kind, prestige[kind]) for kind in SOURCES if prestige.get(kind)]
     lines = [w._("Prestige: {sources}", sources=w.join(parts)) if parts else w._("No prestige")]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.edition import Edition
-from storage import LoggedMove
+from storage import LogEntry, LoggedMove
 
 from . import clock, names
 from .log import private_line, public_line
@@ -12,7 +12,7 @@ from .words import People, Words
 PAGE = 1900  # characters per page of the log (Discord allows 2,000)
 
 
-def entry_line(w: Words, e, people: People, reader: str | None, ed: Edition) -> str | None:
+def entry_line(w: Words, e: LogEntry, people: People, reader: str | None, ed: Edition) -> str | None:
     if e.type == "table":
         return clock.table_event(w, e, people)
     if e.type == "choice_made" and e.player == reader:
@@ -34,6 +34,7 @@ def move_lines(w: Words, move: LoggedMove, people: People, reader: str | None, *
 
 def _head(w: Words, move: LoggedMove, people: People, reader: str | None) -> str | None:
     if move.actor == "clock":
+        assert move.player is not None  # a clock runs out on a player's decision
         return clock.you_timed_out(w) if move.player == reader else clock.timed_out(w, people.name(move.player))
     if move.player != reader or reader is None:
         return None  # to everyone else it is the player's own move, however it was made
@@ -44,7 +45,7 @@ def _head(w: Words, move: LoggedMove, people: People, reader: str | None) -> str
     return None
 
 
-def _heading(w: Words, e) -> str | None:
+def _heading(w: Words, e: LogEntry) -> str | None:
     if e.type == "auction_started":
         return names.noble(w, e.noble)
     if e.type == "round_started":

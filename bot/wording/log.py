@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import Event
 from engine.edition import Edition
+from engine.events import CardsDealt, TileTaken
 
 from . import names, undo
 from .words import People, Words
@@ -104,7 +107,7 @@ def public_line(w: Words, e: Event, people: People, ed: Edition) -> str | None:
     return None
 
 
-def _tile_taken(w: Words, e, who: str) -> str:
+def _tile_taken(w: Words, e: TileTaken, who: str) -> str:
     tile = names.tile(w, e.tile)
     if e.tile in ("coat", "letter"):
         return w._("{who} takes the {tile} (+{value} prestige per round).", who=who, tile=tile, value=e.value)
@@ -113,7 +116,7 @@ def _tile_taken(w: Words, e, who: str) -> str:
     return w._("{who} takes the {tile}.", who=who, tile=tile)
 
 
-def _cards_dealt(w: Words, e, who: str) -> str:
+def _cards_dealt(w: Words, e: CardsDealt, who: str) -> str:
     """Free cards go to the hand, offered ones are for sale; an empty deck may deal fewer or none."""
     if e.free and e.offered:
         return w.n_("{who} receives {n} card: {free} free, the rest to buy.",
@@ -142,7 +145,7 @@ def private_line(w: Words, e: Event, ed: Edition) -> str | None:
     return None
 
 
-def lines(w: Words, events, people: People, player: str | None = None, *, ed: Edition) -> list[str]:
+def lines(w: Words, events: Iterable[Event], people: People, player: str | None = None, *, ed: Edition) -> list[str]:
     """The log lines of `events` that `player` may read: public ones, and their own private ones."""
     out = []
     for e in events:

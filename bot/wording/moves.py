@@ -3,8 +3,11 @@ and the typed commands that take them. Used alike by buttons, autocomplete and t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engine import View
 from engine.actions import (
+    ActionModel,
     Bid,
     Build,
     Buy,
@@ -13,6 +16,7 @@ from engine.actions import (
     Compensate,
     Discard,
     Done,
+    LegalOption,
     Pass,
     ReturnCard,
     Reveal,
@@ -21,13 +25,15 @@ from engine.actions import (
     Use,
 )
 from engine.components import BUILDINGS, OFFICES
+from engine.edition import Edition
 from engine.rules import holds_tile
+from engine.views import PrivateView
 
-from . import names
+from . import names, views
 from .words import People, Words
 
 
-def action(w: Words, option, view: View, people: People, slots: bool = True) -> str:
+def action(w: Words, option: LegalOption | ActionModel, view: View, people: People, slots: bool = True) -> str:
     """The label of one concrete legal action; `slots`: a privilege's number on its card ('1. Trade: …'),
     which a list numbered of its own (the terminal's) leaves out."""
     ed = view.edition
@@ -35,18 +41,20 @@ def action(w: Words, option, view: View, people: People, slots: bool = True) -> 
         case Pass():
             return w._("Pass")
         case Call():
-            return w.n_("Call {n} card", "Call {n} cards", view.auction.high)
+            return w.n_("Call {n} card", "Call {n} cards", views.auction(view).high)
         case Bid(count=n):
             return w.n_("Bid {n} card", "Bid {n} cards", n)
         case TakeCard(card=card):
             return names.privilege_card(w, card, ed)
         case Use():
-            return use(w, option, view.privilege.card, people, numbered=slots, ed=ed, view=view)
+            taken = views.privilege(view).card
+            assert taken is not None  # a privilege is used from the card taken
+            return use(w, option, taken, people, numbered=slots, ed=ed, view=view)
         case Build(what=what):
             return w._("Master Builder: build the {tile} ({cost})", tile=names.tile(w, what),
                        cost=w.money(view.tile_stacks[what][0]))
         case Done():
-            left = ed.privileges_per_card - len(view.privilege.used)
+            left = ed.privileges_per_card - len(views.privilege(view).used)
             if not left:
                 return w._("Finish card")
             return w._("Finish card (+{points} prestige for unused)", points=ed.declined_privilege_prestige * left)
@@ -61,7 +69,7 @@ def action(w: Words, option, view: View, people: People, slots: bool = True) -> 
     raise ValueError(f"no label for {option!r}")
 
 
-def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, *, ed,
+def use(w: Words, option: Use, card: str, people: People, numbered: bool = True, *, ed: Edition,
         view: View | None = None) -> str:
     """'1. Trade: climb a step'; without its number ('Trade: climb a step') where slots alike are one choice;
     a building with its price ('Offices: build the Church for 700 guilders') when the `view` is given.
@@ -83,7 +91,8 @@ def use(w: Words, option: Use, card: str, people: People, numbered: bool = True,
 def out_of_reach(w: Words, view: View) -> list[str]:
     """The buildings a privilege left on the player's card (Offices, or the Master Builder's) could build but
     the player cannot pay for now: said, not left out silently."""
-    turn, you = view.privilege, getattr(view, "you", None)
+    turn = view.privilege
+    you: PrivateView | None = getattr(view, "you", None)  # (the tests' partial views may have none)
     if you is None or turn is None or turn.card is None or turn.player != you.id:
         return []
     me = next(p for p in view.players if p.id == you.id)
@@ -101,7 +110,7 @@ def out_of_reach(w: Words, view: View) -> list[str]:
     return lines
 
 
-def prompt(w: Words, options: list, view: View, people: People) -> str:
+def prompt(w: Words, options: Sequence[LegalOption], view: View, people: People) -> str:
     """What the decision in front of the player asks of them (reveal and purchase: see below)."""
     first = options[0]
     if isinstance(first, (Pass, Call, Bid)):
@@ -116,7 +125,7 @@ def prompt(w: Words, options: list, view: View, people: People) -> str:
         return w._("take one of the privilege cards on display.")
     if isinstance(first, Compensate):
         return w._("{player} climbed and took your step tile: choose your compensation.",
-                   player=people.name(view.privilege.player))
+                   player=people.name(views.privilege(view).player))
     if isinstance(first, Discard):
         return w._("choose a card from your hand to discard.")
     if isinstance(first, ReturnCard):
@@ -125,8 +134,10 @@ def prompt(w: Words, options: list, view: View, people: People) -> str:
         return reveal_prompt(w, first.count)
     if isinstance(first, BuyChoice):
         return w._("choose which offered cards to buy; the others see only how many you buy.")
-    card = names.privilege_card(w, view.privilege.card, view.edition)
-    left = view.edition.privileges_per_card - len(view.privilege.used)
+    turn = views.privilege(view)
+    assert turn.card is not None  # the decisions left in the privilege phase are about the card taken
+    card = names.privilege_card(w, turn.card, view.edition)
+    left = view.edition.privileges_per_card - len(turn.used)
     if left:
         asked = w.n_("use up to {n} more privilege of {card}.", "use up to {n} more privileges of {card}.", left,
                      card=card)
@@ -193,18 +204,19 @@ def placeholder(w: Words, kind: str, count: int = 0) -> str:
     }[kind]()
 
 
-def commands(w: Words, options: list, view: View) -> list[str]:
+def commands(w: Words, options: Sequence[LegalOption], view: View) -> list[str]:
     """The typed commands that take the decisions in `options`, one line each."""
     kinds = {type(o) for o in options}
     ed = view.edition
     counts = [o.count for o in options if isinstance(o, Bid)]
-    lines = {
+    reveals = [o.count for o in options if isinstance(o, RevealChoice)]  # (a lay-down is the only option)
+    lines: dict[type, Callable[[], str]] = {
         Pass: lambda: w._("`/augsburg pass` — leave this auction"),
         Call: lambda: w.n_("`/augsburg call` — offer {n} card too", "`/augsburg call` — offer {n} cards too",
-                           view.auction.high),
+                           views.auction(view).high),
         Bid: lambda: bid_command(w, counts[0], counts[-1]),
         RevealChoice: lambda: w.n_("`/augsburg reveal cards:` — lay down {n} card",
-                                   "`/augsburg reveal cards:` — lay down {n} cards", options[0].count),
+                                   "`/augsburg reveal cards:` — lay down {n} cards", reveals[0]),
         BuyChoice: lambda: w._("`/augsburg buy cards:` — choose which offered cards to buy (or nothing)"),
         TakeCard: lambda: w._("`/augsburg privilege card:` — take a privilege card"),
         Use: lambda: w._("`/augsburg use privilege:` — use a privilege of your card"),
@@ -225,7 +237,7 @@ def bid_command(w: Words, low: int, high: int) -> str:
                 high, low=w.number(low))
 
 
-def made_label(w: Words, move, view: View, people: People) -> str:
+def made_label(w: Words, move: ActionModel, view: View, people: People) -> str:
     """A decision the bot makes for a player, as they read it: 'Pass', 'Lay down: Maria 3, Joker'."""
     if isinstance(move, Reveal):
         return lay_down_label(w, move.cards, limit=200)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from engine.components import JOKER
 from engine.edition import Edition
+from storage import Seat
 
 from .words import Words
 
@@ -105,7 +108,7 @@ def joker_note(w: Words) -> str:
                "lay-down needs at least one certificate.")
 
 
-def hand_order(ed: Edition):
+def hand_order(ed: Edition) -> Callable[[str], tuple[bool, int, int]]:
     """How a hand is sorted for reading (a sort key): by noble (Philipp, Louise, Leo, Maria, as the edition's
     `card_rank` breaks ties), then by value, jokers last: 'Philipp 2, Philipp 9, Philipp 15, Maria 3, Joker'."""
     rank = ed.card_rank
@@ -117,7 +120,7 @@ def hand_order(ed: Edition):
     return key
 
 
-def in_hand_order(card_ids, ed: Edition) -> list[str]:
+def in_hand_order(card_ids: Iterable[str], ed: Edition) -> list[str]:
     return sorted(card_ids, key=hand_order(ed))
 
 
@@ -125,7 +128,7 @@ def cards(w: Words, card_ids: list[str]) -> str:
     return w.join(card(w, c) for c in card_ids) if card_ids else w._("nothing")
 
 
-def seat(w: Words, seat) -> str:
+def seat(w: Words, seat: Seat) -> str:
     """A seat's name: a human's display name; a computer's from its number."""
     if seat.kind == "computer" and seat.number is not None:
         return w._("Computer {number}", number=seat.number)

@@ -6,19 +6,26 @@ their parameters are that person's own information, so nothing here leaks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import names, undo
 from .phases import phase
 from .words import People, Words
 
+# A refusal's parameters: their types vary by code (engine/refusals.py keeps them as Any).
+Params = dict[str, Any]
+Texts = dict[str, Callable[[], str]]  # a sentence per code, worded only when asked for
 
-def notice(w: Words, code: str, params: dict, people: People) -> str:
+
+def notice(w: Words, code: str, params: Params, people: People) -> str:
     """The sentence for a refusal code; an unknown code still gets a polite answer."""
     texts = {**_table(w, params, people), **_engine(w, params, people), **undo.refusals(w, params, people)}
     text = texts.get(code)
     return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
 
 
-def _table(w: Words, p: dict, people: People) -> dict:
+def _table(w: Words, p: Params, people: People) -> Texts:
     """The service's and the front-ends' codes."""
     return {
         "channel_busy": lambda: w._(
@@ -94,9 +101,11 @@ def _table(w: Words, p: dict, people: People) -> dict:
     }
 
 
-def _engine(w: Words, p: dict, people: People) -> dict:
+def _engine(w: Words, p: Params, people: People) -> Texts:
     """The engine's refusal codes (engine/refusals.py lists them with their parameters)."""
-    category = (lambda: names.category(w, p["category"])) if "category" in p else None
+    def category() -> str:  # (the codes that word it have a category)
+        return names.category(w, p["category"])
+
     return {
         "unreadable": lambda: w._("That action cannot be read."),
         "not_seated": lambda: w._("You are not playing in this game."),
@@ -177,7 +186,7 @@ def _possible(w: Words, choices: list[str], most: int = 10) -> str:
     return w._("That is not one of your choices now. You can choose: {choices}.", choices=shown)
 
 
-def _cannot_afford(w: Words, p: dict) -> str:
+def _cannot_afford(w: Words, p: Params) -> str:
     if p.get("tile"):
         return w._("The top {tile} costs {cost}; you have {money}.", tile=names.tile(w, p["tile"]),
                    cost=w.money(p["cost"]), money=w.money(p["money"]))

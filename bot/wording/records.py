@@ -24,8 +24,8 @@ def stats_block(w: Words, heading: str, s: PlayerStats) -> str:
     if s.favourite:
         lines.append(w.n_("Favourite noble: {noble} ({n} auction won)", "Favourite noble: {noble} ({n} auctions won)",
                           s.favourite_wins, noble=names.noble(w, s.favourite)))
-    if s.decisions:
-        lines.append(w._("Decided in time: {share} ({n} of {all})", share=_percent(w, s.in_time_share),
+    if (share := s.in_time_share) is not None:  # (it is when some decisions were counted)
+        lines.append(w._("Decided in time: {share} ({n} of {all})", share=_percent(w, share),
                          n=s.in_time, all=s.decisions)
                      + (" · " + w._("median time to decide: {time}", time=_span(w, s.median_seconds))
                         if s.median_seconds is not None else ""))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine.state import GameState
 
 from . import names
-from .terminal import columns, public_board  # noqa: F401 (public_board: replay's board)
+from .terminal import columns
+from .terminal import public_board as public_board  # replay's board
 from .words import People, Words
 
 

@@ -4,6 +4,8 @@ The numbers in them are an edition's (the game's, or the one a new table would g
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.edition import Edition
 
 from . import names
@@ -44,7 +46,7 @@ def _rounds(w: Words, ed: Edition) -> str:
     return w.join(w._("{players} players: {rounds}", players=p, rounds=r) for p, r in sorted(ed.rounds.items()))
 
 
-_TEXTS = {
+_TEXTS: dict[str, Callable[[Words, Edition], str]] = {
     "overview": lambda w, ed: w._(
         'You are a merchant lending money to five nobles. In return they grant privileges, and privileges '
         'turn into prestige. The game lasts a number of rounds set by the number of players ({rounds}); then '

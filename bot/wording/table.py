@@ -7,17 +7,20 @@ Only views reach these functions (R28): the public table is worded from
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from engine import View
 from engine.components import CATEGORIES, JOKER
 from engine.edition import Edition
 from engine.rules import prestige_limit
+from engine.views import PublicPlayer
+from storage import Table
 
-from . import names
+from . import names, views
 from .words import People, Words
 
 
-def people_at(w: Words, table, call=None) -> People:
+def people_at(w: Words, table: Table, call: Callable[[str], str] | None = None) -> People:
     """The players of a `storage.Table` by their seat names; `call` addresses whoever must act."""
 
     def name(player: str) -> str:
@@ -88,7 +91,7 @@ def round_title(w: Words, view: View) -> str:
     return w._("Augsburg 1520 — round {round} of {rounds}", round=view.round, rounds=view.rounds)
 
 
-def score(w: Words, p, ed: Edition) -> str:
+def score(w: Words, p: PublicPlayer, ed: Edition) -> str:
     """'12/25 prestige': the score with the limit it cannot pass yet in edition `ed` (R21)."""
     limit = prestige_limit(p.tiles, ed)
     if limit is None:
@@ -96,7 +99,7 @@ def score(w: Words, p, ed: Edition) -> str:
     return w.n_("{n}/{limit} prestige", "{n}/{limit} prestige", p.score, limit=limit)
 
 
-def player_heading(w: Words, p, view: View, people: People) -> str:
+def player_heading(w: Words, p: PublicPlayer, view: View, people: People) -> str:
     heading = w._("{name} — {score}", name=people.name(p.id), score=score(w, p, view.edition))
     return heading + lead_mark(w) if p.id == view.lead else heading
 
@@ -106,18 +109,18 @@ def lead_mark(w: Words) -> str:
     return w._(" · opens the next auction")
 
 
-def levels(w: Words, p) -> str:
+def levels(w: Words, p: PublicPlayer) -> str:
     return " / ".join(w._("{category} {level}", category=names.category(w, c), level=p.levels[c]) for c in CATEGORIES)
 
 
-def tile_value(w: Words, kind: str, value) -> str:
+def tile_value(w: Words, kind: str, value: int) -> str:
     """A tile with its number: a building's price in guilders, a Coat of Arms' or Letter's prestige per round."""
     if kind in ("church", "cathedral"):
         return w._("{tile} ({money})", tile=names.tile(w, kind), money=w.money(value))
     return w._("{tile} +{value}", tile=names.tile(w, kind), value=value)
 
 
-def tiles(w: Words, p) -> str:
+def tiles(w: Words, p: PublicPlayer) -> str:
     t = p.tiles
     parts = [tile_value(w, k, v) for k in ("church", "cathedral", "coat", "letter") if (v := getattr(t, k)) is not None]
     parts += [names.tile(w, k) for k in ("minter", "master_builder") if getattr(t, k)]
@@ -199,7 +202,7 @@ def log_heading(w: Words) -> str:
 
 def hand(w: Words, view: View) -> str:
     """Your money, your hand grouped by noble with prices, cards offered to you, your secret choice."""
-    you, ed = view.you, view.edition
+    you, ed = views.you(view), view.edition
     by_noble: dict[str, list[str]] = defaultdict(list)
     for card in sorted(you.hand, key=lambda c: (c == JOKER, ed.card_noble.get(c, ""), ed.card_value.get(c, 0))):
         if card == JOKER:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from unicodedata import combining, east_asian_width
 
 from engine import View
 from engine.components import JOKER
 
-from . import names
+from . import names, views
 from . import table as words
 from .words import People, Words
 
@@ -33,7 +34,7 @@ def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool
     """The round, a row per player (columns as wide as their longest entry), the display and your own cards;
     `jokers`: what a joker is good for, if you hold one (said once is enough)."""
     lines = [public_board(w, view, people, width)]
-    you, ed = view.you, view.edition
+    you, ed = views.you(view), view.edition
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
     hand = names.cards(w, names.in_hand_order(you.hand, ed))
     lines.append("  " + w.n_("Your hand ({n} card): {cards}", "Your hand ({n} cards): {cards}", len(you.hand),
@@ -46,7 +47,7 @@ def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool
     return "\n".join(wrapped(line, width) for part in lines for line in part.split("\n"))
 
 
-def columns(rows: list[tuple[str, ...]], width: int | None = None) -> list[str]:
+def columns(rows: Sequence[tuple[str, ...]], width: int | None = None) -> list[str]:
     """Rows as indented, aligned columns; every column but the last is padded to its widest entry. With a
     `width`, a last column that does not fit goes on under itself, broken between words."""
     widths = [max(cells(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []

@@ -4,6 +4,9 @@ The public line names the kind of decision only, never what a secret choice held
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .words import People, Words
 
 
@@ -36,8 +39,9 @@ def done(w: Words) -> str:
     return w._("You took back your last decision: it is as if you had not made it. Decide again below.")
 
 
-def refusals(w: Words, p: dict, people: People) -> dict:
-    """The refusal codes of taking back (engine/refusals.py, service/undo.py)."""
+def refusals(w: Words, p: dict[str, Any], people: People) -> dict[str, Callable[[], str]]:
+    """The refusal codes of taking back (engine/refusals.py, service/undo.py); `p`: the refusal's parameters
+    (their types vary by code, as engine/refusals.py's are Any)."""
     return {
         "nothing_to_undo": lambda: w._("You have no decision of your own to take back in this game."),
         "undo_stale": lambda: w._("That Undo is out of date: the decision it was for is no longer your last one "

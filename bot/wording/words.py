@@ -30,10 +30,10 @@ class Words:
         self.lang = lang
         self._t = translations or gettext.NullTranslations()
 
-    def _(self, text: str, /, **params) -> str:
+    def _(self, text: str, /, **params: object) -> str:
         return self._t.gettext(text).format(**params) if params else self._t.gettext(text)
 
-    def n_(self, singular: str, plural: str, n: int, /, **params) -> str:
+    def n_(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """A text that depends on a count; `{n}` is the count, written as a number of this language."""
         return self._t.ngettext(singular, plural, n).format(n=self.number(n), **params)
 
