@@ -63,6 +63,7 @@ def reveals(w: Words, options: list[ActionModel], view: View, people: People) ->
     Values name positions in the player's hand, like a purchase's: card names would not fit
     Discord's 100 characters once ten cards are laid down (and many positions are a bitmask, codes.py).
     """
+    assert view.you is not None, "a lay-down is offered from its player's own view"
     return [(moves.cards_within(w, o), codes.encode_positions("rev", choices.positions(view.you.hand, o)))
             for o in choices.reveal_offers(options, view)]
 
