@@ -8,6 +8,9 @@ would type them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TypeVar
+
 from engine import View
 from engine.actions import ActionModel, Bid, Build, BuyChoice, Discard, ReturnCard, TakeCard, Use
 
@@ -16,6 +19,7 @@ from ..wording import moves, names
 from ..wording.words import People, Words
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices and select options
+V = TypeVar("V")
 
 
 def labelled(w: Words, options: list[ActionModel], view: View, people: People,
@@ -79,7 +83,7 @@ def purchases(w: Words, options: list[ActionModel], view: View, people: People) 
     return found
 
 
-def filtered(pairs: list[tuple[str, object]], typed: str) -> list[tuple[str, object]]:
+def filtered(pairs: Iterable[tuple[str, V]], typed: str) -> list[tuple[str, V]]:
     """Keep the choices matching what has been typed so far (case-insensitive), at most 25."""
     needle = str(typed or "").strip().lower()
     kept = [(n, v) for n, v in pairs if not needle or needle in n.lower() or needle in str(v).lower()]
