@@ -189,15 +189,16 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
 
 @_delivered("the table")
 async def post(interaction: discord.Interaction, content: str = MISSING, *, embed: discord.Embed = MISSING,
-               view: discord.ui.View = MISSING, files: list[discord.File] = MISSING,
+               view: discord.ui.View | None = MISSING, files: list[discord.File] = MISSING,
                allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
     """A public answer (a new table, or the link to it); its message id (None: Discord no longer takes an
-    answer)."""
+    answer). `view` None: no buttons (a table that has none)."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(content, embed=embed, view=view, files=files,
+            try:  # (discord.py's send_message takes no None for a view: no view is MISSING there)
+                await interaction.response.send_message(content, embed=embed, files=files,
+                                                        view=view if view is not None else MISSING,
                                                         allowed_mentions=allowed_mentions)
             except discord.HTTPException as error:
                 if not _taken(interaction, error, Kind.channel_message):
