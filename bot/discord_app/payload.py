@@ -1,4 +1,4 @@
-"""What an interaction's raw payload carries: Discord's JSON, as discord.py hands it over.
+"""What an interaction carries that discord.py types loosely: its channel, and its raw payload (Discord's JSON).
 
 discord.py types `Interaction.data` as one TypedDict per kind of interaction; the bot reads a few keys of
 whichever arrived, and trusts none of their values (anyone can send any data: inputs.py checks it).
@@ -10,6 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction came from (discord.py allows none: only a ping, which the bot never gets)."""
+    assert interaction.channel_id is not None, "commands and components come from a channel"
+    return interaction.channel_id
 
 
 def payload(interaction: discord.Interaction) -> Mapping[str, Any]:

@@ -85,12 +85,6 @@ def reader() -> Words:
     return READER.get()
 
 
-def channel_of(interaction: discord.Interaction) -> int:
-    """The channel an interaction came from (discord.py allows none: only a ping, which the bot never gets)."""
-    assert interaction.channel_id is not None, "commands and components come from a channel"
-    return interaction.channel_id
-
-
 def refused(outcome: Outcome) -> Notice:
     """A refused request's notice: every refusal carries one (service/outcome.py `refuse`)."""
     assert outcome.notice is not None, "a refused request carries its notice"
@@ -163,7 +157,7 @@ class Front:
 
         A seated player whose seat a computer stands in for, or who is on time away, is back by asking anything.
         """
-        channel = interaction.channel_id  # (always one: see channel_of; without one, no game is here)
+        channel = interaction.channel_id  # (always one: see payload.channel_of; without one, no game is here)
         try:
             record = await self.service.games.current(channel) if channel is not None else None
         except GameQuarantined as exc:

@@ -12,9 +12,10 @@ from ...service import GameService
 from ...wording import Words, history, moves, notices, rules
 from .. import answers
 from ..embeds import COLOUR
+from ..payload import channel_of
 from ..people import people
 from ..widgets import LogPage, view_of
-from .base import Front, channel_of, guarded, reader, say
+from .base import Front, guarded, reader, say
 
 
 class InfoHandlers:

@@ -12,9 +12,10 @@ from ...service import Notice, Outcome
 from ...wording import end, names, notices
 from ...wording.languages import language_of
 from .. import answers, permissions, threads
+from ..payload import channel_of
 from ..people import NOBODY, mention
 from ..widgets import CancelButton, table_view, view_of
-from .base import Front, channel_of, guarded, reader, record_of, refused, say
+from .base import Front, guarded, reader, record_of, refused, say
 
 log = logging.getLogger(__name__)
 

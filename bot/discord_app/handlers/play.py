@@ -15,8 +15,9 @@ from ...wording import log as words_log
 from ...wording import moves, notices
 from .. import answers, typed
 from ..live import private_panel
+from ..payload import channel_of
 from ..people import people
-from .base import Front, channel_of, guarded, reader, refused, say
+from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
 

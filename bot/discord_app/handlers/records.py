@@ -18,11 +18,12 @@ from ...service.export import export_bytes, file_name, is_complete
 from ...wording import records
 from ...wording.table import people_at
 from .. import answers
+from ..payload import channel_of
 from ..people import NOBODY
 from ..record_widgets import BoardPage, HistoryGame, HistoryPage
 from ..threads import parent_of
 from ..widgets import Button, Routed, view_of
-from .base import Front, channel_of, guarded, reader, say
+from .base import Front, guarded, reader, say
 from .info import log_page_of
 
 BOARD_PAGE = 10  # people per page of the leaderboard

@@ -11,9 +11,10 @@ from storage import GameRecord
 from ...wording import clock, names, words
 from .. import answers
 from ..answers import Value
+from ..payload import channel_of
 from ..people import people
 from ..widgets import ConfirmButton, view_of
-from .base import Front, channel_of, guarded, reader, record_of, refused, say
+from .base import Front, guarded, reader, record_of, refused, say
 
 
 class SeatHandlers:

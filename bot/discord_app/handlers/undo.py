@@ -12,7 +12,8 @@ import discord
 from ...wording import notices
 from ...wording import undo as words
 from .. import answers
-from .base import Front, channel_of, guarded, reader, refused, say
+from ..payload import channel_of
+from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
 
