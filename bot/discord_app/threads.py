@@ -57,7 +57,8 @@ async def unarchiving(client: discord.Client, channel_id: int, attempt: Callable
     return await attempt()
 
 
-Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]]
+TableMessage = tuple[discord.Embed, discord.ui.View | None, list[discord.File]]  # its embed, buttons and files
+Looks = Callable[[], Awaitable[TableMessage]]
 
 
 async def send_table(client: discord.Client, channel_id: int, looks: Looks) -> discord.Message:
