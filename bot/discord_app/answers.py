@@ -154,15 +154,18 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 @_delivered("a private answer")
-async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
-               embed: discord.Embed = MISSING, files: list[discord.File] = MISSING, file: discord.File = MISSING,
-               allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
+async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View | None = MISSING,
+               embed: discord.Embed | None = MISSING, files: list[discord.File] = MISSING,
+               file: discord.File = MISSING, allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
     """A new private message: the answer, or (once answered) a private follow-up. The answer's message id
     when it is the interaction's "@original" (which its token can edit later), else None. `files` (or one
-    `file`): its attachments; `allowed_mentions`: whom it may notify (the bot's default: nobody)."""
+    `file`): its attachments; `allowed_mentions`: whom it may notify (the bot's default: nobody); `view`,
+    `embed` None: none."""
     if file is not MISSING:
         files = [file]
     state = _state(interaction)
+    # A new message takes no None for these in discord.py's types (and a view of None fails once it is sent).
+    new_view, new_embed = view if view is not None else MISSING, embed if embed is not None else MISSING
 
     async def into_original() -> int:
         return (await interaction.edit_original_response(content=content, view=view, embed=embed,
@@ -171,7 +174,7 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
     async with state.lock:
         if not interaction.response.is_done():
             try:
-                sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
+                sent = await interaction.response.send_message(content, view=new_view, embed=new_embed, files=files,
                                                                ephemeral=True, allowed_mentions=allowed_mentions)
                 return getattr(sent, "message_id", None)
             except discord.HTTPException as error:
@@ -182,7 +185,7 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
             state.filled = True  # the loading message becomes the answer
             return await into_original()
         else:
-            await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True,
+            await interaction.followup.send(content, view=new_view, embed=new_embed, files=files, ephemeral=True,
                                             allowed_mentions=allowed_mentions)
             return None
 
