@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import discord
 
-from .widgets import Routed
+from .payload import values
+from .widgets import Button, Routed, Select
 
 
-class AheadMenu(Routed[discord.ui.Select],
-                template=r"aug:ahd:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
+class AheadMenu(Routed[Select], template=r"aug:ahd:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
     handler = "play.ahead"
 
     def __init__(self, game: int, auction: str, options: list[discord.SelectOption] | None = None,
@@ -19,13 +19,12 @@ class AheadMenu(Routed[discord.ui.Select],
                                            options=options or [discord.SelectOption(label="…", value="p")], row=row))
         self.game, self.auction = game, auction
 
-    def route(self, interaction):
-        values = interaction.data.get("values") or [""]
-        return self.game, self.auction, str(values[0])
+    def route(self, interaction: discord.Interaction) -> tuple[int, str, str]:
+        chosen = values(interaction) or [""]
+        return self.game, self.auction, str(chosen[0])
 
 
-class AheadClear(Routed[discord.ui.Button],
-                 template=r"aug:ahx:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
+class AheadClear(Routed[Button], template=r"aug:ahx:(?P<game>\d+):(?P<auction>\d+\.\d+)"):
     handler = "play.ahead"
 
     def __init__(self, game: int, auction: str, label: str = "…", row: int | None = None):
@@ -33,7 +32,7 @@ class AheadClear(Routed[discord.ui.Button],
                                            custom_id=f"aug:ahx:{game}:{auction}"))
         self.game, self.auction = game, auction
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, str, str]:
         return self.game, self.auction, ""
 
 

@@ -26,8 +26,11 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from typing import Any, Concatenate, ParamSpec
 
 import discord
+from discord import app_commands
 
 from .choices import filtered
 
@@ -37,6 +40,10 @@ DEFER_AFTER = 2.0  # seconds of work before an answer is deferred (Discord allow
 ACKNOWLEDGED = 40060  # "Interaction has already been acknowledged"
 GONE = {50027: "its token has expired", 10062: "Discord no longer knows the interaction"}
 Kind = discord.InteractionResponseType
+P = ParamSpec("P")
+Value = str | int | float  # what an autocomplete suggestion fills in (Discord's kinds of option)
+# An answer to an interaction; it gives its message id (None: not the interaction's "@original", or not sent).
+Answer = Callable[Concatenate[discord.Interaction, P], Coroutine[Any, Any, int | None]]
 
 
 class _Answer:
@@ -55,6 +62,7 @@ def _state(interaction: discord.Interaction) -> _Answer:
     state = interaction.extras.get("answer")
     if state is None:
         state = interaction.extras["answer"] = _Answer(edits=False)
+    assert isinstance(state, _Answer), "extras['answer'] is only ever set here"
     return state
 
 
@@ -81,12 +89,12 @@ def _gone(interaction: discord.Interaction, error: discord.HTTPException, what: 
     return True
 
 
-def _delivered(what: str):
+def _delivered(what: str) -> Callable[[Answer[P]], Answer[P]]:
     """An answer Discord no longer takes is dropped (None) after one warning line naming `what` it was:
     the player sees their move on the table and in their next panel."""
-    def wrap(func):
+    def wrap(func: Answer[P]) -> Answer[P]:
         @functools.wraps(func)
-        async def deliver(interaction: discord.Interaction, *args, **kwargs):
+        async def deliver(interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs) -> int | None:
             if _state(interaction).gone:
                 return None
             try:
@@ -105,7 +113,7 @@ def _edits(interaction: discord.Interaction, state: _Answer) -> bool:
 
 @contextlib.asynccontextmanager
 async def answering(interaction: discord.Interaction, edits: bool = False, public: bool = False,
-                    what: str = "an interaction"):
+                    what: str = "an interaction") -> AsyncIterator[None]:
     """Run a handler (`what`: its name); if it has not answered after DEFER_AFTER seconds, defer its answer."""
     interaction.extras["answer"] = _Answer(edits, public, what)
     timer = asyncio.get_running_loop().call_later(
@@ -146,15 +154,18 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 @_delivered("a private answer")
-async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View = MISSING,
-               embed: discord.Embed = MISSING, files: list[discord.File] = MISSING, file: discord.File = MISSING,
-               allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
+async def send(interaction: discord.Interaction, content: str = MISSING, *, view: discord.ui.View | None = MISSING,
+               embed: discord.Embed | None = MISSING, files: list[discord.File] = MISSING,
+               file: discord.File = MISSING, allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
     """A new private message: the answer, or (once answered) a private follow-up. The answer's message id
     when it is the interaction's "@original" (which its token can edit later), else None. `files` (or one
-    `file`): its attachments; `allowed_mentions`: whom it may notify (the bot's default: nobody)."""
+    `file`): its attachments; `allowed_mentions`: whom it may notify (the bot's default: nobody); `view`,
+    `embed` None: none."""
     if file is not MISSING:
         files = [file]
     state = _state(interaction)
+    # A new message takes no None for these in discord.py's types (and a view of None fails once it is sent).
+    new_view, new_embed = view if view is not None else MISSING, embed if embed is not None else MISSING
 
     async def into_original() -> int:
         return (await interaction.edit_original_response(content=content, view=view, embed=embed,
@@ -163,7 +174,7 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
     async with state.lock:
         if not interaction.response.is_done():
             try:
-                sent = await interaction.response.send_message(content, view=view, embed=embed, files=files,
+                sent = await interaction.response.send_message(content, view=new_view, embed=new_embed, files=files,
                                                                ephemeral=True, allowed_mentions=allowed_mentions)
                 return getattr(sent, "message_id", None)
             except discord.HTTPException as error:
@@ -174,22 +185,23 @@ async def send(interaction: discord.Interaction, content: str = MISSING, *, view
             state.filled = True  # the loading message becomes the answer
             return await into_original()
         else:
-            await interaction.followup.send(content, view=view, embed=embed, files=files, ephemeral=True,
+            await interaction.followup.send(content, view=new_view, embed=new_embed, files=files, ephemeral=True,
                                             allowed_mentions=allowed_mentions)
             return None
 
 
 @_delivered("the table")
 async def post(interaction: discord.Interaction, content: str = MISSING, *, embed: discord.Embed = MISSING,
-               view: discord.ui.View = MISSING, files: list[discord.File] = MISSING,
+               view: discord.ui.View | None = MISSING, files: list[discord.File] = MISSING,
                allowed_mentions: discord.AllowedMentions = MISSING) -> int | None:
     """A public answer (a new table, or the link to it); its message id (None: Discord no longer takes an
-    answer)."""
+    answer). `view` None: no buttons (a table that has none)."""
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(content, embed=embed, view=view, files=files,
+            try:  # (discord.py's send_message takes no None for a view: no view is MISSING there)
+                await interaction.response.send_message(content, embed=embed, files=files,
+                                                        view=view if view is not None else MISSING,
                                                         allowed_mentions=allowed_mentions)
             except discord.HTTPException as error:
                 if not _taken(interaction, error, Kind.channel_message):
@@ -209,8 +221,9 @@ async def update(interaction: discord.Interaction, content: str | None = MISSING
     message id of the answer when it is the interaction's "@original", else None."""
     state = _state(interaction)
     if interaction.message is None:
-        return await send(interaction, content, view=view if view is not None else MISSING,
-                          embed=embed if embed is not None else MISSING, files=attachments)
+        return await send(interaction, content if content is not None else MISSING,
+                          view=view if view is not None else MISSING, embed=embed if embed is not None else MISSING,
+                          files=attachments)
     async with state.lock:
         if not interaction.response.is_done():
             try:
@@ -232,7 +245,8 @@ async def update(interaction: discord.Interaction, content: str | None = MISSING
                                                              attachments=attachments)).id
 
 
-async def suggest(interaction: discord.Interaction, choices: list[discord.app_commands.Choice]) -> list:
+async def suggest(interaction: discord.Interaction,
+                  choices: list[app_commands.Choice[Value]]) -> list[app_commands.Choice[Value]]:
     """Autocomplete suggestions, sent here (not left to discord.py) so their answer meets Discord's surprises
     as every other does. Returns the empty list discord.py then has nothing to send for."""
     try:
@@ -245,7 +259,8 @@ async def suggest(interaction: discord.Interaction, choices: list[discord.app_co
     return []
 
 
-async def suggest_matching(interaction: discord.Interaction, pairs, current: str) -> list:
+async def suggest_matching(interaction: discord.Interaction, pairs: Iterable[tuple[str, Value]],
+                           current: str) -> list[app_commands.Choice[Value]]:
     """The (name, value) pairs matching what was typed so far, sent as the autocomplete answer."""
-    return await suggest(interaction, [discord.app_commands.Choice(name=n, value=v)
+    return await suggest(interaction, [app_commands.Choice(name=n, value=v)
                                        for n, v in filtered(pairs, current)])

@@ -19,6 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from discord.app_commands import TranslationContextTypes as Context
 
 from ..wording.languages import language_of
 from ..wording.words import CATALOGUES
@@ -34,7 +35,8 @@ KIND = {  # the catalogue's msgctxt: what a string is, so translators know its r
 class CommandWords(app_commands.Translator):
     """The tree's translator: None (Discord shows the English source) for English and any other locale."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context) -> str | None:
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: Context) -> str | None:
         lang = language_of(locale)
         if lang == "en" or locale.value != lang:  # 'de' and 'it' only: no variants Discord does not have
             return None
@@ -48,14 +50,15 @@ def catalogue(lang: str) -> dict[tuple[str | None, str], str]:
     if not path.exists():
         return {}
     with open(path, "rb") as po:
-        return {(m.context, m.id): m.string for m in read_po(po, locale=lang) if m.id and m.string}
+        return {(m.context, m.id): m.string for m in read_po(po, locale=lang)
+                if isinstance(m.id, str) and isinstance(m.string, str) and m.id and m.string}  # (no plurals here)
 
 
 class _Recorder(app_commands.Translator):
-    def __init__(self):
+    def __init__(self) -> None:
         self.found: dict[tuple[str, str], None] = {}  # ordered, no repeats
 
-    async def translate(self, string, locale, context) -> None:
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context: Context) -> None:
         self.found.setdefault((KIND[context.location], string.message))
         return None
 
@@ -72,7 +75,9 @@ def augsburg_group() -> app_commands.Group:
     """The /augsburg group as the cog defines it (its instance is not set up: nothing is connected)."""
     from .cog import Augsburg
 
-    return Augsburg.__new__(Augsburg).__cog_app_commands_group__
+    group = Augsburg.__new__(Augsburg).__cog_app_commands_group__
+    assert group is not None, "the cog is the /augsburg group"
+    return group
 
 
 def template(strings: list[tuple[str, str]]) -> Catalog:

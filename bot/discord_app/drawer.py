@@ -23,6 +23,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import discord
 
@@ -37,6 +38,12 @@ from .tasks import ChannelTasks
 log = logging.getLogger(__name__)
 PATIENCE = 1.0  # seconds an edit may take before a newer state replaces it
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel (or thread)
+T = TypeVar("T")
+
+
+class Looks(Protocol):
+    def __call__(self, record: GameRecord, slotted: bool = False, /) -> Awaitable[threads.TableMessage]:
+        """What the table looks like for a record (Presenter.looks; `slotted`: see Pictures.slot)."""
 
 
 class ChannelGone(Exception):
@@ -60,7 +67,7 @@ class _Parked:
 
 class TableDrawer:
     def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
-                 looks: Callable[..., Awaitable[tuple[discord.Embed, discord.ui.View | None, list]]],
+                 looks: Looks,
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
@@ -79,7 +86,8 @@ class TableDrawer:
         self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
         # Games waiting for a drawing's turn: one queue and one task for them all (no task, no game each).
-        self._queued = DrawingQueue(slot, lambda g: self._tasks.get(g) is not None, self._turn)
+        self._queued = DrawingQueue(slot or (lambda: asyncio.sleep(0)),  # (without a slot, nothing waits in it)
+                                    lambda g: self._tasks.get(g) is not None, self._turn)
 
     async def close(self) -> None:
         await self._queued.close()
@@ -203,7 +211,7 @@ class TableDrawer:
         wanted = self._due.pop(record.id, set())
         if not wanted or not record.open or self.ping is None:
             return
-        due = self.service.games.due(record).people & wanted
+        due = wanted & self.service.games.due(record).people
         if due:
             try:
                 await _gone_if_unknown(self.ping(record, due))
@@ -229,8 +237,8 @@ class TableDrawer:
             return True  # the interaction that opens the table posts it; or it is drawn already
         first = [await self.looks(record, slotted)]  # its picture, if any, replaces the one before
 
-        async def looks():  # drawn before the edit is timed; again only to edit an unarchived thread
-            return first.pop() if first else await self.looks(record, slotted)
+        async def looks() -> threads.TableMessage:  # drawn before the edit is timed; again only to edit it
+            return first.pop() if first else await self.looks(record, slotted)  # in an unarchived thread
 
         attempt = asyncio.ensure_future(_outcome(threads.edit_table(self.client, record.channel_id,
                                                                     record.messages.table, looks)))
@@ -255,7 +263,7 @@ class TableDrawer:
         return True
 
 
-async def _outcome(awaitable) -> tuple[object, Exception | None]:
+async def _outcome(awaitable: Awaitable[T]) -> tuple[T | None, discord.HTTPException | None]:
     """(result, None) or (None, the failure): the edit's own task never ends in an exception, so one given up
     for a newer state leaves none behind unretrieved; `_result` raises it where it is awaited."""
     try:
@@ -264,14 +272,14 @@ async def _outcome(awaitable) -> tuple[object, Exception | None]:
         return None, exc
 
 
-async def _result(attempt: asyncio.Future):
+async def _result(attempt: asyncio.Future[tuple[T | None, discord.HTTPException | None]]) -> T | None:
     value, failed = await attempt
     if failed is not None:
         raise failed
     return value
 
 
-async def _gone_if_unknown(awaitable):
+async def _gone_if_unknown(awaitable: Awaitable[T]) -> T:
     """Await a request to the game's channel; a deleted channel raises ChannelGone."""
     try:
         return await awaitable

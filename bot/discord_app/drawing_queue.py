@@ -19,7 +19,7 @@ class DrawingQueue:
         self.start = start  # start a game's drawing, its turn having come
         self._queued: dict[int, None] = {}  # games waiting, oldest first
         self._changed = asyncio.Event()  # the queue changed, or a waiting game's own task ended
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._queued

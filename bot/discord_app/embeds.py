@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from engine import View
+from engine import View, spectator_view
 from engine.editions import EditionUnavailable, resolve
+from engine.events import GameOver
 from storage import GameRecord
 
 from ..service import MAX_PLAYERS
@@ -59,11 +60,12 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
     return embed
 
 
-def standings_embed(w: Words, record: GameRecord, view: View, over, prestige: dict[str, dict[str, int]]):
+def standings_embed(w: Words, record: GameRecord, over: GameOver, prestige: dict[str, dict[str, int]]) -> discord.Embed:
     """Each player's score broken down, in the order of the standings."""
+    assert record.state is not None, "a finished game has its state"
     who = people(w, record.table)
     embed = discord.Embed(colour=COLOUR)
-    public = {p.id: p for p in view.players}
+    public = {p.id: p for p in spectator_view(record.state).players}
     money = {p.id: p.money for p in record.state.players}
     for player, points in end.ranked(over):
         value = end.breakdown(w, public[player], prestige.get(player, {}), money[player])

@@ -3,7 +3,7 @@ told quietly, if they asked to be: by a direct message, or by a channel line tha
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from storage import GameRecord
 
@@ -23,7 +23,7 @@ class Announcer(Protocol):
 
     def table_link(self, record: GameRecord) -> str: ...
 
-    async def post(self, channel_id: int, content: str, *args: Any, **kwargs: Any) -> Any: ...
+    async def post(self, channel_id: int, content: str) -> object: ...  # (the message posted: unused here)
 
 
 async def heads_up(presenter: Announcer, record: GameRecord, due: set[str]) -> None:

@@ -9,6 +9,8 @@ here before a command runs; whatever is refused gets a polite private answer and
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,12 +18,14 @@ from discord.enums import AppCommandOptionType as Option
 
 from ..wording import People, notices, words
 from . import answers
+from .payload import payload
 from .record_widgets import ALL_ITEMS
 
 log = logging.getLogger(__name__)
 NOBODY = People(name=str)
 SUBCOMMANDS = (Option.subcommand.value, Option.subcommand_group.value)
-TYPES = {Option.string: str, Option.integer: int, Option.number: (int, float), Option.boolean: bool}
+TYPES: dict[Option, type | tuple[type, ...]] = {Option.string: str, Option.integer: int, Option.number: (int, float),
+                                                Option.boolean: bool}
 # Raised before a command's callback when what arrived is not what the command offers.
 REFUSED = (app_commands.CheckFailure, app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
            app_commands.TransformerError)
@@ -61,9 +65,9 @@ def check_command(interaction: discord.Interaction) -> None:
     if not isinstance(command, app_commands.Command):
         raise BadInput("unknown_input", "no such command")
     typing = interaction.type == discord.InteractionType.autocomplete
-    options = _options(interaction.data or {})
-    given = {o.get("name"): o.get("value") for o in options}
-    focused = {o.get("name") for o in options if o.get("focused")}
+    options = _options(payload(interaction))
+    given = {o.get("name"): o.get("value") for o in options}  # names and values as sent, checked below
+    focused: set[Any] = {o.get("name") for o in options if o.get("focused")}  # (known names: see `unknown`)
     params = {p.display_name: p for p in command.parameters}
     unknown = set(given) - set(params)
     if unknown:
@@ -78,15 +82,15 @@ def check_command(interaction: discord.Interaction) -> None:
             raise BadInput("unknown_input", f"{name}={given[name]!r} not offered")
 
 
-def _options(data: dict) -> list[dict]:
-    """The options of the subcommand invoked."""
-    options = data.get("options") or []
+def _options(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The options of the subcommand invoked (as sent: JSON whose values nothing has checked yet)."""
+    options: list[dict[str, Any]] = data.get("options") or []
     while options and options[0].get("type") in SUBCOMMANDS:
         options = options[0].get("options") or []
     return options
 
 
-def _fits(param: app_commands.Parameter, value) -> bool:
+def _fits(param: app_commands.Parameter, value: object) -> bool:
     kind = TYPES.get(param.type)
     if kind is None:
         return True  # users, channels...: none of ours; discord.py resolves them
@@ -95,6 +99,7 @@ def _fits(param: app_commands.Parameter, value) -> bool:
     if param.choices and value not in [c.value for c in param.choices]:
         return False
     size = len(value) if isinstance(value, str) else value
+    assert isinstance(size, (int, float)), "a value of the kinds above: text (its length), or a number"
     low, high = param.min_value, param.max_value
     return (low is None or size >= low) and (high is None or size <= high)
 
@@ -122,7 +127,7 @@ def unrouted(interaction: discord.Interaction) -> bool:
         return True  # the bot shows no modals
     if interaction.type != discord.InteractionType.component:
         return False
-    data = interaction.data or {}
+    data = payload(interaction)
     custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
     if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
         return True
@@ -131,12 +136,12 @@ def unrouted(interaction: discord.Interaction) -> bool:
         getattr(c, "custom_id", None) == custom_id and c.type.value == kind for c in _components(message))
 
 
-def _components(message: discord.Message):
+def _components(message: discord.Message) -> Iterator[discord.Component]:
     for row in message.components:
         yield from getattr(row, "children", [row])
 
 
 async def answer_unrouted(interaction: discord.Interaction) -> None:
-    log.info("unknown component %r in channel %s", (interaction.data or {}).get("custom_id"), interaction.channel_id)
+    log.info("unknown component %r in channel %s", payload(interaction).get("custom_id"), interaction.channel_id)
     if not interaction.response.is_done():
         await answers.send(interaction, notices.notice(words(interaction.locale), "not_ours", {}, NOBODY))

@@ -45,15 +45,18 @@ def shows(service: GameService, record: GameRecord, player: str) -> tuple[object
         return ("over",)
     decision = service.games.decision(record, player)
     you = decision.view.you
+    assert you is not None, "a panel is a seated player's: their own view"
     return decision.key if decision.due else "", tuple(you.hand), you.money
 
 
-async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int, note: str = ""):
+async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int,
+                        note: str = "") -> tuple[str, discord.ui.View | None, discord.Embed | None]:
     """(content, view, embed) of a player's panel, with what happened since their last move (embed None:
     nothing, and a redrawn panel drops the one it had)."""
     player = str(user_id)
     if not record.open:
         return f"{note}\n{notices.game_over_here(w)}".strip(), None, None
+    assert record.state is not None, "a panel is of a started game"
     moves = await service.games.since_last_move(record, player)
     text = history.catch_up(w, moves, people(w, record.table), player, ed=record.state.edition)
     embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else None
@@ -66,14 +69,16 @@ class _Panel:
     hook: discord.Webhook  # the interaction's follow-up webhook: its token edits "@original", the panel
     expires: float  # on the service's clock, as is `used`
     message_id: int  # the panel's message
-    shows: tuple
+    shows: tuple[object, ...]
     w: Words  # its reader's language
     used: float  # when its player last used it (the interaction that drew it)
 
 
-async def edit_original(hook: discord.Webhook, content: str, view, embed) -> None:
+async def edit_original(hook: discord.Webhook, content: str, view: discord.ui.View | None,
+                        embed: discord.Embed | None) -> None:
     """Edit an interaction's "@original" message from its token alone (what Interaction.edit_original_response
     does, without keeping the whole interaction for 15 minutes)."""
+    assert hook.token is not None, "an interaction's follow-up webhook carries its token"
     with handle_message_parameters(content=content, view=view, embed=embed, allowed_mentions=NOBODY) as params:
         await async_context.get().edit_original_interaction_response(
             hook.id, hook.token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
@@ -85,7 +90,7 @@ class LivePanels:
         self.service = service
         self.lost = lost  # a due player's panel could not be redrawn: they must be pinged
         self._panels: dict[int, dict[str, _Panel]] = {}  # per game, per player
-        self._tasks: dict[tuple[int, str], asyncio.Task] = {}
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._again: set[tuple[int, str]] = set()
         self._ended: dict[int, GameRecord] = {}  # an ended game leaves the service's cache; its panels say how
 

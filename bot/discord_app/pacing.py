@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 
 
 class Pacing:
-    def __init__(self, rate: float = 35.0, per_channel: int = 4, window: float = 5.0, clock=time.monotonic):
+    def __init__(self, rate: float = 35.0, per_channel: int = 4, window: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic):
         self.rate = rate  # calls in any one second for all channels together, below Discord's 50
         self.per_channel = per_channel
         self.window = window

@@ -7,10 +7,23 @@ hand or offer, so a custom_id carries nothing another player could use.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
-from engine import View
-from engine.actions import Bid, BuyChoice, Call, Compensate, Discard, Pass, ReturnCard, RevealChoice, TakeCard
+from engine import LegalOption, View
+from engine.actions import (
+    ActionModel,
+    Bid,
+    BuyChoice,
+    Call,
+    Compensate,
+    Discard,
+    Pass,
+    ReturnCard,
+    RevealChoice,
+    TakeCard,
+)
 from storage import GameRecord
 
 from ..service import Decision, codes
@@ -25,6 +38,7 @@ from .undo_widgets import UndoButton
 from .widgets import MAX_OPTIONS, ActButton, ActSelect, PictureButton, view_of
 
 GREEN, BLUE, RED = discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.danger
+Labelled = Sequence[tuple[ActionModel, str]]  # actions with their labels
 
 
 def panel(w: Words, record: GameRecord, decision: Decision, note: str = "",
@@ -76,20 +90,22 @@ class Controls:
     def __init__(self, w: Words, view: discord.ui.View, game_id: int, key: str, pview: View, who: People):
         self.w, self.view, self.game_id, self.key, self.pview, self.who = w, view, game_id, key, pview, who
 
-    def button(self, code: str, label: str, style=discord.ButtonStyle.secondary, row=None, disabled=False):
+    def button(self, code: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+               row: int | None = None, disabled: bool = False) -> None:
         self.view.add_item(ActButton(self.game_id, self.key, code, label, style, row, disabled))
 
-    def menu(self, kind: str, pairs: list[tuple[str, str]], placeholder: str, row=None) -> None:
+    def menu(self, kind: str, pairs: list[tuple[str, str]], placeholder: str, row: int | None = None) -> None:
         opts = [discord.SelectOption(label=label[:100], value=value) for label, value in pairs[:MAX_OPTIONS]]
         self.view.add_item(ActSelect(self.game_id, self.key, kind, opts, placeholder, row=row))
 
-    def add(self, options: list) -> str:
+    def add(self, options: list[LegalOption]) -> str:
         w, first = self.w, options[0]
         if isinstance(first, RevealChoice):
             return self.reveal(first)
         if isinstance(first, BuyChoice):
             return self.buy(first)
-        labels = [(o, moves.action(w, o, self.pview, self.who)) for o in options]
+        actions = [o for o in options if isinstance(o, ActionModel)]  # all of them: a choice comes alone
+        labels = [(o, moves.action(w, o, self.pview, self.who)) for o in actions]
         if isinstance(first, (Pass, Call, Bid)):
             self.auction(labels)
         elif isinstance(first, TakeCard):  # cards that give the same share a name: one button for them
@@ -101,7 +117,7 @@ class Controls:
                 self.button(codes.encode(o), label, BLUE)
         elif isinstance(first, (Discard, ReturnCard)):
             ed = self.pview.edition
-            cards = sorted({o.card for o in options}, key=ed.card_rank)
+            cards = sorted({o.card for o in actions if isinstance(o, (Discard, ReturnCard))}, key=ed.card_rank)
             pairs = [(names.card_with_price(w, c, ed), codes.encode(type(first)(card=c))) for c in cards]
             kind = "discard" if isinstance(first, Discard) else "return"
             self.menu("pick", pairs, moves.placeholder(w, kind))
@@ -109,7 +125,7 @@ class Controls:
             self.privileges(labels)
         return moves.prompt(w, options, self.pview, self.who)
 
-    def auction(self, labels) -> None:
+    def auction(self, labels: Labelled) -> None:
         bids = [(o, label) for o, label in labels if isinstance(o, Bid)]
         for o, label in labels:
             if isinstance(o, (Pass, Call)):
@@ -120,7 +136,7 @@ class Controls:
         else:
             self.menu("pick", [(label, codes.encode(o)) for o, label in bids], moves.placeholder(self.w, "raise"), 1)
 
-    def privileges(self, labels) -> None:
+    def privileges(self, labels: Labelled) -> None:
         """Uses and builds as buttons (a menu when there are many), and 'finish card' last."""
         done = [(o, label) for o, label in labels if o.do == "done"]
         rest = [(o, label) for o, label in labels if o.do != "done"]
@@ -134,6 +150,7 @@ class Controls:
 
     def reveal(self, choice: RevealChoice) -> str:
         """One step: the button lays down the suggestion; choosing other cards in the menu lays them down."""
+        assert self.pview.you is not None, "a panel is built from its player's own view"
         w, hand = self.w, self.pview.you.hand
         valid = [i for i, c in enumerate(hand) if c in choice.cards]
         suggested = positions(hand, choice.suggested)

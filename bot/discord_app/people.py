@@ -1,6 +1,8 @@
-"""How Discord messages name players, and whom a message may notify."""
+"""How Discord messages name players, and what one carries beside its words: whom it may notify, buttons, a nonce."""
 
 from __future__ import annotations
+
+from typing import TypedDict
 
 import discord
 
@@ -26,3 +28,20 @@ def notify(players: list[str]) -> discord.AllowedMentions:
 
 
 NOBODY = discord.AllowedMentions.none()
+
+
+
+class Extras(TypedDict, total=False):
+    """What a send carries only when there is one: discord.py's sends take each, or none at all (never None)."""
+
+    view: discord.ui.View  # its buttons
+    nonce: str  # Discord refuses a second message with it (a repeat after a restart)
+
+
+def extras(view: discord.ui.View | None = None, nonce: str | None = None) -> Extras:
+    given = Extras()
+    if view is not None:
+        given["view"] = view
+    if nonce:
+        given["nonce"] = nonce
+    return given

@@ -22,10 +22,11 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import TypeVar, TypeVarTuple
 
 import discord
 
-from engine import GameState, player_view, spectator_view
+from engine import GameState, View, player_view, spectator_view
 from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
@@ -39,6 +40,8 @@ TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 KEPT = 32  # pictures kept (about 60 KB each): the tables drawn most recently
 SOON = 0.25  # seconds an answer waits for a picture (one takes ~20 ms, unless many are queued)
+R = TypeVar("R")
+Ts = TypeVarTuple("Ts")
 
 
 @dataclass(frozen=True)
@@ -55,12 +58,12 @@ class Picture:
         return embed.set_image(url=f"attachment://{self.filename}")
 
 
-def _draw_table(view, names: dict[str, str], lang: str, told: Story | None = None) -> Picture:
-    w = words(lang)
-    return Picture(table_picture(view, names.get, w, told), table_alt_text(view, names.get, w))
+def _draw_table(view: View, names: dict[str, str], lang: str, told: Story | None = None) -> Picture:
+    w = words(lang)  # `names` has every player of the view
+    return Picture(table_picture(view, names.__getitem__, w, told), table_alt_text(view, names.__getitem__, w))
 
 
-def _draw_hand(view, lang: str) -> bytes:
+def _draw_hand(view: View, lang: str) -> bytes:
     return hand_picture(view, words(lang))
 
 
@@ -93,14 +96,14 @@ class Pictures:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
         self._processes = processes
         self._pool: ProcessPoolExecutor | None = None  # started at the first table picture
-        self._kept: OrderedDict[tuple, Picture] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, int, str, tuple[str, ...]], Picture] = OrderedDict()
 
     def close(self) -> None:
         self._thread.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _run(self, draw, *args):
+    async def _run(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
         loop = asyncio.get_running_loop()
         if self._processes > 0:
             try:
@@ -137,7 +140,8 @@ class Pictures:
             if slotted:
                 view = spectator_view(record.state)
             else:
-                state, record = record.state.model_dump_json(), None
+                state = record.state.model_dump_json()
+                del record
                 if not await self._budget.take(within):
                     return None
                 view = spectator_view(GameState.model_validate_json(state))
@@ -159,6 +163,7 @@ class Pictures:
 
     async def hand(self, w: Words, record: GameRecord, player: str) -> Picture:
         """One player's own hand, money and offer: only ever sent to that player."""
+        assert record.state is not None, "a hand is shown in a started game"
         view = player_view(record.state, player)
         png = await self._run(_draw_hand, view, w.lang)
         return Picture(png, table_words.hand(w, view).replace("**", ""), HAND_FILE)  # its alt text: the same

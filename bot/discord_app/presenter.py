@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 
 import discord
 
 from engine import spectator_view
+from engine.events import GameOver
 from storage import Deadline, GameRecord
 
 from ..picture.story import Story, story
@@ -32,7 +34,8 @@ from .embeds import lobby_embed, standings_embed, table_embed
 from .heads_up import heads_up
 from .live import LivePanels
 from .pacing import Pacing
-from .people import NOBODY, mention, notify, people
+from .payload import channel_of
+from .people import NOBODY, extras, mention, notify, people
 from .pictures import Pictures
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
@@ -76,27 +79,27 @@ class Presenter:
     def remember(self, interaction: discord.Interaction) -> None:
         """The latest player interaction in a channel: its token can post there for 15 minutes."""
         expires = interaction.created_at.timestamp() + TOKEN_LIFE
-        self._followups[interaction.channel_id] = (interaction.followup, expires)
+        self._followups[channel_of(interaction)] = (interaction.followup, expires)
 
-    async def post(self, channel_id: int, content: str, users: list[str] = (), embed=discord.utils.MISSING,
-                   nonce: str | None = None, must: bool = False, view: discord.ui.View | None = None):
+    async def post(self, channel_id: int, content: str, users: Sequence[str] = (),
+                   embed: discord.Embed = discord.utils.MISSING, nonce: str | None = None, must: bool = False,
+                   view: discord.ui.View | None = None) -> discord.Message | None:
         """A public message naming (and notifying) exactly `users`, within the channel's pace: a follow-up
         if a token lives (free of the global limit), else a channel message. With a `nonce`, always a
         channel message: Discord then keeps a repeat (after a restart) from appearing twice. A channel that
         refuses the bot's posts is logged and skipped, unless the post `must` be made (then it raises)."""
-        mentions = notify(list(users)) if users else NOBODY
-        buttons = {} if view is None else {"view": view}
+        mentions, buttons = notify(list(users)) if users else NOBODY, view or discord.utils.MISSING
         await self.pacing.turn(channel_id, counted=False)
         hook, expires = self._followups.get(channel_id, (None, 0.0))
         if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
-                return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True, **buttons)
+                return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True, view=buttons)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
         try:
             return await threads.unarchiving(self.client, channel_id, lambda: self.channel(channel_id).send(
-                content, embed=embed, allowed_mentions=mentions, **buttons, **({"nonce": nonce} if nonce else {})))
+                content, embed=embed, allowed_mentions=mentions, **extras(view, nonce)))
         except discord.Forbidden as refused:  # the channel's settings, not the game: what was done stands
             if must:
                 raise  # tried again later
@@ -139,6 +142,8 @@ class Presenter:
     async def table_exists(self, record: GameRecord) -> bool:
         """Whether the table message is still there (someone may have deleted it); asked only when needed,
         by drawing it (reading it back would need the permission to read the channel's history)."""
+        if record.messages.table is None:
+            return False  # (asked only once it has one)
         await self.pacing.turn(record.channel_id)
         try:
             await threads.edit_table(self.client, record.channel_id, record.messages.table, lambda: self.looks(record))
@@ -179,7 +184,7 @@ class Presenter:
     async def _story(self, record: GameRecord) -> Story:
         """From the public log: who won each noble this round (a round is never this many moves), and at the
         end where each score came from (the whole game)."""
-        since = -1 if not record.open else record.state.moves - STORY_MOVES
+        since = -1 if not record.open or record.state is None else record.state.moves - STORY_MOVES
         return story(await self.service.games.history(record, since))
 
     async def embed(self, record: GameRecord) -> discord.Embed:
@@ -220,14 +225,15 @@ class Presenter:
         mentioned = [p for p in due if how[p] != "none"]
         if not mentioned:
             return
-        w = _words(record)
-        status = phases.status(w, spectator_view(record.state), people(w, record.table).plain())
+        w, state = _words(record), record.state
+        assert state is not None, "pinged: a started game"
+        status = phases.status(w, spectator_view(state), people(w, record.table).plain())
         link = self.table_link(record)
         text = notices.your_move(w, [mention(p) for p in mentioned], status) + f"\n{link}"
         await self.post(record.channel_id, text[:2000], mentioned)
         for player in (p for p in mentioned if how[p] == "dm"):  # a DM: in its reader's language
             mine = await self.reader(player)
-            mine_status = phases.status(mine, spectator_view(record.state), people(mine, record.table).plain())
+            mine_status = phases.status(mine, spectator_view(state), people(mine, record.table).plain())
             await self.direct(player, clock.dm_your_move(mine, mine_status, link))
 
     async def reader(self, player: str) -> Words:
@@ -241,7 +247,7 @@ class Presenter:
         """A direct message; if the player's DMs are closed, they are told so once, at their next visit."""
         try:
             user = self.client.get_user(int(player)) or await self.client.fetch_user(int(player))
-            await user.send(text[:2000], allowed_mentions=NOBODY, **({"nonce": nonce} if nonce else {}))
+            await user.send(text[:2000], allowed_mentions=NOBODY, **extras(nonce=nonce))
         except discord.Forbidden:
             await self.service.settings.note_dm_failed(player)
         except discord.HTTPException:
@@ -266,7 +272,7 @@ class Presenter:
         them once even if a restart repeats the post."""
         moves = await self.service.games.history(record)
         entries = [e for move in moves for e in move.entries]
-        over = next((e for e in reversed(entries) if e.type == "game_over"), None)
+        over = next((e for e in reversed(entries) if isinstance(e, GameOver)), None)
         if over is None:
             return None
         prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -275,10 +281,11 @@ class Presenter:
                 prestige[e.player][e.reason] += e.amount
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         w = _words(record)
-        embed = standings_embed(w, record, spectator_view(record.state), over, prestige)
+        embed = standings_embed(w, record, over, prestige)
         again = view_of(RematchButton(record.id, end.rematch_button(w))) if record.table.humans() else None
         message = await self.post(record.channel_id, end.standings(w, over, people(w, record.table))[:2000],
                                   humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True, view=again)
+        assert message is not None, "a post that must be made raises rather than give None"
         return message.id
 
     # --- announcements

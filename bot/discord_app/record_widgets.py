@@ -7,11 +7,10 @@ import discord
 
 from .ahead_widgets import AHEAD_ITEMS
 from .undo_widgets import UNDO_ITEMS
-from .widgets import DYNAMIC_ITEMS, Routed
+from .widgets import DYNAMIC_ITEMS, Button, Routed
 
 
-class BoardPage(Routed[discord.ui.Button],
-                template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)(?::(?P<steady>s))?"):
+class BoardPage(Routed[Button], template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)(?::(?P<steady>s))?"):
     """A page of a server's leaderboard (records.py); `steady`: only who finished most games (buttons made
     before the filter existed carry none, and show everyone, as they did)."""
 
@@ -24,13 +23,11 @@ class BoardPage(Routed[discord.ui.Button],
                                            custom_id=f"aug:lb:{guild}:{page}" + (":s" if self.steady else "")))
         self.guild, self.page = int(guild), int(page)
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, int, bool]:
         return self.guild, self.page, self.steady
 
 
-class HistoryPage(
-    Routed[discord.ui.Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"
-):
+class HistoryPage(Routed[Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"):
     """A page of past games of the channel ("c") or server ("s") where it is clicked: those before game
     `before` (0: the newest)."""
 
@@ -41,11 +38,11 @@ class HistoryPage(
                                            custom_id=f"aug:hp:{scope}:{before}", row=2))
         self.scope, self.before = scope, int(before)
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[str, int]:
         return self.scope, self.before
 
 
-class HistoryGame(Routed[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
+class HistoryGame(Routed[Button], template=r"aug:hg:(?P<game>\d+)"):
     """One past game: its final table and its public log."""
 
     handler = "records.history_game"
@@ -55,7 +52,7 @@ class HistoryGame(Routed[discord.ui.Button], template=r"aug:hg:(?P<game>\d+)"):
                                            custom_id=f"aug:hg:{game}"))
         self.game = game
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int]:
         return (self.game,)
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import discord
 
 log = logging.getLogger(__name__)
 ARCHIVED = 50083  # Discord: "Thread is archived"
-ARCHIVE_MINUTES = 10080  # a week without a message before Discord archives it: the longest it allows
+ARCHIVE_MINUTES: Final = 10080  # a week without a message before Discord archives it: the longest it allows
 NAME_LIMIT = 100  # Discord's limit on a thread's name
 T = TypeVar("T")
 
@@ -57,22 +57,24 @@ async def unarchiving(client: discord.Client, channel_id: int, attempt: Callable
     return await attempt()
 
 
-Looks = Callable[[], Awaitable[tuple[discord.Embed, discord.ui.View | None, list[discord.File]]]]
+TableMessage = tuple[discord.Embed, discord.ui.View | None, list[discord.File]]  # its embed, buttons and files
+Looks = Callable[[], Awaitable[TableMessage]]
 
 
 async def send_table(client: discord.Client, channel_id: int, looks: Looks) -> discord.Message:
     """Post a table (`looks`: its embed, buttons and files, made afresh for each attempt) in the game's channel."""
-    async def send():
+    async def send() -> discord.Message:
         embed, view, files = await looks()
-        return await client.get_partial_messageable(channel_id).send(embed=embed, view=view, files=files,
-                                                                     allowed_mentions=discord.AllowedMentions.none())
+        return await client.get_partial_messageable(channel_id).send(
+            embed=embed, view=view if view is not None else discord.utils.MISSING, files=files,
+            allowed_mentions=discord.AllowedMentions.none())
 
     return await unarchiving(client, channel_id, send)
 
 
 async def edit_table(client: discord.Client, channel_id: int, message_id: int, looks: Looks) -> discord.Message:
     """Redraw a table message in the game's channel."""
-    async def edit():
+    async def edit() -> discord.Message:
         embed, view, files = await looks()
         message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
         return await message.edit(embed=embed, view=view, attachments=files)

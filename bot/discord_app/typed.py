@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from engine import View
+from engine import LegalOption, View
 from engine.actions import (
+    ActionModel,
     Build,
     Buy,
     BuyChoice,
@@ -29,20 +31,27 @@ from engine.actions import (
 )
 
 from ..service import Notice, codes
+from ..service.decisions import Chosen
 from ..wording import moves, names
 from ..wording.words import ENGLISH, People, Words
 from . import choices
 
 COMMANDS = ("privilege", "use", "build", "discard", "return", "buy", "reveal")
 NOTHING = ("nothing", "none")
+V = TypeVar("V")  # a choice's value
 
 
 @dataclass(frozen=True)
-class Found:
+class Found(Generic[V]):
     """The labels of the choices that match (each choice once); `value` when exactly one does."""
 
     labels: tuple[str, ...] = ()
-    value: object = None
+    value: V | None = None
+
+    def one(self) -> V:
+        """The value of the one choice that matched (asked once exactly one label did)."""
+        assert len(self.labels) == 1 and self.value is not None, "exactly one choice matched"
+        return self.value
 
 
 def words(text: str) -> list[str]:
@@ -71,7 +80,7 @@ def _prefixes(said: list[str], label: list[str]) -> bool:
     return all(place(s, set()) for s in range(len(said)))
 
 
-def choose(typed: str, pairs: Sequence[tuple[str, object]], aliases: Sequence[tuple[str, object]] = ()) -> Found:
+def choose(typed: str, pairs: Sequence[tuple[str, V]], aliases: Sequence[tuple[str, V]] = ()) -> Found[V]:
     """The choice `typed` names among (label, value) `pairs`, or the candidates; `aliases` (text, value) are
     further names of a choice's value. The value or a name typed in full wins over the start of words;
     choices with equal values or equal labels count as one (the first is taken)."""
@@ -82,14 +91,15 @@ def choose(typed: str, pairs: Sequence[tuple[str, object]], aliases: Sequence[tu
     matched = [p for p, ns in zip(pairs, names_of, strict=True) if said in ns or said == words(str(p[1]))]
     if not matched:  # the start of words of a name (a value, being a code, only in full)
         matched = [p for p, ns in zip(pairs, names_of, strict=True) if any(n and _prefixes(said, n) for n in ns)]
-    kept: list[tuple[str, object]] = []
+    kept: list[tuple[str, V]] = []
     for label, value in matched:
         if all(label != k and value != v for k, v in kept):
             kept.append((label, value))
     return Found(tuple(k for k, _ in kept), kept[0][1] if len(kept) == 1 else None)
 
 
-def read(w: Words, command: str, text: str, options: list, view: View, people: People):
+def read(w: Words, command: str, text: str, options: Sequence[LegalOption], view: View,
+         people: People) -> Chosen | Notice:
     """The action (or, for codes naming positions, codes.decode's resolver) of a typed command, or a Notice
     that changes nothing. When the command is not for now, an action the engine will refuse, saying why."""
     text = str(text or "").strip()
@@ -108,16 +118,20 @@ def read(w: Words, command: str, text: str, options: list, view: View, people: P
         return Notice("typed_ambiguous", {"candidates": list(found.labels)})
     if not found.labels:
         return _unknown(pairs)
-    return _action(command, found.value)
+    return _action(command, found.one())
 
 
-def _named(w: Words, command: str, options: list, view: View, people: People):
+def _named(w: Words, command: str, options: Sequence[LegalOption], view: View,
+           people: People) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The command's (label, value) choices now, and further names of their values."""
     if command == "privilege":
         return choices.privilege_cards(w, options, view, people), []  # numbers: see read
     if command == "use":
         uses = [o for o in options if isinstance(o, Use)]
-        card, ed = (view.privilege.card if uses else None), view.edition
+        if not uses:
+            return [], []
+        card, ed = view.privilege.card if view.privilege else None, view.edition
+        assert card is not None, "a privilege card is used while one is held"
         pairs = [(moves.use(w, o, card, people, numbered=False, ed=ed), codes.encode(o)) for o in uses]
         return pairs, [(moves.use(w, o, card, people, ed=ed), codes.encode(o)) for o in uses]
     if command == "build":
@@ -135,7 +149,7 @@ def card_aliases(w: Words, cards: Sequence[str]) -> list[tuple[str, str]]:
     return [(n, c) for c in cards for n in {names.card(w, c), names.card(ENGLISH, c), c}]
 
 
-def _action(command: str, value):
+def _action(command: str, value: str) -> Chosen:
     match command:
         case "privilege":
             return TakeCard(card=value)
@@ -148,7 +162,7 @@ def _action(command: str, value):
     return ReturnCard(card=value)
 
 
-def _not_now(command: str, text: str, view: View):
+def _not_now(command: str, text: str, view: View) -> ActionModel:
     """The command's action as typed, for the engine to refuse (not your turn, not this moment, ...)."""
     if command == "privilege":
         return TakeCard(card=text)
@@ -168,7 +182,8 @@ def _unknown(pairs: Sequence[tuple[str, object]]) -> Notice:
     return Notice("typed_unknown", {"choices": labels})
 
 
-def _cards(w: Words, command: str, text: str, options: list, view: View, people: People):
+def _cards(w: Words, command: str, text: str, options: Sequence[LegalOption], view: View,
+           people: People) -> Chosen | Notice:
     """Cards to buy or lay down: a suggestion's code or label, 'nothing', or cards by name separated by commas."""
     kind, model = ("buy", Buy) if command == "buy" else ("rev", Reveal)
     if text.lower().startswith(f"{kind}:"):
@@ -183,9 +198,10 @@ def _cards(w: Words, command: str, text: str, options: list, view: View, people:
     for label, value in suggested(w, options, view, people):  # a suggestion typed out in full
         if said == words(label):
             return codes.decode(value)
-    cards = sorted(set(choice.offered if kind == "buy" else choice.cards), key=view.edition.card_rank, reverse=True)
+    offered = choice.offered if isinstance(choice, BuyChoice) else choice.cards  # (the choice of this `kind`)
+    cards = sorted(set(offered), key=view.edition.card_rank, reverse=True)
     pairs = [(names.card(w, c), c) for c in cards]
-    picked = []
+    picked: list[str] = []
     for part in re.split(r"[,;]", text):
         if not words(part):
             continue
@@ -195,7 +211,7 @@ def _cards(w: Words, command: str, text: str, options: list, view: View, people:
         if not found.labels:
             extra = [names.cards(w, [])] if kind == "buy" else []
             return Notice("typed_unknown", {"choices": [n for n, _ in pairs] + extra})
-        picked.append(found.value)
+        picked.append(found.one())
     if not picked:
         return Notice("typed_unknown", {"choices": [n for n, _ in pairs]})
     return model(cards=picked)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import discord
 
-from .widgets import Routed
+from .widgets import Button, Routed
 
 
-class UndoButton(
-    Routed[discord.ui.Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"
-):
+class UndoButton(Routed[Button], template=r"aug:undo:(?P<game>\d+):(?P<move>\d+)"):
     """On a private panel right after a decision: take it back (move `move` of the log, so a stale one is
     recognised: after a restart too)."""
 
@@ -21,7 +19,7 @@ class UndoButton(
                                            custom_id=f"aug:undo:{game}:{move}"))
         self.game, self.move = game, int(move)
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, int]:
         return self.game, self.move
 
 

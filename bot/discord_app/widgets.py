@@ -7,12 +7,16 @@ built from a hand lives on ephemeral panels that only their owner sees.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
 
 from engine.ai.levels import LEVELS
+from engine.edition import Edition
+from storage import Table
 
 from ..service.turns import AWAY_CHOICES, TURN_CHOICES
 from ..wording import Words, clock, names, notices
@@ -20,9 +24,12 @@ from ..wording import table as words
 from ..wording import words as language
 from ..wording.languages import LANGUAGES
 from . import answers
+from .payload import values
 
 MAX_OPTIONS = 25
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
 
 
 async def _route(interaction: discord.Interaction, name: str, *args: Any) -> None:
@@ -46,10 +53,12 @@ class Routed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     handler = ""
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(**{k: int(v) if k == "game" else v for k, v in match.groupdict().items()})
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Routed[ItemT]:
+        groups: dict[str, Any] = {k: int(v) if k == "game" else v for k, v in match.groupdict().items()}
+        return cls(**groups)  # each kind's own keywords: its template's named groups
 
-    def route(self, interaction: discord.Interaction) -> tuple:
+    def route(self, interaction: discord.Interaction) -> tuple[object, ...]:
         """The arguments the handler gets after the interaction."""
         raise NotImplementedError
 
@@ -60,10 +69,7 @@ class Routed(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
             unlink(self._view)  # discord.py built a view of the clicked message to dispatch this click
 
 
-class LobbyButton(
-    Routed[discord.ui.Button],
-    template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai|rmai)",
-):
+class LobbyButton(Routed[Button], template=r"aug:lob:(?P<game>\d+):(?P<what>join|leave|start|ai|rmai)"):
     handler = "lobby.lobby_click"
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary, "ai": discord.ButtonStyle.secondary,
@@ -73,14 +79,11 @@ class LobbyButton(
         super().__init__(discord.ui.Button(label=label, style=self.STYLES[what], custom_id=f"aug:lob:{game}:{what}"))
         self.game, self.what = game, what
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, str]:
         return self.game, self.what
 
 
-class LobbyMenu(
-    Routed[discord.ui.Select],
-    template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level|ed)",
-):
+class LobbyMenu(Routed[Select], template=r"aug:lob:(?P<game>\d+):(?P<what>time|lang|level|ed)"):
     """A host's choice in the lobby: the time per decision ("time"; "0": no limit; or time away), the language of the
     table's public messages ("lang"), a computer seat's level ("level"; "ai2:strong"), or the edition the
     game is played with ("ed"; its id)."""
@@ -95,16 +98,13 @@ class LobbyMenu(
                                            options=options or [discord.SelectOption(label="…", value="0")],
                                            row=self.ROWS[what]))
         self.game, self.what = game, what
+        self.handler = self.HANDLERS[what]  # the menu's own
 
-    @property  # type: ignore[override]  # a class attribute elsewhere; here it depends on the menu
-    def handler(self) -> str:
-        return self.HANDLERS[self.what]
-
-    def route(self, interaction):
-        return self.game, list(interaction.data.get("values", []))
+    def route(self, interaction: discord.Interaction) -> tuple[int, list[str]]:
+        return self.game, values(interaction)
 
 
-class TableButton(Routed[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):hand"):
+class TableButton(Routed[Button], template=r"aug:tbl:(?P<game>\d+):hand"):
     handler = "play.show_panel"
 
     def __init__(self, game: int, label: str = "…"):
@@ -112,14 +112,11 @@ class TableButton(Routed[discord.ui.Button], template=r"aug:tbl:(?P<game>\d+):ha
                                            custom_id=f"aug:tbl:{game}:hand"))
         self.game = game
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int]:
         return (self.game,)
 
 
-class ActButton(
-    Routed[discord.ui.Button],
-    template=r"aug:do:(?P<game>\d+):(?P<key>[\w.]+):(?P<code>[\w.:\-]*)",
-):
+class ActButton(Routed[Button], template=r"aug:do:(?P<game>\d+):(?P<key>[\w.]+):(?P<code>[\w.:\-]*)"):
     handler = "play.act_click"
 
     def __init__(self, game: int, key: str, code: str, label: str = "…",
@@ -129,14 +126,11 @@ class ActButton(
                                            custom_id=f"aug:do:{game}:{key}:{code}"))
         self.game, self.key, self.code = game, key, code
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, str, str]:
         return self.game, self.key, self.code
 
 
-class ActSelect(
-    Routed[discord.ui.Select],
-    template=r"aug:sel:(?P<game>\d+):(?P<key>[\w.]+):(?P<kind>pick|rev|buy)",
-):
+class ActSelect(Routed[Select], template=r"aug:sel:(?P<game>\d+):(?P<key>[\w.]+):(?P<kind>pick|rev|buy)"):
     handler = "play.act_select"
 
     def __init__(self, game: int, key: str, kind: str, options: list[discord.SelectOption] | None = None,
@@ -151,11 +145,11 @@ class ActSelect(
         ))
         self.game, self.key, self.kind = game, key, kind
 
-    def route(self, interaction):
-        return self.game, self.key, self.kind, list(interaction.data.get("values", []))
+    def route(self, interaction: discord.Interaction) -> tuple[int, str, str, list[str]]:
+        return self.game, self.key, self.kind, values(interaction)
 
 
-class CancelButton(Routed[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+)"):
+class CancelButton(Routed[Button], template=r"aug:cancel:(?P<game>\d+)"):
     handler = "lobby.cancel_confirmed"
 
     def __init__(self, game: int, label: str = "…"):
@@ -163,11 +157,11 @@ class CancelButton(Routed[discord.ui.Button], template=r"aug:cancel:(?P<game>\d+
                                            custom_id=f"aug:cancel:{game}"))
         self.game = game
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int]:
         return (self.game,)
 
 
-class RematchButton(Routed[discord.ui.Button], template=r"aug:again:(?P<game>\d+)"):
+class RematchButton(Routed[Button], template=r"aug:again:(?P<game>\d+)"):
     """Under a finished game's standings: play it again (a new table like it; see GameService.rematch)."""
 
     handler = "lobby.rematch"
@@ -177,14 +171,11 @@ class RematchButton(Routed[discord.ui.Button], template=r"aug:again:(?P<game>\d+
                                            custom_id=f"aug:again:{game}"))
         self.game = game
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int]:
         return (self.game,)
 
 
-class ConfirmButton(
-    Routed[discord.ui.Button],
-    template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)",
-):
+class ConfirmButton(Routed[Button], template=r"aug:ok:(?P<game>\d+):(?P<what>leave|replace):(?P<player>\w*)"):
     """The second step of leaving a game or handing a seat to the computer."""
 
     handler = "seats.confirmed"
@@ -194,11 +185,11 @@ class ConfirmButton(
                                            custom_id=f"aug:ok:{game}:{what}:{player}"))
         self.game, self.what, self.player = game, what, player
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, str, str]:
         return self.game, self.what, self.player
 
 
-class PictureButton(Routed[discord.ui.Button], template=r"aug:pic:(?P<game>\d+):hand"):
+class PictureButton(Routed[Button], template=r"aug:pic:(?P<game>\d+):hand"):
     """On a private panel: the player's own hand as a picture, for them alone."""
 
     handler = "info.show_board"
@@ -208,13 +199,11 @@ class PictureButton(Routed[discord.ui.Button], template=r"aug:pic:(?P<game>\d+):
                                            custom_id=f"aug:pic:{game}:hand"))
         self.game = game
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[bool, int]:
         return True, self.game
 
 
-class LogPage(
-    Routed[discord.ui.Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"
-):
+class LogPage(Routed[Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"):
     """A page of the game's log; round 0: every round."""
 
     handler = "info.log_page"
@@ -224,7 +213,7 @@ class LogPage(
                                            custom_id=f"aug:log:{game}:{round}:{page}"))
         self.game, self.round, self.page = game, int(round), int(page)
 
-    def route(self, interaction):
+    def route(self, interaction: discord.Interaction) -> tuple[int, int, int]:
         return self.game, self.round, self.page
 
 
@@ -240,31 +229,31 @@ class StaticView(discord.ui.View):
     a reference cycle for the garbage collector to find (each of which adds to the bot's pauses).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(timeout=None)
         self.stop()
 
-    def add_item(self, item: discord.ui.Item):
+    def add_item(self, item: discord.ui.Item[Any]) -> StaticView:
         super().add_item(item)
         unlink(self)
         return self
 
 
-def unlink(view: discord.ui.View | None) -> None:
+def unlink(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Undo a view's reference cycles (its items point back at it), so it is freed as soon as it is dropped."""
     if view is not None:
         for item in view.children:
             item._update_view(None)
 
 
-def view_of(*items: discord.ui.Item) -> discord.ui.View:
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     view = StaticView()
     for item in items:
         view.add_item(item)
     return view
 
 
-def lobby_view(w: Words, game_id: int, table, editions: list = ()) -> discord.ui.View:
+def lobby_view(w: Words, game_id: int, table: Table, editions: Sequence[Edition] = ()) -> discord.ui.View:
     """The lobby's buttons, the host's clock, the host's choice of the table's language, once there are
     computer seats of each one's level (4 computers x 3 levels: 12 options, within Discord's 25), and when the
     server offers more than one, of the edition (`editions`, the default first; 25 at most are offered)."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, overload
 
 import discord
 
@@ -25,29 +27,47 @@ log = logging.getLogger(__name__)
 READER: ContextVar[Words] = ContextVar("reader", default=ENGLISH)  # the language of whoever is answered
 MISSING = discord.utils.MISSING
 UNNAMED = People(name=str)  # for notices about a game that is not there
+S = TypeVar("S")  # the feature's handlers (LobbyHandlers, …)
+P = ParamSpec("P")
+# A handler: a method of a feature's handlers, answering an interaction (widgets.py and the cog call them).
+HandlerMethod = Callable[Concatenate[S, discord.Interaction, P], Coroutine[Any, Any, None]]
 
 
-def guarded(func=None, *, edits: bool = False, public: bool = False):
+@overload
+def guarded(func: HandlerMethod[S, P], /) -> HandlerMethod[S, P]: ...
+@overload
+def guarded(*, edits: bool = False, public: bool = False) -> Callable[[HandlerMethod[S, P]], HandlerMethod[S, P]]: ...
+
+
+def guarded(func: HandlerMethod[S, P] | None = None, /, *, edits: bool = False, public: bool = False) \
+        -> HandlerMethod[S, P] | Callable[[HandlerMethod[S, P]], HandlerMethod[S, P]]:
     """Answer within Discord's 3 s (answers.py; `edits`: the answer replaces the clicked message), and log
     any error with its channel: the player gets a short apology, never a traceback."""
     if func is None:
-        return functools.partial(guarded, edits=edits, public=public)
+        def guard(handler: HandlerMethod[S, P]) -> HandlerMethod[S, P]:
+            return _guarded(handler, edits, public)
+        return guard
+    return _guarded(func, edits, public)
+
+
+def _guarded(func: HandlerMethod[S, P], edits: bool, public: bool) -> HandlerMethod[S, P]:
+    name = func.__name__
 
     @functools.wraps(func)
-    async def wrapper(self, interaction: discord.Interaction, *args):
+    async def wrapper(self: S, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
         READER.set(words(interaction.locale))  # this task's private answers: in the clicker's language
-        async with answering(interaction, edits, public, func.__name__):
+        async with answering(interaction, edits, public, name):
             try:
-                return await func(self, interaction, *args)
+                return await func(self, interaction, *args, **kwargs)
             except ShardLost:  # another process owns this guild's shard now: it answers; this one is stopping
-                log.warning("not answering %s in channel %s: its shard is another process's now", func.__name__,
+                log.warning("not answering %s in channel %s: its shard is another process's now", name,
                             interaction.channel_id)
             except StorageUnavailable:  # the database stayed out of reach: nothing was changed
-                log.warning("the database is out of reach (%s, channel %s)", func.__name__, interaction.channel_id)
+                log.warning("the database is out of reach (%s, channel %s)", name, interaction.channel_id)
                 with contextlib.suppress(discord.HTTPException):
                     await say(interaction, notices.notice(READER.get(), "not_stored", {}, UNNAMED))
             except Exception:
-                log.exception("error in %s (channel %s, args %s)", func.__name__, interaction.channel_id, args)
+                log.exception("error in %s (channel %s, args %s)", name, interaction.channel_id, args)
                 with contextlib.suppress(discord.HTTPException):
                     await say(interaction, notices.sorry(READER.get()))
 
@@ -63,6 +83,18 @@ async def say(interaction: discord.Interaction, text: str, view: discord.ui.View
 def reader() -> Words:
     """The language of the person being answered (their Discord client's)."""
     return READER.get()
+
+
+def refused(outcome: Outcome) -> Notice:
+    """A refused request's notice: every refusal carries one (service/outcome.py `refuse`)."""
+    assert outcome.notice is not None, "a refused request carries its notice"
+    return outcome.notice
+
+
+def record_of(outcome: Outcome) -> GameRecord:
+    """The game a granted request changed: every granted request about a game carries it."""
+    assert outcome.record is not None, "a granted request about a game carries its game"
+    return outcome.record
 
 
 class Front:
@@ -104,14 +136,15 @@ class Front:
         here can turn the player's answer into an apology. `interaction`: the player's, already answered;
         its token carries the public posts (pings).
         """
+        record = record_of(outcome)
         try:
             if interaction is not None:
                 self.presenter.remember(interaction)
             self.presenter.changed(outcome)
             if outcome.due.any_computer:
-                self.computers.schedule(outcome.record.channel_id)
+                self.computers.schedule(record.channel_id)
         except Exception:
-            log.exception("could not set the public side of a move going (channel %s)", outcome.record.channel_id)
+            log.exception("could not set the public side of a move going (channel %s)", record.channel_id)
 
     async def seats_changed(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
         """After a seat changed hands: the table and the computers (nobody newly due to ping)."""
@@ -124,8 +157,9 @@ class Front:
 
         A seated player whose seat a computer stands in for, or who is on time away, is back by asking anything.
         """
+        channel = interaction.channel_id  # (always one: see payload.channel_of; without one, no game is here)
         try:
-            record = await self.service.games.current(interaction.channel_id)
+            record = await self.service.games.current(channel) if channel is not None else None
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(self.w, exc.game_id))
             return None
@@ -148,12 +182,13 @@ class Front:
 
     async def _welcome_back(self, record: GameRecord, player: str) -> GameRecord:
         seat = record.table.seat(player)
+        assert seat is not None, "welcomed back: a seated player"
         if not seat.stand_in and seat.away_until is None:  # any click of theirs ends a time away too
             return record
         outcome = await self.service.seats.reclaim(record.channel_id, player)
         if outcome.ok:
             await self.seats_changed(outcome)
-            return outcome.record
+            return record_of(outcome)
         return record
 
     async def private_notes(self, player: str) -> list[str]:

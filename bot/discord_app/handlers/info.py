@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from engine.edition import Edition
 from engine.editions import Library
 from storage import GameNotPlayable, GameQuarantined, GameRecord
 
@@ -11,6 +12,7 @@ from ...service import GameService
 from ...wording import Words, history, moves, notices, rules
 from .. import answers
 from ..embeds import COLOUR
+from ..payload import channel_of
 from ..people import people
 from ..widgets import LogPage, view_of
 from .base import Front, guarded, reader, say
@@ -24,14 +26,14 @@ class InfoHandlers:
     async def show_status(self, interaction: discord.Interaction) -> None:
         """The table of this channel's game; after its end, the final table of the last one."""
         try:
-            record = await self.service.games.current(interaction.channel_id)
+            record = await self.service.games.current(channel_of(interaction))
         except GameQuarantined as exc:
             await say(interaction, notices.quarantined(reader(), exc.game_id))
             return
         except GameNotPlayable as exc:
             await say(interaction, notices.not_playable(reader(), exc.game_id, exc.edition))
             return
-        record = record or await self.service.games.last_game(interaction.channel_id)
+        record = record or await self.service.games.last_game(channel_of(interaction))
         if record is None:
             await say(interaction, self.front.notice_code("no_game"))
             return
@@ -50,7 +52,9 @@ class InfoHandlers:
         if hand:
             picture = await pictures.hand(reader(), record, str(interaction.user.id))
         else:
-            picture = await pictures.table(reader(), record, always=True)
+            drawn = await pictures.table(reader(), record, always=True)
+            assert drawn is not None, "a started game's table is always drawn when asked for"
+            picture = drawn
         embed = picture.show_in(discord.Embed(colour=COLOUR, description=picture.alt[:4096]))
         await answers.send(interaction, embed=embed, files=[picture.file()])
 
@@ -59,7 +63,7 @@ class InfoHandlers:
         """One topic as a message; all of them as an embed of one field per topic (a message's 2,000
         characters would cut them short), with how to ask for one. Their numbers, and the edition named
         first, are the channel's game's, else those a new table gets."""
-        ed = await self._rules_edition(interaction.channel_id)
+        ed = await self._rules_edition(channel_of(interaction))
         named = rules.edition_line(reader(), ed)
         if topic:
             text = f"**{rules.topic_title(reader(), topic)}**\n{rules.topic(reader(), topic, ed)}\n*{named}*"
@@ -71,7 +75,7 @@ class InfoHandlers:
         embed.set_footer(text=named)
         await say(interaction, "", embed=embed)
 
-    async def _rules_edition(self, channel_id: int):
+    async def _rules_edition(self, channel_id: int) -> Edition:
         editions: Library = self.service.editions
         try:
             record = await self.service.games.current(channel_id)
@@ -87,7 +91,7 @@ class InfoHandlers:
     async def show_help(self, interaction: discord.Interaction) -> None:
         general = rules.commands(reader())
         try:
-            record = await self.service.games.current(interaction.channel_id)
+            record = await self.service.games.current(channel_of(interaction))
         except (GameQuarantined, GameNotPlayable):
             record = None
         player = str(interaction.user.id)
@@ -102,8 +106,8 @@ class InfoHandlers:
     @guarded
     async def show_log(self, interaction: discord.Interaction, round_: int | None) -> None:
         """The public log of this channel's game (or its last one), newest page first."""
-        record = await self.service.games.current(interaction.channel_id) or await self.service.games.last_game(
-            interaction.channel_id)
+        channel = channel_of(interaction)
+        record = await self.service.games.current(channel) or await self.service.games.last_game(channel)
         if record is None or record.state is None:
             await say(interaction, self.front.notice_code("no_game"))
             return

@@ -6,15 +6,16 @@ import logging
 
 import discord
 
-from storage import Seat
+from storage import GameRecord, Seat
 
 from ...service import Notice, Outcome
 from ...wording import end, names, notices
 from ...wording.languages import language_of
 from .. import answers, permissions, threads
+from ..payload import channel_of
 from ..people import NOBODY, mention
 from ..widgets import CancelButton, table_view, view_of
-from .base import Front, guarded, reader, say
+from .base import Front, guarded, reader, record_of, refused, say
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ class LobbyHandlers:
         if interaction.guild_id is None:
             await say(interaction, self.front.notice(Notice("server_only")))
             return
-        opens_thread = await self._opens_thread(interaction, thread)
+        opens_thread = await self._opens_thread(interaction, interaction.guild_id, thread)
         if opens_thread is None:
             return
         lacking = permissions.flags(permissions.missing(interaction, opens_thread))
@@ -43,26 +44,26 @@ class LobbyHandlers:
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         lang = language_of(interaction.guild_locale)  # the server's language, until the host picks one
         if opens_thread:
-            await self._new_in_thread(interaction, host, lang)
+            await self._new_in_thread(interaction, interaction.guild_id, host, lang)
             return
-        outcome = await self.service.lobby.open_table(interaction.guild_id, interaction.channel_id, host, lang=lang,
+        outcome = await self.service.lobby.open_table(interaction.guild_id, channel_of(interaction), host, lang=lang,
                                                 parent_id=threads.parent_of(interaction))
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
-                await say(interaction, self.front.notice(outcome.notice))
+                await say(interaction, self.front.notice(refused(outcome)))
             return
-        record = outcome.record
+        record = record_of(outcome)
         embed, view, _ = await self.presenter.looks(record)  # a lobby: no picture yet
         message = await answers.post(interaction, embed=embed, view=view)
         await self.service.games.set_messages(record, table=message)
 
-    async def _opens_thread(self, interaction: discord.Interaction, thread: str | None) -> bool | None:
+    async def _opens_thread(self, interaction: discord.Interaction, guild_id: int, thread: str | None) -> bool | None:
         """Whether the table opens in a new thread of this channel (None: refused, and the user told why)."""
         if thread in ("always", "never") and not (interaction.permissions and interaction.permissions.manage_guild):
             await say(interaction, self.front.notice_code("threads_default_not_allowed"))
             return None
         settings = self.service.settings
-        asked = thread in ("yes", "always") if thread else await settings.threads_default(interaction.guild_id)
+        asked = thread in ("yes", "always") if thread else await settings.threads_default(guild_id)
         if not asked or isinstance(interaction.channel, discord.Thread):
             return False  # used in a thread: the table opens in it
         if getattr(interaction.channel, "type", None) != discord.ChannelType.text:
@@ -72,17 +73,16 @@ class LobbyHandlers:
             return None
         return True
 
-    async def _new_in_thread(self, interaction: discord.Interaction, host: Seat, lang: str) -> None:
+    async def _new_in_thread(self, interaction: discord.Interaction, guild_id: int, host: Seat, lang: str) -> None:
         """The table in a new public thread of this channel; here, a line that links to it and pings nobody."""
-        client = self.presenter.client
-        await self.presenter.pacing.turn(interaction.channel_id)
-        thread_id = await threads.open_thread(client, interaction.channel_id, threads.thread_name(host.name))
-        outcome = await self.service.lobby.open_table(interaction.guild_id, thread_id, host, lang=lang,
-                                                parent_id=interaction.channel_id)
+        client, channel = self.presenter.client, channel_of(interaction)
+        await self.presenter.pacing.turn(channel)
+        thread_id = await threads.open_thread(client, channel, threads.thread_name(host.name))
+        outcome = await self.service.lobby.open_table(guild_id, thread_id, host, lang=lang, parent_id=channel)
         if not outcome.ok:
-            await say(interaction, self.front.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(refused(outcome), outcome.record))
             return
-        record = outcome.record
+        record = record_of(outcome)
         await self.presenter.pacing.turn(thread_id)
         message = await threads.send_table(client, thread_id, lambda: self.presenter.looks(record))
         await self.service.games.set_messages(record, table=message.id)
@@ -98,7 +98,7 @@ class LobbyHandlers:
             await say(interaction, self.front.notice(Notice("server_only")))
             return
         if game_id is None:
-            last = await self.service.games.last_game(interaction.channel_id)
+            last = await self.service.games.last_game(channel_of(interaction))
             if last is None or last.status not in ("finished", "abandoned"):
                 await say(interaction, self.front.notice(Notice("no_rematch"), last))
                 return
@@ -109,12 +109,12 @@ class LobbyHandlers:
             await say(interaction, notices.missing_permissions(w, [names.permission(w, f) for f in lacking]))
             return
         person = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
-        outcome = await self.service.lobby.rematch(interaction.guild_id, interaction.channel_id, game_id, person,
+        outcome = await self.service.lobby.rematch(interaction.guild_id, channel_of(interaction), game_id, person,
                                              threads.parent_of(interaction))
         if not outcome.ok:
-            await say(interaction, self.front.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(refused(outcome), outcome.record))
             return
-        record = outcome.record
+        record = record_of(outcome)
         if record.table.host != person.id:  # joined the rematch another player opened
             self.presenter.refresh(record)
             await say(interaction, self.front.notice_code("rematch_joined", record))
@@ -130,7 +130,7 @@ class LobbyHandlers:
                                                                                 [mention(p) for p in others]),
                                       others)
 
-    async def _table_again(self, interaction: discord.Interaction, record) -> bool:
+    async def _table_again(self, interaction: discord.Interaction, record: GameRecord) -> bool:
         """The channel's table message was deleted: post it again as the answer (else nobody could join)."""
         if record.messages.table is not None and await self.presenter.table_exists(record):
             return False
@@ -141,7 +141,7 @@ class LobbyHandlers:
 
     @guarded(edits=True)
     async def lobby_click(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
-        user, channel = interaction.user, interaction.channel_id
+        user, channel = interaction.user, channel_of(interaction)
         if what == "join":
             outcome = await self.service.lobby.join(channel, game_id, Seat(id=str(user.id), name=user.display_name))
         elif what == "leave":
@@ -157,44 +157,44 @@ class LobbyHandlers:
     @guarded(edits=True)
     async def lobby_clock(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         """The clock's menu: a time per decision, or the time away allowed ("away:7:play", "away:3:wait")."""
-        channel, user = interaction.channel_id, interaction.user.id
+        channel, user = channel_of(interaction), interaction.user.id
         try:
             away = values[0].startswith("away:")
             _, days, how = values[0].split(":") if away else ("", "0", "")
-            number = int(days) if away else int(values[0]) or None
+            days_away, seconds = int(days), None if away else int(values[0]) or None
         except (ValueError, IndexError):
             await say(interaction, self.front.notice(Notice("not_ours")))
             return
         if away:
-            outcome = await self.service.lobby.set_away_rule(channel, game_id, user, number, how == "wait")
+            outcome = await self.service.lobby.set_away_rule(channel, game_id, user, days_away, how == "wait")
         else:
-            outcome = await self.service.lobby.set_turn_time(channel, game_id, user, number)
+            outcome = await self.service.lobby.set_turn_time(channel, game_id, user, seconds)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_language(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         lang = values[0] if values else ""
-        outcome = await self.service.lobby.set_language(interaction.channel_id, game_id, interaction.user.id, lang)
+        outcome = await self.service.lobby.set_language(channel_of(interaction), game_id, interaction.user.id, lang)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_edition(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         edition = values[0] if values else ""
-        outcome = await self.service.lobby.set_edition(interaction.channel_id, game_id, interaction.user.id, edition)
+        outcome = await self.service.lobby.set_edition(channel_of(interaction), game_id, interaction.user.id, edition)
         await self._lobby_changed(interaction, outcome)
 
     @guarded(edits=True)
     async def lobby_level(self, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
         player, _, level = (values[0] if values else "").partition(":")
-        outcome = await self.service.lobby.set_computer_level(interaction.channel_id, game_id, interaction.user.id,
+        outcome = await self.service.lobby.set_computer_level(channel_of(interaction), game_id, interaction.user.id,
                                                         player, level)
         await self._lobby_changed(interaction, outcome)
 
     async def _lobby_changed(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         if not outcome.ok:
-            await say(interaction, self.front.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(refused(outcome), outcome.record))
             return
-        record = outcome.record
+        record = record_of(outcome)
         if record.status == "lobby":
             embed, view, _ = await self.presenter.looks(record)
             await answers.update(interaction, embed=embed, view=view)
@@ -231,13 +231,13 @@ class LobbyHandlers:
         if await self.front.game_here(interaction, game_id=game_id) is None:
             return
         manage = bool(interaction.permissions and interaction.permissions.manage_channels)
-        outcome = await self.service.lobby.cancel(interaction.channel_id, interaction.user.id, manage)
+        outcome = await self.service.lobby.cancel(channel_of(interaction), interaction.user.id, manage)
         if not outcome.ok:
-            await say(interaction, self.front.notice(outcome.notice, outcome.record))
+            await say(interaction, self.front.notice(refused(outcome), outcome.record))
             return
         try:
             await answers.update(interaction, notices.cancelled(reader()), view=None)
         finally:
-            await self.presenter.ended(outcome.record, by=interaction.user)
+            await self.presenter.ended(record_of(outcome), by=interaction.user)
 
 

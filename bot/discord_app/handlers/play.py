@@ -6,14 +6,18 @@ import logging
 
 import discord
 
+from storage import GameRecord
+
 from ...service import Notice, codes
 from ...service.automatic import read_ahead
+from ...service.decisions import Chosen
 from ...wording import log as words_log
 from ...wording import moves, notices
 from .. import answers, typed
 from ..live import private_panel
+from ..payload import channel_of
 from ..people import people
-from .base import Front, guarded, reader, say
+from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +76,14 @@ class PlayHandlers:
             await answers.acknowledge(interaction)
         except discord.HTTPException:
             return  # Discord cannot be reached: nothing was set
-        outcome = await self.service.ahead.settle(interaction.channel_id, game_id, interaction.user.id, auction,
+        outcome = await self.service.ahead.settle(channel_of(interaction), game_id, interaction.user.id, auction,
                                                   ahead)
         record = outcome.record
         if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
-            await say(interaction, self.front.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(refused(outcome), record))
             return
         if not outcome.ok:
-            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
+            note = notices.warning(reader(), self.front.notice(refused(outcome), record))
         elif outcome.player is not None:  # the turn had come: made now
             mine = [e for e in outcome.events if e.to == str(interaction.user.id)]
             note = notices.done(reader(), words_log.lines(reader(), mine, people(reader(), record.table),
@@ -125,12 +129,12 @@ class PlayHandlers:
             return
         await self._act(interaction, record.id, None, action)
 
-    async def _refuse_typed(self, interaction: discord.Interaction, record, notice: Notice) -> None:
+    async def _refuse_typed(self, interaction: discord.Interaction, record: GameRecord, notice: Notice) -> None:
         note = notices.warning(reader(), self.front.notice(notice, record))
         content, view = self.front.panel(record, interaction.user.id, note)
         await answers.send(interaction, content, view=view)
 
-    async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action) -> None:
+    async def _act(self, interaction: discord.Interaction, game_id: int, key: str | None, action: Chosen) -> None:
         """A decision: acknowledged before it is applied (if Discord cannot be reached, nothing is), then
         answered with the panel of what comes next."""
         try:
@@ -139,18 +143,18 @@ class PlayHandlers:
             log.warning("a decision in channel %s could not be acknowledged; it was not applied",
                         interaction.channel_id)
             return
-        outcome = await self.service.decisions.act(interaction.channel_id, game_id, interaction.user.id, key, action)
+        outcome = await self.service.decisions.act(channel_of(interaction), game_id, interaction.user.id, key, action)
         record = outcome.record
         player = str(interaction.user.id)
         if record is None or record.state is None or player not in record.table.players:
-            await say(interaction, self.front.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(refused(outcome), record))
             return
         if outcome.ok:
             mine = [e for e in outcome.events if e.to == player]
             note = notices.done(reader(), words_log.lines(reader(), mine, people(reader(), record.table), player,
                                                         ed=record.state.edition))
         else:
-            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
+            note = notices.warning(reader(), self.front.notice(refused(outcome), record))
         if not record.open:
             content, view = f"{note}\n{notices.game_over_here(reader())}", None
         else:

@@ -18,10 +18,11 @@ from ...service.export import export_bytes, file_name, is_complete
 from ...wording import records
 from ...wording.table import people_at
 from .. import answers
+from ..payload import channel_of
 from ..people import NOBODY
 from ..record_widgets import BoardPage, HistoryGame, HistoryPage
 from ..threads import parent_of
-from ..widgets import view_of
+from ..widgets import Button, Routed, view_of
 from .base import Front, guarded, reader, say
 from .info import log_page_of
 
@@ -61,7 +62,7 @@ class RecordsHandlers:
         content, view = await self._board(guild, page, steady)
         await answers.update(interaction, content, view=view)
 
-    async def _board(self, guild: int, page: int, steady: bool = False):
+    async def _board(self, guild: int, page: int, steady: bool = False) -> tuple[str, discord.ui.View]:
         w, queries = reader(), self.service.records
         total = (await queries.leaderboard(guild, 0, 0, steady))[1]
         pages = max(1, math.ceil(total / BOARD_PAGE))
@@ -88,7 +89,8 @@ class RecordsHandlers:
         content, view = await self._history(interaction, scope, before)
         await answers.update(interaction, content, view=view)
 
-    async def _history(self, interaction: discord.Interaction, scope: str, before: int):
+    async def _history(self, interaction: discord.Interaction, scope: str,
+                       before: int) -> tuple[str, discord.ui.View]:
         w, server = reader(), scope == "s"
         games = await self.service.records.recent_games(interaction.guild_id or 0,
                                                         None if server else interaction.channel_id,
@@ -103,7 +105,8 @@ class RecordsHandlers:
                                            server or g.channel_id != here))  # a thread's game: which thread
         if games:
             lines.append(f"-# {records.history_hint(w)}")
-        items = [HistoryGame(g.id, records.game_button(w, g.id), row=i // 5) for i, g in enumerate(games)]
+        items: list[Routed[Button]] = [HistoryGame(g.id, records.game_button(w, g.id), row=i // 5)
+                                       for i, g in enumerate(games)]
         if before or more:
             items += [HistoryPage(scope, 0, records.newer_first(w), disabled=not before),
                       HistoryPage(scope, games[-1].id if more else 0, records.older(w), disabled=not more)]
@@ -139,10 +142,10 @@ class RecordsHandlers:
                 return
         else:
             try:
-                record = await self.service.games.current(interaction.channel_id)
+                record = await self.service.games.current(channel_of(interaction))
             except (GameQuarantined, GameNotPlayable):
                 record = None
-            record = record or await self.service.games.last_game(interaction.channel_id)
+            record = record or await self.service.games.last_game(channel_of(interaction))
             if record is None or record.state is None:
                 await say(interaction, records.no_game_to_export(reader()))
                 return

@@ -12,7 +12,8 @@ import discord
 from ...wording import notices
 from ...wording import undo as words
 from .. import answers
-from .base import Front, guarded, reader, say
+from ..payload import channel_of
+from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +37,15 @@ class UndoHandlers:
             await answers.acknowledge(interaction)
         except discord.HTTPException:
             return  # Discord cannot be reached: nothing was taken back
-        outcome = await self.service.undo.take_back(interaction.channel_id, game_id, interaction.user.id, move)
+        outcome = await self.service.undo.take_back(channel_of(interaction), game_id, interaction.user.id, move)
         record = outcome.record
         if record is None or record.state is None or str(interaction.user.id) not in record.table.players:
-            await say(interaction, self.front.notice(outcome.notice, record))
+            await say(interaction, self.front.notice(refused(outcome), record))
             return
         if outcome.ok:
             note = f"↩️ {words.done(reader())}"
         else:
-            note = notices.warning(reader(), self.front.notice(outcome.notice, record))
+            note = notices.warning(reader(), self.front.notice(refused(outcome), record))
         content, view = self.front.panel(record, interaction.user.id, note)
         try:
             shown = await answers.update(interaction, content, view=view, embed=None)
