@@ -9,16 +9,16 @@ import logging
 import discord
 from discord.ext import commands
 
-from ..discord_app import answers, inputs
+from ..discord_app import inputs
 from ..discord_app.backoff import transient, with_backoff
 from ..discord_app.command_sync import sync_commands
 from ..discord_app.command_words import CommandWords
 from ..discord_app.owed import OwedWork
 from ..service import GameService
 from ..service.clock import Clock, SystemClock
-from ..wording import notices, words
+from ..service.lease import LeaseKeeper
 from .allocator import GIVING_BACK_TASK, keep_giving_back
-from .backups import start_backups
+from .backups import Backups, start_backups
 from .config import Settings
 from .extension import open_service
 from .monitor import LoopMonitor
@@ -50,11 +50,13 @@ class AugsburgBot(commands.Bot):
         self.settings = settings
         self.service = service  # opened at login: the game service on the database
         self.clock = clock or SystemClock()  # tests pass one they can move forward
-        self.tree.on_error = self.on_app_command_error
-        self.lease = None  # the service's LeaseKeeper, once the database is ours
+        self.lease: LeaseKeeper | None = None  # the service's LeaseKeeper, once the database is ours
         self.owed: OwedWork | None = None  # the game side: the moves the bot makes itself (owed.py)
         self._set_up = False  # setup_hook has begun: a failure after that is not login's to retry
-        self._closing: asyncio.Task | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self.monitor: LoopMonitor | None = None
+        self.backups: Backups | None = None
+        self.giving_back: asyncio.Task[None] | None = None
 
     async def login(self, token: str) -> None:
         # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
@@ -115,12 +117,6 @@ class AugsburgBot(commands.Bot):
         took it over answers, from the games as they are, and this one is stopping."""
         return self.lease is None or await self.lease.still_held()
 
-    async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        if await inputs.command_refused(interaction, error):  # forged or outdated input: a polite answer
-            return
-        log.error("command error in channel %s", interaction.channel_id, exc_info=error)
-        await answers.send(interaction, notices.sorry(words(interaction.locale)))
-
     async def close(self) -> None:
         # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later
         # callers wait for all of it, where discord.py's own close would only wait for its part.
@@ -128,17 +124,17 @@ class AugsburgBot(commands.Bot):
             self._closing = asyncio.create_task(self._close_all(), name="closing the bot")
         await asyncio.shield(self._closing)
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def _close_all(self) -> None:
         if self.owed is not None:
             await self.owed.close()
-        if getattr(self, "backups", None) is not None:
+        if self.backups is not None:
             await self.backups.stop()
-        if getattr(self, "monitor", None) is not None:
+        if self.monitor is not None:
             await self.monitor.stop()
-        if getattr(self, "giving_back", None) is not None:
+        if self.giving_back is not None:
             self.giving_back.cancel()
         await super().close()
         if self.lease is not None:

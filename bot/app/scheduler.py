@@ -24,7 +24,7 @@ class Scheduler:
         self.fire = fire
         self._wake = asyncio.Event()
         self._running = asyncio.Lock()  # the loop and a test's run_due never fire the same deadline twice
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._until = 0.0  # what the loop sleeps until (0: it is not asleep)
 
     def start(self) -> None:

@@ -11,13 +11,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..service import GameService, Thinkers
-from ..wording import ENGLISH, clock, rules, words
-from . import answers, choices, inputs
+from ..wording import ENGLISH, clock, rules
+from . import choices, inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
+from .handlers.play import Suggestion
 from .owed import OwedWork
 from .pacing import Pacing
-from .people import people
 from .pictures import Pictures
 from .presenter import Presenter
 from .upkeep import TimersFor, Upkeep
@@ -97,7 +97,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)")
     @app_commands.choices(thread=[app_commands.Choice(name=n, value=v) for n, v in THREAD_CHOICES])
     async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.lobby.new_table(interaction, thread and thread.value)
+        await self.handlers.lobby.new_table(interaction, thread.value if thread else None)
 
     @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -176,7 +176,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.seats.replace_request(interaction, player)
 
     @replace.autocomplete("player")
-    async def _replaceable(self, interaction, current: str):
+    async def _replaceable(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
         return await self.handlers.seats.suggest_replaceable(interaction, current)
 
     @seat.command(name="back", description="Take your seat back from the computer")
@@ -197,7 +197,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                                     for h in ("off", "dm", "channel")])
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None,
                      heads_up: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.seats.set_notify(interaction, how and how.value, heads_up and heads_up.value)
+        await self.handlers.seats.set_notify(interaction, how.value if how else None,
+                                             heads_up.value if heads_up else None)
 
     @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -205,26 +206,14 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
 
     # --- every decision also as a typed command: the buttons' action codes, or names as typed (typed.py)
 
-    async def _complete(self, interaction: discord.Interaction, current: str, pick) -> list[app_commands.Choice]:
-        """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
-        record = self.service.games.cached(interaction.channel_id)
-        player = str(interaction.user.id)
-        pairs = []
-        if record is not None and record.status == "active" and player in record.table.players:
-            decision = self.service.games.decision(record, player)
-            if decision.options:
-                w = words(interaction.locale)  # suggestions in the typist's language
-                pairs = pick(w, list(decision.options), decision.view, people(w, record.table))
-        return await answers.suggest_matching(interaction, pairs, current)
-
     @app_commands.command(name="bid", description="Raise: offer more cards than the highest bid")
     @app_commands.describe(count="How many cards you offer")
     async def bid(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 80]) -> None:
         await self.handlers.play.typed(interaction, f"b{count}")
 
     @bid.autocomplete("count")
-    async def _bid_counts(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.bids)
+    async def _bid_counts(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.bids)
 
     @app_commands.command(name="call", description="Offer as many cards as the highest bid")
     async def call(self, interaction: discord.Interaction) -> None:
@@ -240,8 +229,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "reveal", cards)
 
     @reveal.autocomplete("cards")
-    async def _reveal_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.reveals)
+    async def _reveal_cards(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.reveals)
 
     @app_commands.command(name="buy", description="Choose which offered cards to buy")
     @app_commands.describe(cards="The cards, separated by commas, or 'nothing'")
@@ -249,8 +238,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "buy", cards)
 
     @buy.autocomplete("cards")
-    async def _buy_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.purchases)
+    async def _buy_cards(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.purchases)
 
     @app_commands.command(name="privilege", description="Take a privilege card after winning an auction")
     @app_commands.describe(card="A privilege card on display, by what it gives or its number")
@@ -258,8 +247,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "privilege", card)
 
     @privilege.autocomplete("card")
-    async def _privilege_cards(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.privilege_cards)
+    async def _privilege_cards(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.privilege_cards)
 
     @app_commands.command(name="use", description="Use one privilege of your privilege card")
     @app_commands.describe(privilege="Which privilege, and how (e.g. nobility step)")
@@ -267,8 +256,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "use", privilege)
 
     @use.autocomplete("privilege")
-    async def _uses(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.uses)
+    async def _uses(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.uses)
 
     @app_commands.command(name="build", description="Master Builder: build a Church or Cathedral in addition")
     @app_commands.describe(what="church or cathedral")
@@ -276,8 +265,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "build", what)
 
     @build.autocomplete("what")
-    async def _buildings(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.buildings)
+    async def _buildings(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.buildings)
 
     @app_commands.command(name="done", description="Finish with your privilege card")
     async def done(self, interaction: discord.Interaction) -> None:
@@ -289,8 +278,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "discard", card)
 
     @discard.autocomplete("card")
-    async def _discards(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.discards)
+    async def _discards(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.discards)
 
     @app_commands.command(name="return", description="Deck shortage: put a card from your hand under the deck")
     @app_commands.describe(card="A card from your hand")
@@ -298,8 +287,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.handlers.play.typed_choice(interaction, "return", card)
 
     @return_.autocomplete("card")
-    async def _returns(self, interaction, current: str):
-        return await self._complete(interaction, current, choices.returns)
+    async def _returns(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        return await self.handlers.play.suggest(interaction, current, choices.returns)
 
     @app_commands.command(name="compensate", description="Choose compensation for a step tile taken from you")
     @app_commands.describe(take="100 guilders or 1 prestige")

@@ -49,7 +49,7 @@ class ComputerRunner:
             return False
         if outcome.ok:
             await self.on_move(outcome)
-        elif outcome.notice.code not in ("stale_decision", "raced"):
+        elif outcome.notice is None or outcome.notice.code not in ("stale_decision", "raced"):
             log.error("a computer in channel %s was refused: %s", channel_id, outcome.notice)
             return False
         return True

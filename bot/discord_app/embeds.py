@@ -40,7 +40,8 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
     status = end.ended(w, record.status) if record.status in ("cancelled", "abandoned") else phases.status(w, view, who)
     embed = discord.Embed(title=words.round_title(w, view), colour=COLOUR, description=status)
     for p in view.players:
-        note = clock.seat_note(w, record.table.seat(p.id))
+        seat = record.table.seat(p.id)
+        note = clock.seat_note(w, seat) if seat is not None else ""
         embed.add_field(name=(words.player_heading(w, p, view, who) + note)[:256],
                         value=f"{words.levels(w, p)}\n{words.tiles(w, p)}", inline=False)
     display = "\n".join(words.display(w, view)) or words.no_display(w)

@@ -55,6 +55,14 @@ class CheckedTree(app_commands.CommandTree):
             return False
         return True
 
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        """A command that failed: forged or outdated input gets a polite line; an error of ours is logged and
+        the person gets a short apology, never a traceback."""
+        if await command_refused(interaction, error):
+            return
+        log.error("command error in channel %s", interaction.channel_id, exc_info=error)
+        await answers.send(interaction, notices.sorry(words(interaction.locale)))
+
 
 def check_command(interaction: discord.Interaction) -> None:
     """Raise BadInput unless the command came from a server with exactly the options it offers (while

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
 
 import discord
 
@@ -45,7 +45,7 @@ class Upkeep:
         self.presenter = presenter
         self.computers = computers
         self.handlers = handlers
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self._checked_channels = False
 
     async def close(self) -> None:
@@ -101,11 +101,11 @@ class Upkeep:
             await self._later(deadline)  # until it is sent: a failure sends it again then, never twice at once
             self._spawn(self._remind(deadline, record))
 
-    async def _remind(self, deadline: Deadline, record) -> None:
+    async def _remind(self, deadline: Deadline, record: GameRecord) -> None:
         await self.presenter.remind(deadline, record)
         await self.service.decisions.reminded(_postponed(deadline))
 
-    async def _ping_late(self, deadline: Deadline, record) -> None:
+    async def _ping_late(self, deadline: Deadline, record: GameRecord) -> None:
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
 
     def announce_owed(self) -> None:
@@ -139,7 +139,7 @@ class Upkeep:
     async def _later(self, deadline: Deadline) -> None:
         await self.service.games.postpone(deadline, _postponed(deadline).due_at)
 
-    def _spawn(self, work) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)

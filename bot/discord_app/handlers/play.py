@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 
 import discord
+from discord import app_commands
 
+from engine import LegalOption, View
 from storage import GameRecord
 
 from ...service import Notice, codes
 from ...service.automatic import read_ahead
 from ...service.decisions import Chosen
+from ...wording import People, Words, moves, notices, words
 from ...wording import log as words_log
-from ...wording import moves, notices
 from .. import answers, typed
 from ..live import private_panel
 from ..payload import channel_of
@@ -20,6 +23,8 @@ from ..people import people
 from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
+Suggestion = app_commands.Choice[str | int | float]  # an autocomplete suggestion (discord.py's choice values)
+Chooser = Callable[[Words, list[LegalOption], View, People], Sequence[tuple[str, str]] | Sequence[tuple[str, int]]]
 
 
 class PlayHandlers:
@@ -96,6 +101,18 @@ class PlayHandlers:
         self.presenter.live.remember(interaction, record, await answers.update(interaction, content, view=view))
         if outcome.ok and outcome.player is not None:
             await self.front.moved(outcome, interaction)
+
+    async def suggest(self, interaction: discord.Interaction, current: str, pick: Chooser) -> list[Suggestion]:
+        """Autocomplete from the typist's own legal actions only (only they see the suggestions)."""
+        record = self.service.games.cached(channel_of(interaction))
+        player = str(interaction.user.id)
+        pairs: list[tuple[str, str | int]] = []
+        if record is not None and record.status == "active" and player in record.table.players:
+            decision = self.service.games.decision(record, player)
+            if decision.options:
+                w = words(interaction.locale)  # suggestions in the typist's language
+                pairs = list(pick(w, list(decision.options), decision.view, people(w, record.table)))
+        return await answers.suggest_matching(interaction, pairs, current)
 
     @guarded
     async def typed(self, interaction: discord.Interaction, code: str) -> None:
