@@ -22,6 +22,7 @@ from .ownership import ShardLost
 from .records import (
     ENTRY,
     LOG,
+    Actor,
     Ahead,
     Deadline,
     DeadlinePlan,
@@ -36,7 +37,8 @@ from .records import (
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "Ahead", "BoardRow", "GameSummary", "PlayerStats", "ChannelBusy",
+__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "Actor", "Ahead", "BoardRow", "GameSummary", "PlayerStats",
+           "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
            "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError",
            "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]

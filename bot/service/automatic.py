@@ -16,8 +16,7 @@ from typing import Literal
 from engine import GameState, is_legal, only_action, to_act
 from engine.actions import ActionModel, Bid, Call, Pass
 from engine.rules import bid_capacity
-from storage import Ahead, Seat, Table
-from storage.records import Actor
+from storage import Actor, Ahead, Seat, Table
 
 SIMULTANEOUS = ("initial_purchase", "round_end_purchase", "showdown")  # choices everyone due makes at once
 HOWS: dict[str, Literal["pass", "call", "raise"]] = {"p": "pass", "c": "call", "r": "raise"}  # ahead's codes

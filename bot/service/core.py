@@ -18,6 +18,7 @@ from engine.game import Applied
 from engine.state import GameState
 from engine.undo import final_reason
 from storage import (
+    Actor,
     DeadlinePlan,
     GameRecord,
     Seat,
@@ -27,7 +28,6 @@ from storage import (
     TableEvent,
     VersionConflict,
 )
-from storage.records import Actor
 
 from .automatic import lapsed
 from .cache import GameCache

@@ -12,8 +12,7 @@ from engine.actions import ActionModel, Done
 from engine.ai.levels import DEFAULT_LEVEL, computer, visible_to
 from engine.state import GameState
 from engine.undo import final_reason
-from storage import Deadline, GameRecord, TableEvent
-from storage.records import Actor
+from storage import Actor, Deadline, GameRecord, TableEvent
 
 from .automatic import automatic
 from .core import Core

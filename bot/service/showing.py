@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from engine import GameState, LegalOption, View, legal_actions, only_action, player_view, to_act
 from engine.actions import ActionModel
-from storage import Ahead, GameRecord
-from storage.records import Actor
+from storage import Actor, Ahead, GameRecord
 
 from .automatic import ahead_choices, automatic
 from .turns import bot_decides, computers_due
