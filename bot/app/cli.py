@@ -66,6 +66,7 @@ DATABASE_FORMS = ("a SQLite file's path, sqlite:///RELATIVE/PATH or sqlite:////A
 def arguments() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The `augsburg` command's parser, and each subcommand's (for usage errors in the subcommand's own words)."""
     from engine.ai.simulate import arguments as simulate_arguments
+    from engine.ai.simulate import whole
 
     parser = argparse.ArgumentParser(prog="augsburg", description="Augsburg 1520 without Discord: the game in the"
                                      " terminal, and tools for the bot's database. `augsburg COMMAND --help` tells"
@@ -74,7 +75,7 @@ def arguments() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPar
     play = sub.add_parser("play", help="play a game in the terminal against computer players",
                           description="Play a game in the terminal against computer players. The game is saved"
                                       " after every move: stop at any time and go on with --resume.")
-    play.add_argument("--opponents", type=int, default=3, choices=range(1, 5), metavar="N",
+    play.add_argument("--opponents", type=whole, default=3, choices=range(1, 5), metavar="N",
                       help="computer players, 1 to 4 (default: 3)")
     play.add_argument("--level", type=levels, default=[DEFAULT_LEVEL], metavar="LEVEL[,LEVEL...]",
                       help=f"the computers' level ({', '.join(LEVELS)}; default {DEFAULT_LEVEL}), or one per "
@@ -85,10 +86,11 @@ def arguments() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPar
     play.add_argument("--database", default=None, metavar="FILE|URL",
                       help=f"where the game is saved: {DATABASE_FORMS} (default: DATABASE_URL, else DATABASE_PATH,"
                            " else augsburg.sqlite3 in your data folder, the same from any folder)")
-    play.add_argument("--seed", type=int, default=None, help="a whole number, for a reproducible deal")
+    play.add_argument("--seed", type=whole, default=None, help="a whole number, for a reproducible deal"
+                           " (default: a new deal each game)")
     play.add_argument("--name", default=None, help="your name at the table (default: 'Player' in your language)")
     play.add_argument("--picture", metavar="FILE", default=None,
-                      help="write the table as a PNG picture to FILE whenever it changes")
+                      help="write the table as a PNG picture to FILE whenever it changes (default: none)")
     play.add_argument("--lang", choices=LANGUAGES, default=None, help="the game's language (default: the system's)")
     play.add_argument("--edition", metavar="ID|FILE.toml", default=None,
                       help="the components a new game is played with: an edition's id (shipped, or in "

@@ -67,7 +67,6 @@ def arguments() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments().parse_args(argv)  # --help, and a usage error (status 2) for anything else given
-    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
     try:
         settings = read_settings()
     except WrongSettings as wrong:
@@ -88,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if damaged:
         print(damaged, file=sys.stderr)
         return DAMAGED
+    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = make_bot(settings)
     point_at(settings, bot)

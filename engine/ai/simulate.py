@@ -31,6 +31,7 @@ import argparse
 import math
 import os
 import random
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -212,12 +213,17 @@ def confidence(values: list[float]) -> tuple[float, float]:
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
+def whole(text: str) -> int:
+    """A whole number in digits 0-9 (argparse's type: its message becomes the usage error). int() alone would
+    also take other scripts' digits ('١٢'), and a settings file's would not: the same rule everywhere."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
 def positive(text: str) -> int:
-    """A whole number of 1 or more (argparse's type: its message becomes the usage error)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A whole number of 1 or more."""
+    number = whole(text)
     if number < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not 1 or more")
     return number
@@ -239,7 +245,7 @@ def arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.description = ("Measure a computer level against others: every deal is played once with the measured"
                           " level in each seat, the opponents in the others. Prints one line of key=value figures"
                           " (win_share, ci95, mean_score, timings...; see engine/ai/simulate.py).")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
+    parser.add_argument("--players", type=whole, default=4, choices=range(2, 6), metavar="N",
                         help="players at each table, 2 to 5 (default: 4)")
     parser.add_argument("--games", type=positive, default=400, metavar="G",
                         help="games to play, 1 or more, rounded up to whole deals (default: 400)")
@@ -247,7 +253,7 @@ def arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help=f"the level measured: {', '.join(LEVELS)} (default: normal)")
     parser.add_argument("--opponents", choices=OPPONENTS, default="random",
                         help=f"the other seats: {', '.join(OPPONENTS)} (default: random; greedy: one-ply greedy)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S",
+    parser.add_argument("--seed", type=whole, default=1, metavar="S",
                         help="a whole number: the same seed deals the same games (default: 1)")
     parser.add_argument("--think", type=seconds, default=THINK_SECONDS, metavar="SECONDS",
                         help="the strong level's safety cap in seconds per decision; its work is fixed "
