@@ -60,18 +60,19 @@ class Copied:
     unchecked: list[tuple[int, str]] = field(default_factory=list)  # their edition is not here: copied, not checked
 
 
-async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH,
-                        editions: Library | None = None) -> Copied:
+async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH, editions: Library | None = None,
+                        retry_seconds: float | None = None) -> Copied:
     """Copy everything from `source_url` to the empty `target_url` and check it there (CopyRefused: nothing
     copied). `editions`: what the games are checked with (a game of another edition is copied unchecked).
-    A source that is not there, or is not this bot's, is refused before it is opened: never created."""
+    A source that is not there, or is not this bot's, is refused before it is opened: never created.
+    `retry_seconds`: how long a PostgreSQL server out of reach is waited for (default: storage's)."""
     await refuse_foreign(DatabaseURL.parse(source_url))
-    source = await Store.open(source_url, editions=editions)
+    source = await Store.open(source_url, editions=editions, retry_seconds=retry_seconds)
     try:
         holder = await source.leases.live_lease()
         if holder is not None:
             raise CopyRefused(f"a bot serves {source.where} (pid {holder.pid} on {holder.host}): stop it first")
-        target = await Store.open(target_url, editions=editions)
+        target = await Store.open(target_url, editions=editions, retry_seconds=retry_seconds)
         try:
             return await _copy(source, target, batch)
         finally:

@@ -364,3 +364,19 @@ def test_play_keeps_its_games_in_the_users_data_folder_from_any_folder(here, cap
 def test_simulate_draws_no_progress_into_a_pipe(tmp_path):
     out = run(["-m", "bot.app.cli", "simulate", "--players", "2", "--games", "2", "--level", "easy"], tmp_path)
     assert out.returncode == 0 and out.stderr == "" and out.stdout.startswith("games=2 ")
+
+
+async def test_copy_database_refuses_a_postgresql_source_that_is_not_this_bots_and_creates_nothing(
+        postgres_url, here, capsys, monkeypatch):
+    from storage.postgres.database import table_names
+
+    monkeypatch.setenv("DATABASE_RETRY_SECONDS", "0")  # a server out of reach: tried once
+
+    code = await asyncio.to_thread(cli.main, ["copy-database", "--from", postgres_url, "--to", "y.db"])
+    said = capsys.readouterr()
+    assert code == 1 and "is not a database of this bot" in one_line(said.out + said.err)
+    assert await table_names(postgres_url) == set() and not (here / "y.db").exists()
+    code = await asyncio.to_thread(cli.main, ["copy-database", "--from", "bot.sqlite3", "--to",
+                                              "postgresql://augsburg@127.0.0.1:9/augsburg"])
+    said = capsys.readouterr()
+    assert code == 1 and "Nothing was copied: PostgreSQL could not be reached" in one_line(said.out + said.err)

@@ -11,6 +11,7 @@ from storage import StorageError
 from storage.copy import CopyRefused, copy_database
 
 from .config import Settings, editions_of
+from .preflight import quiet
 
 TABLE_NAMES = {"actions": "moves", "table_log": "table events", "deadlines": "deadlines", "game_notes": "game notes",
                "player_results": "results", "noble_wins": "auctions won (per player and noble)",
@@ -23,7 +24,10 @@ def copy_command(source: str, target: str, settings: Settings | None = None,
     """0 if everything was copied and checks out on the target; 1 if refused or failed (the target unchanged).
     `settings`: whose editions the games are checked with (default: read them)."""
     try:
-        done = asyncio.run(copy_database(source, target, editions=editions_of(settings or Settings())))
+        with quiet("storage"):  # (a server out of reach is waited for, then said once, below: not every try)
+            settings = settings or Settings()
+            done = asyncio.run(copy_database(source, target, editions=editions_of(settings),
+                                             retry_seconds=settings.database_retry_seconds))
     except CopyRefused as exc:
         say(f"Nothing was copied: {exc}.")
         return 1

@@ -161,7 +161,7 @@ def bot_refused(settings: Settings) -> str | None:
 
 
 @contextlib.contextmanager
-def _quiet(name: str) -> Iterator[None]:
+def quiet(name: str) -> Iterator[None]:
     """The logger `name` and those below it say nothing meanwhile (a failed try is said once, by the caller,
     in its words)."""
     logger = logging.getLogger(name)
@@ -180,7 +180,7 @@ async def reached(where: str, named: str, what: str) -> str | None:
     from storage import Store
 
     try:
-        with _quiet("storage"):
+        with quiet("storage"):
             store = await Store.open(where, retry_seconds=0)
             await store.close()
     # RuntimeError: a database newer than this code; sqlite3.Error: a file SQLite cannot use after all
