@@ -228,6 +228,7 @@ PLAY = [
     (["--database", MISSING], "the folder {here}/missing does not exist"),
     (["--database", "{here}"], "is a folder"), (["--database", "notes.txt"], "is not a SQLite database"),
     (["--database", "mysql://x/y"], "unknown database URL mysql://"), (["--database", "sqlite:///"], "names no file"),
+    (["--database", ""], "names no file"),
     (["--database", "{sys}/x.sqlite3"], "cannot write in the folder /sys"),
     (["--picture", "{here}/missing/t.png"], "does not exist"), (["--picture", "{here}"], "is a folder"),
     (["--picture", "{sys}/t.png"], "cannot write in the folder /sys"),

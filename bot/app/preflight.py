@@ -29,6 +29,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite dat
 
 def given(named: str, value: str | Path) -> str:
     """How the user gave a place: `--database x.db`, `DATABASE_PATH=x.db`, or a description with the place."""
+    value = value if str(value) else "''"
     if named.startswith("-"):
         return f"{named} {value}"
     if named.isupper():
@@ -48,9 +49,10 @@ def database_refused(where: str, named: str, *, must_exist: bool = False, damage
         return f"{given(named, where)}: {exc}."
     if url.kind != "sqlite":
         return None
-    assert url.path is not None  # a SQLite database is a file
-    path = Path(url.path)
     said = given(named, where)
+    if not url.path or not url.path.strip():
+        return f"{said}: names no file; name a SQLite database file, e.g. augsburg.sqlite3."
+    path = Path(url.path)
     hint = ""
     if where.startswith("sqlite:///") and not path.is_absolute():
         hint = (f" (three slashes name a file relative to this folder, {path}; for /{path} write"
