@@ -10,10 +10,14 @@ that fails leaves it empty.
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from engine.editions import Library
 
@@ -24,6 +28,9 @@ from .repair import examine, playable
 from .rows import SELECT_GAME
 from .sql import Row, Transaction, one
 from .store import Store
+from .url import DatabaseURL
+
+OURS = {"schema_version", "games"}  # the tables every database of this bot has, from its first migration
 
 # Each table with its key, parents first. Not copied: the lease (whoever serves the target takes its own)
 # and schema_version (each database has its own migrations).
@@ -53,22 +60,56 @@ class Copied:
     unchecked: list[tuple[int, str]] = field(default_factory=list)  # their edition is not here: copied, not checked
 
 
-async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH,
-                        editions: Library | None = None) -> Copied:
+async def copy_database(source_url: str, target_url: str, *, batch: int = BATCH, editions: Library | None = None,
+                        retry_seconds: float | None = None) -> Copied:
     """Copy everything from `source_url` to the empty `target_url` and check it there (CopyRefused: nothing
-    copied). `editions`: what the games are checked with (a game of another edition is copied unchecked)."""
-    source = await Store.open(source_url, editions=editions)
+    copied). `editions`: what the games are checked with (a game of another edition is copied unchecked).
+    A source that is not there, or is not this bot's, is refused before it is opened: never created.
+    `retry_seconds`: how long a PostgreSQL server out of reach is waited for (default: storage's)."""
+    await refuse_foreign(DatabaseURL.parse(source_url))
+    source = await Store.open(source_url, editions=editions, retry_seconds=retry_seconds)
     try:
         holder = await source.leases.live_lease()
         if holder is not None:
             raise CopyRefused(f"a bot serves {source.where} (pid {holder.pid} on {holder.host}): stop it first")
-        target = await Store.open(target_url, editions=editions)
+        target = await Store.open(target_url, editions=editions, retry_seconds=retry_seconds)
         try:
             return await _copy(source, target, batch)
         finally:
             await target.close()
     finally:
         await source.close()
+
+
+async def refuse_foreign(url: DatabaseURL) -> None:
+    """CopyRefused unless `url` is a database this bot wrote (a SQLite file that is not there, or that is
+    another program's, is not one); StorageUnavailable if a PostgreSQL server cannot be asked."""
+    if url.kind == "sqlite":
+        assert url.path is not None  # a SQLite database is a file
+        tables = await asyncio.to_thread(_sqlite_tables, url.path)
+    else:
+        from .postgres.database import table_names
+
+        assert url.dsn is not None  # a PostgreSQL database is a connection string
+        tables = await table_names(url.dsn)
+    if not OURS <= tables:
+        raise CopyRefused(f"{url.shown} is not a database of this bot (it has no {' or '.join(sorted(OURS - tables))}"
+                          " table): name the bot's own database to copy from")
+
+
+def _sqlite_tables(path: str) -> set[str]:
+    """The tables of the SQLite file at `path`, read without writing to it (and without creating it)."""
+    if not Path(path).is_file():
+        raise CopyRefused(f"{path} does not exist" if not Path(path).exists() else f"{path} is not a file")
+    try:
+        con = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
+        try:
+            rows = con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:  # "file is not a database"
+        raise CopyRefused(f"{path} is not a SQLite database ({exc})") from None
+    return {str(name) for (name,) in rows}
 
 
 async def _copy(source: Store, target: Store, batch: int) -> Copied:

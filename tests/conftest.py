@@ -1,5 +1,8 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -7,6 +10,10 @@ SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 # Each test says which database it uses: an operator's DATABASE_URL must not reach the bots the tests start.
 os.environ.pop("DATABASE_URL", None)
+# `augsburg play` without a database keeps its games in the user's data folder (platformdirs, which follows
+# XDG_DATA_HOME): the tests' go to a folder of their own, never the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="augsburg-tests-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 
 import pytest  # noqa: E402

@@ -196,6 +196,10 @@ async def test_restore_takes_the_newest_good_backup_and_refuses_politely_without
     assert augsburg(restore) == 1
     said = capsys.readouterr().out
     assert "Nothing was changed: no good backup of augsburg.sqlite3" in said and "2 found, all damaged" in said
+    with pytest.raises(SystemExit) as stopped:  # a folder that is not there: a usage error, in one line
+        augsburg(["restore", "--database", str(live), "--from", str(tmp_path / "empty")])
+    assert stopped.value.code == 2 and "empty is not a folder of backups: it does not exist" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
     assert augsburg(["restore", "--database", str(live), "--from", str(tmp_path / "empty")]) == 1
     assert "none found" in capsys.readouterr().out
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -19,8 +20,9 @@ from storage.url import DatabaseURL
 from ..service.lease import LeaseKeeper, refusal
 from .allocator import pin_large_blocks
 from .backups import backups_refused, damaged_database
-from .config import Settings
+from .config import Settings, WrongSettings, read_settings
 from .discord_bot import AugsburgBot, make_bot
+from .preflight import bot_refused
 from .shards import shards_refused
 
 if TYPE_CHECKING:  # (importing it at run time, before discord.py has finished importing, fails)
@@ -53,16 +55,31 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
             bot.http.get_bot_gateway = pinned_bot_gateway  # type: ignore[method-assign]  # discord.py has no setting for it
 
 
-def main() -> int:
-    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
-    settings = Settings()
+def arguments() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
+        prog="python -m bot", description="Run the Augsburg 1520 Discord bot. It takes no options: every setting "
+        "comes from the environment or from .env in the folder it is started in (.env.example explains each one); "
+        "DISCORD_TOKEN is required.",
+        epilog=f"Exit status: 0 stopped; 2 a setting is wrong or missing (one line says which); {HELD} another "
+               f"process serves the database; {DAMAGED} the database is damaged (`augsburg restore`); "
+               f"{UNREACHABLE} the database could not be reached.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments().parse_args(argv)  # --help, and a usage error (status 2) for anything else given
+    try:
+        settings = read_settings()
+    except WrongSettings as wrong:
+        print(wrong, file=sys.stderr)
+        return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(
             "DISCORD_TOKEN is not set: put your bot token in the environment or in .env (see .env.example).",
             file=sys.stderr,
         )
         return 2
-    refused = shards_refused(settings) or backups_refused(settings)
+    # Before anything is created or connected to: one line naming the setting that cannot work.
+    refused = shards_refused(settings) or backups_refused(settings) or bot_refused(settings)
     if refused:
         print(refused, file=sys.stderr)
         return 2
@@ -70,7 +87,8 @@ def main() -> int:
     if damaged:
         print(damaged, file=sys.stderr)
         return DAMAGED
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = make_bot(settings)
     point_at(settings, bot)
     try:

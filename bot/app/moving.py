@@ -4,10 +4,14 @@ words: what was copied, that it checks out, or why nothing was copied."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 
 from storage import StorageError
 from storage.copy import CopyRefused, copy_database
+
+from .config import Settings, editions_of
+from .preflight import quiet
 
 TABLE_NAMES = {"actions": "moves", "table_log": "table events", "deadlines": "deadlines", "game_notes": "game notes",
                "player_results": "results", "noble_wins": "auctions won (per player and noble)",
@@ -15,16 +19,20 @@ TABLE_NAMES = {"actions": "moves", "table_log": "table events", "deadlines": "de
                "guild_settings": "server settings", "meta": "facts (e.g. the commands synced)"}
 
 
-def copy_command(source: str, target: str, say: Callable[[str], object] = print) -> int:
-    """0 if everything was copied and checks out on the target; 1 if refused or failed (the target unchanged)."""
-    from .config import Settings, editions_of
-
+def copy_command(source: str, target: str, settings: Settings | None = None,
+                 say: Callable[[str], object] = print) -> int:
+    """0 if everything was copied and checks out on the target; 1 if refused or failed (the target unchanged).
+    `settings`: whose editions the games are checked with (default: read them)."""
     try:
-        done = asyncio.run(copy_database(source, target, editions=editions_of(Settings())))
+        with quiet("storage"):  # (a server out of reach is waited for, then said once, below: not every try)
+            settings = settings or Settings()
+            done = asyncio.run(copy_database(source, target, editions=editions_of(settings),
+                                             retry_seconds=settings.database_retry_seconds))
     except CopyRefused as exc:
         say(f"Nothing was copied: {exc}.")
         return 1
-    except (StorageError, OSError, ValueError) as exc:
+    # RuntimeError: a database newer than this code; sqlite3.Error: a SQLite file that cannot be used after all
+    except (StorageError, OSError, ValueError, RuntimeError, sqlite3.Error) as exc:
         say(f"Nothing was copied: {exc}")
         return 1
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(done.statuses.items()))

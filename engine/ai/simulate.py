@@ -5,8 +5,8 @@
 Every deal (a game seed) is played once with the measured player in each seat,
 the opponents' level in the others, so no seat or deal favours it. `--games` is
 rounded up to whole deals. Opponents: random (uniformly random legal play),
-greedy (one-ply greedy, greedy.py), or a level. A progress bar goes to stderr;
-stdout gets one line of key=value figures:
+greedy (one-ply greedy, greedy.py), or a level. A progress bar goes to stderr (when
+it is a terminal); stdout gets one line of key=value figures:
 
     win_share   the measured level's share of the wins (a k-way tie counts 1/k);
                 a fair share is 1/players
@@ -31,6 +31,7 @@ import argparse
 import math
 import os
 import random
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -212,23 +213,69 @@ def confidence(values: list[float]) -> tuple[float, float]:
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="augsburg simulate", description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 6))
-    parser.add_argument("--games", type=int, default=400, help="games to play, rounded up to whole deals")
-    parser.add_argument("--level", choices=LEVELS, default="normal", help="the level measured")
-    parser.add_argument("--opponents", choices=(*OPPONENTS, "ai"), default="random", help="ai is the normal level")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--think", type=float, default=THINK_SECONDS,
-                        help="the strong level's safety cap in seconds per decision (its work is fixed)")
-    parser.add_argument("--workers", type=int, default=1, help="processes playing deals at once")
-    parser.add_argument("--no-progress", action="store_true", help="do not draw the progress bar on stderr")
-    args = parser.parse_args(argv)
-    opponents = "normal" if args.opponents == "ai" else args.opponents
-    figures = run(args.players, args.games, args.level, opponents, args.seed, args.think, args.workers,
-                  progress=not args.no_progress)
+def whole(text: str) -> int:
+    """A whole number in digits 0-9 (argparse's type: its message becomes the usage error). int() alone would
+    also take other scripts' digits ('١٢'), and a settings file's would not: the same rule everywhere."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    """A whole number of 1 or more."""
+    number = whole(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1 or more")
+    return number
+
+
+def seconds(text: str) -> float:
+    """A number of seconds above 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < number < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return number
+
+
+def arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """simulate's options, on `parser` (its own, or `augsburg simulate`'s)."""
+    parser.description = ("Measure a computer level against others: every deal is played once with the measured"
+                          " level in each seat, the opponents in the others. Prints one line of key=value figures"
+                          " (win_share, ci95, mean_score, timings...; see engine/ai/simulate.py).")
+    parser.add_argument("--players", type=whole, default=4, choices=range(2, 6), metavar="N",
+                        help="players at each table, 2 to 5 (default: 4)")
+    parser.add_argument("--games", type=positive, default=400, metavar="G",
+                        help="games to play, 1 or more, rounded up to whole deals (default: 400)")
+    parser.add_argument("--level", choices=LEVELS, default="normal",
+                        help=f"the level measured: {', '.join(LEVELS)} (default: normal)")
+    parser.add_argument("--opponents", choices=OPPONENTS, default="random",
+                        help=f"the other seats: {', '.join(OPPONENTS)} (default: random; greedy: one-ply greedy)")
+    parser.add_argument("--seed", type=whole, default=1, metavar="S",
+                        help="a whole number: the same seed deals the same games (default: 1)")
+    parser.add_argument("--think", type=seconds, default=THINK_SECONDS, metavar="SECONDS",
+                        help="the strong level's safety cap in seconds per decision; its work is fixed "
+                             f"(default: {THINK_SECONDS:g})")
+    parser.add_argument("--workers", type=positive, default=1, metavar="N",
+                        help="processes playing deals at once, 1 or more (default: 1)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="draw no progress bar (it is drawn on stderr only when that is a terminal)")
+    return parser
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Play the games `args` ask for (arguments()), print the figures: 0."""
+    progress = not args.no_progress and sys.stderr.isatty()  # never into a pipe or a log
+    figures = run(args.players, args.games, args.level, args.opponents, args.seed, args.think, args.workers,
+                  progress=progress)
     print(" ".join(f"{k}={v}" for k, v in figures.items()))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return simulate(arguments(argparse.ArgumentParser(prog="python -m engine.ai.simulate")).parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -199,6 +199,20 @@ class PostgresDatabase:
                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
 
 
+async def table_names(dsn: str) -> set[str]:
+    """The tables in the database's schema (one connection, tried once): is it this bot's? (copy.py asks
+    before it opens a source, which would create the tables)."""
+    try:
+        con = await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+        raise StorageUnavailable(f"PostgreSQL could not be reached: {exc}") from exc
+    try:
+        rows = await con.fetch("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+    finally:
+        await con.close()
+    return {str(row["table_name"]) for row in rows}
+
+
 async def retrying(call: Callable[[], Awaitable[T]], seconds: float, what: str) -> T:
     """`call()`, tried again with backoff while the server is out of reach, for up to `seconds`."""
     deadline, wait, failures = time.monotonic() + seconds, FIRST_WAIT, 0
