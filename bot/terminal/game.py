@@ -65,7 +65,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     you = Seat(id=YOU, name=name)
     opening: Outcome | None = None  # a new game's first events, told under its heading
     if record is None:
-        last = await service.games.last_game(CHANNEL) if resume else None
+        last = await _last_game(service) if resume else None
         if last is not None and last.status in ("finished", "abandoned"):  # over: not a new game of other settings
             term.say(words.last_game_over(w))
             opening = await _rematch(service, last, you)
@@ -137,6 +137,14 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
         opening = await _rematch(service, record, you)
         record = _game(opening)
         term.say(words.rematch_started(w))
+
+
+async def _last_game(service: GameService) -> GameRecord | None:
+    """The terminal's last game, if it can still be read (a damaged one is set aside, not played again)."""
+    try:
+        return await service.games.last_game(CHANNEL)
+    except (GameQuarantined, GameNotPlayable):
+        return None
 
 
 def saved_where(service: GameService) -> str:
