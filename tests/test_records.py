@@ -154,7 +154,9 @@ async def test_a_finished_game_exported_plays_back_to_its_final_state(service, t
     out = io.StringIO()
     assert replay(str(path), step=False, stdout=out) == 0
     text = out.getvalue()
-    assert text.rstrip().endswith("The replay ends with the game's stored final state.")
+    assert "The replay ends with the game's stored final state." in text
+    standings = text[text.index("=== Final standings ==="):].splitlines()  # the replay ends with them (issue 42)
+    assert len(standings) == 5 and "<- winner" in standings[1] and "opens the next auction" not in text[-3000:]
     assert "Hands:" not in text and "Computer 1" in text and "--- Move 1: " in text
     revealed = io.StringIO()
     assert replay(str(path), step=False, reveal=True, stdout=revealed) == 0

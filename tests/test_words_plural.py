@@ -95,7 +95,9 @@ def test_log_lines_count_cards():
     assert line(ev.Called(player="ada", count=1)) == "Ada calls: 1 card."
     assert line(ev.Called(player="ada", count=3)) == "Ada calls: 3 cards."
     assert line(ev.BidMade(player="ada", count=1)) == "Ada bids 1 card."
-    assert line(ev.PrivilegesDeclined(player="ada", count=1)) == "Ada leaves 1 privilege unused."
+    # each unused privilege is worth prestige (2 in the shipped edition): the log says what it brings (issue 42)
+    assert line(ev.PrivilegesDeclined(player="ada", count=1)) == "Ada leaves 1 privilege unused: +2 prestige."
+    assert line(ev.PrivilegesDeclined(player="ada", count=2)) == "Ada leaves 2 privileges unused: +4 prestige."
 
 
 @pytest.mark.parametrize(("free", "offered", "text"), [

@@ -53,6 +53,14 @@ def computer_choice(record: GameRecord, player: str, level: str | None = None,
     return thinkers.at_once(bot, view) if thinkers is not None else bot.decide(view)
 
 
+def _bot_moves(record: GameRecord, made: dict[str, tuple[ActionModel, Actor]]) -> str | None:
+    """The first seat due that the bot moves: a computer's, a human's stood in for, or one in `made` (a
+    person's only option, or a decision settled ahead); None if there is none."""
+    assert record.state is not None
+    due = [p for p in to_act(record.state) if record.table.computer_plays(p) or p in made]
+    return due[0] if due else None
+
+
 class Decisions:
     def __init__(self, core: Core, thinkers: Thinkers):
         self.core = core
@@ -112,10 +120,9 @@ class Decisions:
             if record is None or record.status != "active" or record.state is None:
                 return None
             made = automatic(record.state, record.table).now
-            due = [p for p in to_act(record.state) if record.table.computer_plays(p) or p in made]
-            if not due:
+            player = _bot_moves(record, made)
+            if player is None:
                 return None
-            player = due[0]
             if player in made:  # a person's: no thinking to do
                 action, by = made[player]
                 return await core.move(record, player, action, by, record.table, [])
@@ -144,6 +151,18 @@ class Decisions:
             if thought is None:
                 thought = computer_choice(now, player, DEFAULT_LEVEL, self.thinkers)
             return await core.move(now, player, thought, actor, now.table, [])
+
+    def thinker(self, channel_id: int) -> str | None:
+        """The seat whose move `play_computer` makes next if that move takes thought (a heavy level's, strong):
+        a front-end may say meanwhile that it is thinking. None if the next move is made at once, or none is."""
+        record = self.core.cached(channel_id)
+        if record is None or record.status != "active" or record.state is None:
+            return None
+        made = automatic(record.state, record.table).now
+        player = _bot_moves(record, made)
+        if player is None or player in made:
+            return None
+        return player if computer(*computer_seat(record, player)).heavy else None
 
     async def expire(self, deadline: Deadline) -> Outcome | None:
         """Time ran out: the computer decides this one decision for the player, from their view only.

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TextIO
 
-from engine import GameState, View, spectator_view
+from engine import GameState
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.components import JOKER
 from engine.edition import EditionError
@@ -21,11 +21,12 @@ from engine.editions import Library, read_file
 from storage import GameNotPlayable, GameQuarantined, GameRecord, Seat, StorageUnavailable, Table
 
 from ..service import GameService, Outcome
-from ..wording import ENGLISH, People, Words, end, log, moves, notices, phases, rules, views
+from ..wording import ENGLISH, People, Words, log, moves, notices, phases, rules, views
 from ..wording import terminal as words
 from ..wording import words as language
 from ..wording.table import people_at
-from .screen import UNDO, Terminal
+from .picture import Picture
+from .screen import STOPPED, UNDO, Terminal
 
 GUILD = CHANNEL = 0  # the terminal's "server" and "channel" in the database
 YOU = "you"
@@ -43,7 +44,8 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 name: str | None, picture: str | None, levels: list[str] | None, edition: str | None) -> int:
     w = term.w
     name = name or words.default_name(w)  # in the player's language unless they gave one
-    drawn = Picture(picture, w)
+    drawn = Picture(picture, w, lambda record: _people(w, record.table), term.say)
+    where = saved_where(service)
     try:
         record = await service.games.current(CHANNEL)
     except GameQuarantined:
@@ -60,19 +62,30 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
     if record is not None and (fresh or record.status == "lobby"):  # a lobby is a start that never finished
         await service.lobby.cancel(CHANNEL, YOU, can_manage=True)
         record = None
+    you = Seat(id=YOU, name=name)
+    opening: Outcome | None = None  # a new game's first events, told under its heading
     if record is None:
-        if resume:
-            term.say(words.nothing_to_resume(w))
-        started = await _start(service, Seat(id=YOU, name=name), opponents, seed, levels or [DEFAULT_LEVEL], edition)
-        record = _game(started)
-        _show(term, started, YOU)
+        last = await _last_game(service) if resume else None
+        if last is not None and last.status in ("finished", "abandoned"):  # over: not a new game of other settings
+            term.say(words.last_game_over(w))
+            opening = await _rematch(service, last, you)
+        else:
+            if resume:
+                term.say(words.nothing_to_resume(w))
+            opening = await _start(service, you, opponents, seed, levels or [DEFAULT_LEVEL], edition)
+        record = _game(opening)
     else:
         term.say(words.resuming(w, _state(record).round))
+    term.say(words.saved_in(w, where))
+    term.say(words.help_hint(w))
     while True:
         people, refused, jokers_told = _people(w, record.table), False, False
         decided = True  # you may have a decision to take back (asked only once you have decided something)
+        term.on_stop = words.stopped(w, term.command('--resume'), where)
         term.say(words.opponents(w, [(people.name(s.id), s.level) for s in record.table.seats if s.kind == "computer"]))
         term.say(rules.edition_line(w, _state(record).edition))
+        if opening is not None:
+            _show(term, opening, YOU)
         await drawn.update(record, service)
         while record.status == "active":
             yours = service.games.decision(record, YOU)  # your only option is taken for you, as in Discord
@@ -86,7 +99,7 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
                 action = term.ask(view, list(yours.options), people, auto=not refused, undo=undo)
                 outcome: Outcome | None
                 if action is None:
-                    term.say(words.input_ended(w, term.command('--resume')))
+                    term.say(words.input_ended(w, term.command('--resume'), where))
                     return 0
                 if action is UNDO:
                     outcome = await service.undo.take_back(CHANNEL, record.id, YOU, None)
@@ -97,7 +110,11 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
             else:
                 made = yours.made if yours.made is not None and not yours.made.waiting else None
                 label = moves.made_label(w, made.action, yours.view, people) if made is not None else None
+                thinker = service.decisions.thinker(CHANNEL)
+                if thinker is not None:  # a strong computer may take a few seconds
+                    term.status(words.thinking(w, people.name(thinker)))
                 outcome = await service.decisions.play_computer(CHANNEL)
+                term.clear_status()
                 if outcome is not None and outcome.ok and outcome.player == YOU and label is not None:
                     # (`label` is there then: the bot moves you only with the move `made` names)
                     term.say(words.only_choice(w, label))
@@ -112,12 +129,28 @@ async def _play(service: GameService, term: Terminal, opponents: int, resume: bo
             _show(term, outcome, YOU)
             record = _game(outcome)
             await drawn.update(record, service)
+        term.on_stop = None  # the game is over: nothing is left to resume
         _final(term, record, _people(w, record.table, words.NAME_LIMIT))
         answer = term.read(words.again_prompt(w))
         if answer is None or not words.is_yes(w, answer):
             return 0
-        record = await _rematch(service, record, Seat(id=YOU, name=name))
+        opening = await _rematch(service, record, you)
+        record = _game(opening)
         term.say(words.rematch_started(w))
+
+
+async def _last_game(service: GameService) -> GameRecord | None:
+    """The terminal's last game, if it can still be read (a damaged one is set aside, not played again)."""
+    try:
+        return await service.games.last_game(CHANNEL)
+    except (GameQuarantined, GameNotPlayable):
+        return None
+
+
+def saved_where(service: GameService) -> str:
+    """Where the game is kept, as the player can find it: a SQLite file's full path, or the database's URL
+    without its password."""
+    return os.path.abspath(service.where) if service.kind == "sqlite" else service.where
 
 
 async def _start(service: GameService, you: Seat, opponents: int, seed: int | None, levels: list[str],
@@ -132,13 +165,13 @@ async def _start(service: GameService, you: Seat, opponents: int, seed: int | No
     return await service.lobby.start(CHANNEL, record.id, YOU, seed=seed)
 
 
-async def _rematch(service: GameService, finished: GameRecord, you: Seat) -> GameRecord:
+async def _rematch(service: GameService, finished: GameRecord, you: Seat) -> Outcome:
     """The same computers at their levels, with the same edition, dealt anew (as Discord's Rematch)."""
     lobby = await service.lobby.rematch(GUILD, CHANNEL, finished.id, you)
     assert lobby.ok, lobby.notice
     started = await service.lobby.start(CHANNEL, _game(lobby).id, YOU)
     assert started.ok, started.notice
-    return _game(started)
+    return started
 
 
 def _game(outcome: Outcome) -> GameRecord:
@@ -164,45 +197,17 @@ def _people(w: Words, table: Table, limit: int | None = None) -> People:
     return People(name=name)
 
 
-class Picture:
-    """`--picture FILE`: the public table drawn to FILE whenever what everyone sees has changed."""
-
-    def __init__(self, path: str | None, w: Words):
-        self.path, self.w = path, w
-        self.shown: View | None = None
-
-    async def update(self, record: GameRecord | None, service: GameService) -> None:
-        if self.path is None or record is None or record.state is None:
-            return
-        view = spectator_view(record.state)
-        public = view.model_copy(update={"moves": 0})  # a move nobody sees (a secret choice) draws nothing
-        if public == self.shown:
-            return
-        from ..picture import table_picture
-        from ..picture.story import story
-
-        told = story(await service.games.history(record))
-        data = table_picture(view, _people(self.w, record.table), self.w, told)
-        part = f"{self.path}.part"
-        with open(part, "wb") as out:  # written aside and renamed: a viewer never reads half a picture
-            out.write(data)
-        os.replace(part, self.path)
-        self.shown = public
-
-
 def _show(term: Terminal, outcome: Outcome, player: str) -> None:
     record = _game(outcome)
-    for line in log.lines(term.w, outcome.events, _people(term.w, record.table), player, ed=_state(record).edition):
+    told = [e for e in outcome.events if e.type != "offered_cards"]  # the question to buy them lists them
+    for line in log.lines(term.w, told, _people(term.w, record.table), player, ed=_state(record).edition):
         term.say(f"  · {line}")
 
 
 def _final(term: Terminal, record: GameRecord, people: People) -> None:
     state = _state(record)
     assert state.winners is not None  # the game is over
-    placed = end.places({p.id: p.score for p in state.players}, state.winners)
-    note = end.tied_below(term.w) if end.shared_places(placed, state.winners) else ""
-    term.say(words.standings(term.w, [(place, people.name(p), score, p in state.winners)
-                                      for place, p, score in placed], note))
+    term.say(words.final(term.w, {p.id: p.score for p in state.players}, state.winners, people))
     term.say(words.verdict(term.w, YOU in state.winners))
 
 
@@ -230,6 +235,11 @@ async def run(database: str, opponents: int, resume: bool, fresh: bool, seed: in
     try:
         return await play(service, term, opponents=opponents, resume=resume, fresh=fresh, seed=seed, name=name,
                           picture=picture, levels=levels, edition=edition)
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C: at a prompt, or while the computers move
+        term.say()
+        if term.on_stop is not None:
+            term.say(term.on_stop)
+        raise
     finally:
         await service.close()
 
@@ -242,9 +252,8 @@ def main(args: argparse.Namespace, library: Library) -> int:
         return asyncio.run(run(args.database, args.opponents, args.resume, args.new, args.seed, name=args.name,
                                w=w, picture=getattr(args, "picture", None), levels=getattr(args, "level", None),
                                edition=getattr(args, "edition", None), library=library, command=command))
-    except KeyboardInterrupt:
-        print("\n" + words.stopped(w, f"{command} --resume"))
-        return 0
+    except KeyboardInterrupt:  # what was stopped is said by `run`
+        return STOPPED
     except StorageUnavailable:  # PostgreSQL out of reach for longer than its retries: nothing was applied
         print(notices.notice(w, "not_stored", {}, People(name=str)))
         return 1

@@ -12,6 +12,7 @@ then the table as everyone saw it last.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import locale
 import os
@@ -30,7 +31,8 @@ from ..service.export import FORMAT, VERSION
 from ..wording import ENGLISH, People, Words, history, log, names, rules
 from ..wording import replay as words
 from ..wording import words as language
-from .screen import Terminal
+from ..wording.terminal import final as standings
+from .screen import STOPPED, Terminal
 
 READS = (1, VERSION)  # the file versions this program replays
 
@@ -39,11 +41,17 @@ class BadFile(ValueError):
     pass
 
 
+class Unreadable(OSError):
+    """The file cannot be read at all (it is not there, or is a folder, or not ours to read)."""
+
+
 def read_file(path: str) -> dict[str, Any]:
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise Unreadable(exc.errno, exc.strerror) from exc
+    except ValueError as exc:
         raise BadFile(str(exc)) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadFile(f"no \"format\": \"{FORMAT}\"")
@@ -130,6 +138,8 @@ class Replay:
         stored = data.get("state")
         if stored is not None:
             self.term.say(words.same_end(w, GameState.model_validate(stored) == state))
+        if state.winners is not None:  # the game's end: its standings, as the game itself showed them
+            self.term.say(standings(w, {p.id: p.score for p in state.players}, state.winners, self.people))
         return state
 
     def _tell(self, events: Iterable[Event], state: GameState) -> None:
@@ -164,6 +174,12 @@ def replay(path: str, *, step: bool = True, reveal: bool = False, stdin: TextIO 
     try:
         data = read_file(path)
         Replay(data, term, step=step, reveal=reveal).run()
+    except Unreadable as exc:
+        if exc.errno == errno.ENOENT:
+            term.say(words.no_such_file(w, path))
+        else:
+            term.say(words.cannot_read(w, path, exc.strerror or ""))
+        return 2
     except (BadFile, KeyError, TypeError, ValueError) as exc:
         term.say(words.unreadable(w, str(exc)))
         return 2
@@ -176,4 +192,4 @@ def main(args: argparse.Namespace) -> int:
         return replay(args.file, step=not args.all, reveal=args.reveal, w=w)
     except KeyboardInterrupt:
         print("\n" + words.stopped(w))
-        return 0
+        return STOPPED

@@ -70,8 +70,12 @@ def public_line(w: Words, e: Event, people: People, ed: Edition) -> str | None:
             return w._("{who} discards {card}.", who=who, card=names.card(w, e.card))
         case "cards_drawn":
             return w.n_("{who} draws {n} card.", "{who} draws {n} cards.", e.count, who=who)
-        case "privileges_declined":
-            return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count, who=who)
+        case "privileges_declined":  # each unused one is worth prestige (its gain follows as its own event)
+            if not ed.declined_privilege_prestige:
+                return w.n_("{who} leaves {n} privilege unused.", "{who} leaves {n} privileges unused.", e.count,
+                            who=who)
+            return w.n_("{who} leaves {n} privilege unused: +{points}.", "{who} leaves {n} privileges unused: "
+                        "+{points}.", e.count, who=who, points=w.prestige(e.count * ed.declined_privilege_prestige))
         case "prestige_gained":
             if e.requested and not e.amount:
                 return w.n_("{who} would gain {n} prestige but gains none: scores stop at {church} without a "

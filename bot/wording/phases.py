@@ -76,6 +76,8 @@ def your_move(w: Words, view: View, people: People) -> str:
         case "privilege" if views.privilege(view).awaiting == "compensation":  # not the winner: the one robbed
             return w._("{player} climbed and took your step tile: choose your compensation, {money} or 1 "
                        "prestige.", player=people.name(views.privilege(view).player), money=w.money(100))
+        case "privilege" if views.privilege(view).card is None:  # the card is still to be chosen
+            return w._("you won {noble}: choose a privilege card.", noble=names.noble(w, views.noble(view)))
         case "privilege":
             return w._("you won {noble}: use your privilege card.", noble=names.noble(w, views.noble(view)))
         case "shortage":

@@ -35,8 +35,6 @@ def deal_heading(w: Words) -> str:
     return w._("--- The deal ---")
 
 
-
-
 def hands(w: Words, state: GameState, people: People) -> str:
     """Every player's money and hand (--reveal, a finished game only)."""
     rows = [(people.name(p.id), w.money(p.money), names.cards(w, names.in_hand_order(p.hand, state.edition)))
@@ -48,6 +46,14 @@ def same_end(w: Words, same: bool) -> str:
     if same:
         return w._("The replay ends with the game's stored final state.")
     return w._("The replay does NOT end with the game's stored final state.")
+
+
+def no_such_file(w: Words, path: str) -> str:
+    return w._("No such file: {path}", path=path)
+
+
+def cannot_read(w: Words, path: str, why: str) -> str:
+    return w._("Cannot read {path}: {why}", path=path, why=why)
 
 
 def unreadable(w: Words, why: str) -> str:

@@ -88,6 +88,10 @@ def seat_line(w: Words, number: int, name: str, host: bool, level: str | None = 
 
 
 def round_title(w: Words, view: View) -> str:
+    """The round being played; between rounds (their scoring done, cards being bought or returned) the end of
+    the round just scored."""
+    if view.phase in ("round_end_purchase", "shortage"):
+        return w._("Augsburg 1520 — end of round {round} of {rounds}", round=view.round, rounds=view.rounds)
     return w._("Augsburg 1520 — round {round} of {rounds}", round=view.round, rounds=view.rounds)
 
 
@@ -101,7 +105,12 @@ def score(w: Words, p: PublicPlayer, ed: Edition) -> str:
 
 def player_heading(w: Words, p: PublicPlayer, view: View, people: People) -> str:
     heading = w._("{name} — {score}", name=people.name(p.id), score=score(w, p, view.edition))
-    return heading + lead_mark(w) if p.id == view.lead else heading
+    return heading + lead_mark(w) if leads(view, p.id) else heading
+
+
+def leads(view: View, player: str) -> bool:
+    """Whether `player` opens the next auction (a finished game has none)."""
+    return player == view.lead and view.phase != "game_over"
 
 
 def lead_mark(w: Words) -> str:

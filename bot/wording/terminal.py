@@ -8,7 +8,7 @@ from unicodedata import combining, east_asian_width
 from engine import View
 from engine.components import JOKER
 
-from . import names, views
+from . import end, names, views
 from . import table as words
 from .words import People, Words
 
@@ -20,19 +20,30 @@ def public_board(w: Words, view: View, people: People, width: int = WIDTH) -> st
     """The table as spectators see it: a row per player, the display one card a line, the tiles left in the
     supply with their next prices, the deck and the discard pile; lines wrapped at `width` columns."""
     rows = [(people.name(p.id), words.score(w, p, view.edition), words.levels(w, p),
-             words.tiles(w, p) + (words.lead_mark(w) if p.id == view.lead else "")) for p in view.players]
+             words.tiles(w, p) + (words.lead_mark(w) if words.leads(view, p.id) else "")) for p in view.players]
     lines = [f"=== {words.round_title(w, view)} ===", *columns(rows, width)]
     lines.append("  " + words.display_heading(w) + ":")
-    lines += [f"    - {card}" for card in words.display(w, view)] or ["    " + words.no_display(w)]
+    lines += [f"    - {card}" for card in display(w, view)] or ["    " + words.no_display(w)]
     lines.append(wrapped("  " + words.next_tiles(w, view), width))
     lines.append(wrapped("  " + words.steps_left(w, view), width))
     lines.append(wrapped("  " + words.deck_and_discard(w, view), width))
     return "\n".join(lines)
 
 
+def display(w: Words, view: View) -> list[str]:
+    """The privilege cards on display, each with its number as the picture shows it: 'Card 6: Trade · …'."""
+    return [privilege_card(w, card, view) for card in view.privilege_display]
+
+
+def privilege_card(w: Words, card: str, view: View) -> str:
+    return w._("{number}: {card}", number=names.privilege_card_number(w, card),
+               card=names.privilege_card(w, card, view.edition))
+
+
 def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool = True) -> str:
     """The round, a row per player (columns as wide as their longest entry), the display and your own cards;
-    `jokers`: what a joker is good for, if you hold one (said once is enough)."""
+    `jokers`: what a joker is good for, if you hold one (said once is enough). The cards offered to you are
+    not among them: the question to buy them lists them, with their prices."""
     lines = [public_board(w, view, people, width)]
     you, ed = views.you(view), view.edition
     lines.append("  " + w._("Your money: {money}", money=w.money(you.money)))
@@ -41,9 +52,6 @@ def board(w: Words, view: View, people: People, width: int = WIDTH, jokers: bool
                              cards=hand))
     if jokers and JOKER in you.hand:
         lines.append("  " + names.joker_note(w))
-    if you.offered:
-        offered = w.join(names.card_with_price(w, c, ed) for c in names.in_hand_order(you.offered, ed))
-        lines.append("  " + w._("Offered to you: {cards}", cards=offered))
     return "\n".join(wrapped(line, width) for part in lines for line in part.split("\n"))
 
 
@@ -60,12 +68,13 @@ def columns(rows: Sequence[tuple[str, ...]], width: int | None = None) -> list[s
 
 def wrapped(line: str, width: int, indent: int | None = None) -> str:
     """`line` broken between words to fit `width` columns (a terminal breaks it wherever it ends, mid-word);
-    the lines after the first indented by `indent` (default: two more than the line)."""
+    the lines after the first indented by `indent` (default: two more than the line). A `command` is never
+    broken: it is to be copied as it stands."""
     if cells(line) <= width:
         return line
     if indent is None:
         indent = len(line) - len(line.lstrip()) + 2
-    head, rest = line[:indent], line[indent:].split(" ")
+    head, rest = line[:indent], _words(line[indent:])
     out, current = [], head + rest[0]
     for word in rest[1:]:
         if cells(current) + 1 + cells(word) > width and current.strip():
@@ -74,6 +83,19 @@ def wrapped(line: str, width: int, indent: int | None = None) -> str:
         else:
             current += " " + word
     return "\n".join([*out, current])
+
+
+def _words(text: str) -> list[str]:
+    """`text` split at its spaces, except those inside `backquotes`."""
+    out: list[str] = []
+    quoted = False
+    for part in text.split(" "):
+        if quoted:
+            out[-1] += " " + part
+        else:
+            out.append(part)
+        quoted ^= part.count("`") % 2 == 1
+    return out
 
 
 def cells(text: str) -> int:
@@ -170,12 +192,37 @@ def resuming(w: Words, round_: int) -> str:
     return w._("Resuming your game (round {round}).", round=round_)
 
 
-def input_ended(w: Words, resume: str = "augsburg play --resume") -> str:
-    return w._("Input ended; your game is saved. Continue with `{resume}`.", resume=resume)
+def last_game_over(w: Words) -> str:
+    """`--resume` when the last game has ended: a new one with its computers and edition."""
+    return w._("Your last game is over; a new one starts with the same computer players.")
 
 
-def stopped(w: Words, resume: str = "augsburg play --resume") -> str:
-    return w._("Stopped; your game is saved. Continue with `{resume}`.", resume=resume)
+def saved_in(w: Words, where: str) -> str:
+    """Where the game is kept: a file's path, or a database's URL without its password."""
+    return w._("Your game is saved in {where} after every move.", where=where)
+
+
+def help_hint(w: Words) -> str:
+    return w._("Type help or ? at any question to have it explained.")
+
+
+def input_ended(w: Words, resume: str, where: str) -> str:
+    """`resume`: the command that continues the game, as the player would type it; `where`: the file or
+    database the game is saved in (saved_in)."""
+    return w._("Input ended; your game is saved in {where}. Continue with `{resume}`.", resume=resume, where=where)
+
+
+def stopped(w: Words, resume: str, where: str) -> str:
+    return w._("Stopped; your game is saved in {where}. Continue with `{resume}`.", resume=resume, where=where)
+
+
+def thinking(w: Words, name: str) -> str:
+    """While a computer that takes its time (strong) decides."""
+    return w._("{name} is thinking…", name=name)
+
+
+def picture_failed(w: Words, path: str, why: str) -> str:
+    return w._("The picture cannot be written to {path} ({why}); the game goes on without it.", path=path, why=why)
 
 
 def changed_elsewhere(w: Words) -> str:
@@ -194,6 +241,13 @@ def bad_edition(w: Words, problem: str) -> str:
 
 def damaged(w: Words, new: str = "augsburg play --new") -> str:
     return w._("The saved game is damaged and was set aside; start a new one with `{new}`.", new=new)
+
+
+def final(w: Words, scores: dict[str, int], winners: list[str], people: People) -> str:
+    """The final standings of a game that ended with `scores` and `winners` (the game's and a replay's)."""
+    placed = end.places(scores, winners)
+    note = end.tied_below(w) if end.shared_places(placed, winners) else ""
+    return standings(w, [(place, people.name(p), score, p in winners) for place, p, score in placed], note)
 
 
 def standings(w: Words, scores: list[tuple[int, str, int, bool]], note: str = "") -> str:
