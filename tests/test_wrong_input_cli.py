@@ -289,8 +289,8 @@ def test_replay_of_a_file_that_is_not_a_game_is_one_line(here, capsys):
     for file in ("missing.json", "d", "notes.txt"):  # (short names: replay breaks its lines at 80 columns)
         code, said = augsburg(["replay", file], capsys)
         line = one_line(said)  # the terminal's replay says which: no such file, unreadable, not a game file
-        assert code != 0 and file in line and ("No such file" in line or "not a game file" in line
-                                               or "Cannot read" in line), line
+        assert code != 0 and (f"No such file: {file}" in line or f"Cannot read {file}" in line
+                               or "not a game file" in line), line
 
 
 def test_a_wrong_setting_stops_every_command_that_reads_them_in_one_line(here, capsys, monkeypatch):
