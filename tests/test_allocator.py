@@ -107,7 +107,7 @@ def test_the_bot_pins_it_before_anything_else(monkeypatch):
         raise SystemExit
 
     monkeypatch.setattr(entry, "pin_large_blocks", lambda: calls.append("pinned"))
-    monkeypatch.setattr(entry, "Settings", settings)
+    monkeypatch.setattr(entry, "read_settings", settings)
     with pytest.raises(SystemExit):
-        entry.main()
+        entry.main([])
     assert calls == ["pinned", "settings"]

@@ -110,7 +110,7 @@ def test_the_terminal_plays_an_edition_file_and_names_it(tmp_path):
     assert code == 0 and "Edition: Test box" in text
     box = read_file(TEST_BOX)
     priced = re.findall(r"\b(Philipp|Louise|Leo|Maria) (\d+) \((\d+) guilders\)", text)
-    assert len(priced) > 20 and all(box.card_price[f"{n.lower()}-{v}"] == int(p) for n, v, p in priced)
+    assert len(priced) > 10 and all(box.card_price[f"{n.lower()}-{v}"] == int(p) for n, v, p in priced)
     assert any(v in ("4", "8", "12") for _, v, _ in priced)  # values this box prices otherwise than estimates-1
 
 

@@ -107,7 +107,8 @@ async def test_a_whole_game_with_undos_at_every_kind_of_decision_and_one_across_
     path.write_bytes(export_bytes(data))
     out = io.StringIO()
     assert replay(str(path), step=False, stdout=out) == 0
-    assert out.getvalue().rstrip().endswith("The replay ends with the game's stored final state.")
+    shown = out.getvalue()  # the replay checks the stored final state, then shows the standings
+    assert "The replay ends with the game's stored final state." in shown and "=== Final standings ===" in shown
     assert "took back" in out.getvalue()
     assert {"bid", "pass", "buy", "take_card", "use"} <= kinds, kinds
     h.assert_all_answered()

@@ -66,6 +66,7 @@ def arguments() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    pin_large_blocks()  # before anything is read or any thread starts: memory stays flat (see allocator.py)
     arguments().parse_args(argv)  # --help, and a usage error (status 2) for anything else given
     try:
         settings = read_settings()
@@ -87,7 +88,6 @@ def main(argv: list[str] | None = None) -> int:
     if damaged:
         print(damaged, file=sys.stderr)
         return DAMAGED
-    pin_large_blocks()  # before any thread starts: memory stays flat under load (see allocator.py)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bot = make_bot(settings)
     point_at(settings, bot)
