@@ -116,7 +116,7 @@ class Decisions:
         was, else dropped as stale (the runner asks again)."""
         core = self.core
         async with core.lock(channel_id):
-            record = core.cached(channel_id)
+            record = await core.current(channel_id)  # not only a cached one: one dropped from memory is read
             if record is None or record.status != "active" or record.state is None:
                 return None
             made = automatic(record.state, record.table).now
@@ -143,7 +143,7 @@ class Decisions:
             log.exception("the %s computer failed in channel %s: it plays normal this once", level, channel_id)
             thought = None
         async with core.lock(channel_id):
-            now = core.cached(channel_id)
+            now = await core.current(channel_id)
             if now is None or now.status != "active":
                 return None
             if now.id != record.id or now.version != record.version or not now.table.computer_plays(player):
