@@ -157,3 +157,25 @@ async def test_deals_are_unpredictable_unless_a_test_fixes_the_deal_seed(tmp_pat
     other = await first_hand(8, tmp_path / "other.sqlite3")
     free = [await first_hand(None, tmp_path / f"free{i}.sqlite3") for i in range(2)]
     assert other[0] != fixed[0] and free[0][0] != free[1][0] and free[0][0] != fixed[0][0]
+
+
+async def test_a_write_another_process_made_first_is_the_polite_raced_refusal_everywhere(store):
+    """Every version-checked write of the service (lobby changes, the start, a cancel) answers a second
+    writer's conflict with the "raced" refusal and drops its copy; nothing raises (issue 41)."""
+    from storage import Seat
+
+    service = GameService(store)
+    record = (await service.lobby.open_table(1, 70, Seat(id="a", name="A"))).record
+    other = GameService(store)  # another process on the same database
+    assert (await other.lobby.join(70, record.id, Seat(id="b", name="B"))).ok
+    joined = await service.lobby.join(70, record.id, Seat(id="c", name="C"))  # from its stale copy
+    assert not joined.ok and joined.notice.code == "raced"
+    assert (await service.lobby.join(70, record.id, Seat(id="c", name="C"))).ok  # read again: it goes through
+    assert (await other.lobby.add_computer(70, record.id, "a")).notice.code == "raced"  # its copy is stale now
+    assert (await other.lobby.add_computer(70, record.id, "a")).ok
+    started = await service.lobby.start(70, record.id, "a", seed=1)
+    assert not started.ok and started.notice.code == "raced"
+    assert (await service.lobby.start(70, record.id, "a", seed=1)).ok
+    assert (await other.lobby.cancel(70, "a", can_manage=False)).notice.code == "raced"
+    assert (await service.lobby.cancel(70, "a", can_manage=False)).ok
+    assert (await store.games.load_game(record.id)).status == "cancelled"

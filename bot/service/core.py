@@ -168,10 +168,22 @@ class Core:
                   log: Sequence[TableEvent] = ()) -> Outcome:
         """End an open game ('cancelled', 'abandoned'), announced as any change."""
         announce = self.announce_at()
-        new = await self.store.games.finish_game(record.id, record.version, status, table=table, log=list(log),
-                                                 announce_at=announce)
+        new = await self.written(record, self.store.games.finish_game(record.id, record.version, status, table=table,
+                                                                      log=list(log), announce_at=announce))
+        if isinstance(new, Outcome):
+            return new
         self.planned(None, announce)
-        return Outcome(True, record=self.keep(new))
+        return Outcome(True, record=new)
+
+    async def written(self, record: GameRecord, write: Awaitable[GameRecord]) -> GameRecord | Outcome:
+        """A version-checked write of `record`'s game: the record written (kept), or the refusal "raced" when
+        another process wrote first (nothing of this one is stored; our copy is dropped, so the next request
+        reads what is)."""
+        try:
+            return self.keep(await write)
+        except VersionConflict:
+            self.forget(record.channel_id)
+            return refuse("raced")
 
     # --- deadlines
 

@@ -83,9 +83,10 @@ class Lobby:
                     return refuse("already_seated", existing)
                 if len(existing.table.seats) >= MAX_PLAYERS:
                     return refuse("table_full", existing, most=MAX_PLAYERS)
-                record = await self.core.store.games.update_lobby(existing.id, existing.version,
-                                                             existing.table.with_seats([*existing.table.seats, person]))
-                return Outcome(True, record=self.core.keep(record))
+                seats = existing.table.with_seats([*existing.table.seats, person])
+                joined = await self.core.written(existing, self.core.store.games.update_lobby(
+                    existing.id, existing.version, seats))
+                return joined if isinstance(joined, Outcome) else Outcome(True, record=joined)
             table = previous.table
             computers = [Seat(id=s.id, kind="computer", number=s.number, level=s.level)
                          for s in table.seats if s.kind == "computer"]
@@ -121,8 +122,9 @@ class Lobby:
             table = change(record.table)
             if isinstance(table, Notice):
                 return Outcome(False, table, record)
-            record = await self.core.store.games.update_lobby(record.id, record.version, table)
-            return Outcome(True, record=self.core.keep(record))
+            changed = await self.core.written(record, self.core.store.games.update_lobby(record.id, record.version,
+                                                                                          table))
+            return changed if isinstance(changed, Outcome) else Outcome(True, record=changed)
 
     async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
         def change(table: Table) -> Table | Notice:
@@ -254,10 +256,12 @@ class Lobby:
             state, events = new_game(table.players, seed=seed, edition=edition, rules=RULES_VERSION)
             deadlines = self.core.plan(record, table, state)
             announce = self.core.announce_at()
-            record = await self.core.store.games.start_game(record.id, record.version, table, state, log=events,
-                                                 deadlines=deadlines, announce_at=announce)
+            started = await self.core.written(record, self.core.store.games.start_game(
+                record.id, record.version, table, state, log=events, deadlines=deadlines, announce_at=announce))
+            if isinstance(started, Outcome):
+                return started
             self.core.planned(deadlines, announce)
-            return Outcome(True, record=self.core.keep(record), events=events)
+            return Outcome(True, record=started, events=events)
 
     async def cancel(self, channel_id: int, user: int | str, can_manage: bool) -> Outcome:
         async with self.core.lock(channel_id):

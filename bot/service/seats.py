@@ -74,7 +74,9 @@ class Seats:
             record = await self.core.current(channel_id)
             ended = None
             if record is not None:
-                ended = self.core.keep(await store.games.finish_game(record.id, record.version, "abandoned"))
+                written = await self.core.written(record, store.games.finish_game(record.id, record.version,
+                                                                                  "abandoned"))
+                ended = None if isinstance(written, Outcome) else written  # raced: the game's new writer ends it
             for gone in {g for g in (game_id, record.id if record else None) if g is not None}:
                 await store.deadlines.clear_deadlines(gone, kind="announce")
             return Outcome(True, record=ended) if ended else None
