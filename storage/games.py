@@ -31,11 +31,11 @@ from .errors import (
     WrongStatus,
 )
 from .ownership import Ownership
+from .people import seated_games
 from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
 from .rows import META, OPEN, SELECT_GAME, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
-from .people import seated_games
 from .writes import announce, log_entries, plan
 
 
