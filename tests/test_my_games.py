@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from bot.wording import LANGUAGES, hours, notices, words
 from support.bot_support import ADA, BEN, CLEO, clocked_harness, game, hourly_bot, pass_time, service
 from support.errors import HarnessError
 from support.fake_discord import FakeUser
+
+from bot.wording import LANGUAGES, hours, notices, words
 
 GUILD_2, OTHER = 900_000_000_000_000_101, 900_000_000_000_000_102
 DAY = 86400

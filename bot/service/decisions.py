@@ -221,7 +221,11 @@ class Decisions:
             await core.store.deadlines.drop_deadline(deadline)
         else:
             await core.store.deadlines.postpone_deadline(deadline, later)
-            core.planned(None, later)
+            back = hours.back_at(now)
+            if deadline.kind == "timeout" and back is not None and back < later:  # reminded as their hours begin
+                await core.store.deadlines.set_deadline(record.id, deadline.player, "reminder", back,
+                                                        {"timeout": later})
+            core.planned(None, min(later, back or later))
         return True
 
     async def reminded(self, deadline: Deadline) -> None:
