@@ -44,7 +44,12 @@ class Pings:
             if (record is not None and record.id == deadline.game_id and record.state is not None
                     and deadline.player in people_due(record.state, record.table)
                     and decision_key(record.state) == deadline.payload.get("key")):
-                return record
+                back = (await core.hours.of(deadline.player)).back_at(core.clock.now())
+                if back is None:
+                    return record
+                await core.store.deadlines.postpone_deadline(deadline, back)  # their hours ended meanwhile
+                core.planned(None, back)
+                return None
             await core.store.deadlines.drop_deadline(deadline)
             return None
 
