@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.bot_support import ADA, BEN, CLEO, clocked_harness, game, hourly_bot, pass_time, service
-from support.errors import HarnessError
-from support.fake_discord import FakeUser
+from support.bot_support import ADA, BEN, CLEO, clocked_harness, hourly_bot, make_bot, pass_time, service
 
 from bot.wording import LANGUAGES, hours, notices, words
 
@@ -17,9 +15,13 @@ GUILD_2, OTHER = 900_000_000_000_000_101, 900_000_000_000_000_102
 DAY = 86400
 
 
-async def two_guilds(tmp_path):
+async def two_guilds(tmp_path, make=hourly_bot):
     """Ada, Ben and Cleo; the first server has two channels, the second one."""
-    return await clocked_harness(tmp_path / "bot.sqlite3", hourly_bot, channels=2, more_guilds={GUILD_2: [OTHER]})
+    return await clocked_harness(tmp_path / "bot.sqlite3", make, channels=2, more_guilds={GUILD_2: [OTHER]})
+
+
+def no_clock(path, clock):
+    return make_bot(path, clock=clock, turn_timeout_seconds=0)
 
 
 async def start(h, channel: int, players) -> int:
@@ -42,8 +44,6 @@ async def test_my_games_lists_every_game_in_every_server_from_a_server_and_a_dm(
         await start(h, first, (ADA, BEN))
         await start(h, second, (BEN, CLEO))  # not Ada's
         await start(h, OTHER, (CLEO, ADA))
-        lobby = (await h.slash(ADA, "augsburg new", channel_id=second)).answer  # no: the channel is busy
-        assert lobby.ephemeral
         dm = h.open_dm(h.user(ADA))
         listed = (await h.slash(ADA, "augsburg me games", channel_id=dm)).answer
         assert listed.ephemeral or listed.channel_id == dm
@@ -54,15 +54,15 @@ async def test_my_games_lists_every_game_in_every_server_from_a_server_and_a_dm(
         assert links(text) == [f"https://discord.com/channels/{g.guild_id}/{g.channel_id}/{g.messages.table}"
                                for g in ada]
         assert text.count("\n•") == 2 and "#" in text
-        for g in ada:  # whose move, and the deadline as Discord shows it in the reader's own time
-            due = service(h).games.due(g).people
-            assert ("**your move**" in text) == (str(ADA) in due or any(str(ADA) in service(h).games.due(x).people
-                                                                        for x in ada))
+        assert all(str(ADA) in service(h).games.due(g).people for g in ada)  # the opening purchase: hers too
+        assert text.count("**your move**") == 2
         assert re.search(r"<t:\d+:f>", text)
         in_server = (await h.slash(ADA, "augsburg me games", channel_id=OTHER)).answer
         assert in_server.ephemeral and links(in_server.content) == links(text)
-        none = (await h.slash(CLEO, "augsburg me games", channel_id=h.open_dm(h.user(CLEO)))).answer
-        assert len(links(none.content)) == 2
+        cleo = (await h.slash(CLEO, "augsburg me games", channel_id=h.open_dm(h.user(CLEO)))).answer
+        assert len(links(cleo.content)) == 2
+        stranger = (await h.slash(ADA, "augsburg me games", channel_id=second)).answer  # in a game's channel too
+        assert links(stranger.content) == links(text)
         assert all(not m.mentions for m in h.dm_messages(ADA).values())
     finally:
         await h.close()
@@ -107,7 +107,7 @@ async def test_hours_are_set_from_a_dm_with_autocomplete_and_bad_input_changes_n
 
 
 async def test_the_daily_word_lists_exactly_the_games_due_and_replaces_the_pings(tmp_path):
-    h = await two_guilds(tmp_path)
+    h = await two_guilds(tmp_path, no_clock)  # nothing moves while the clock runs on to the word
     try:
         first, second = h.channel_ids[0], h.channel_ids[1]
         dm = h.open_dm(h.user(BEN))
@@ -148,5 +148,20 @@ def test_hours_words_in_every_language(lang):
     assert "Ada" in line and "<t:1800000000:f>" in line
 
 
-def _unused():
-    return FakeUser, HarnessError, game
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_me_commands_answer_in_the_readers_language_from_a_dm(tmp_path, lang):
+    h = await two_guilds(tmp_path)
+    try:
+        h.user(ADA).locale = lang
+        w = words(lang)
+        await start(h, h.channel_ids[0], (ADA, BEN))
+        dm = h.open_dm(h.user(ADA))
+        listed = (await h.slash(ADA, "augsburg me games", channel_id=dm)).answer.content
+        assert listed.startswith(hours.my_games_heading(w)) and len(links(listed)) == 1
+        said = (await h.slash(ADA, "augsburg me hours", channel_id=dm, zone="Europe/Rome", start=20, end=1)).answer
+        assert said.content == hours.hours_now(w, "Europe/Rome", 20, 1, None) and "20:00–01:00" in said.content
+        refused = (await h.slash(ADA, "augsburg status", channel_id=dm)).answer.content
+        assert refused == notices.notice(w, "server_only", {}, None)
+    finally:
+        await h.close()
