@@ -72,7 +72,7 @@ class Hours:
 
     def inside(self, t: float) -> bool:
         """Whether `t` is inside their hours (a window's end included)."""
-        return self.any_time or next(self.windows(t - 1e-6))[0] <= t
+        return self.any_time or next(self.windows(t - 0.001))[0] <= t
 
     def back_at(self, t: float) -> float | None:
         """When their hours begin next, if `t` is outside them; None if it is inside."""

@@ -124,7 +124,7 @@ def plan(game_id: int, before: set[str], after: set[str], restart: set[str], tab
         due = mine.after(start, turn)
         new.append(Deadline(game_id, player, "timeout", due, {"since": start}))
         remind = mine.after(start, turn - timing.reminder_before(turn))
-        if remind >= due:  # the bound cut their time short: reminded as their last window opens
+        if remind >= due and not mine.any_time:  # the bound cut their time short: reminded as their last window opens
             remind = next(mine.windows(due - 1))[0]
         if start < remind < due:
             new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
