@@ -5,7 +5,8 @@ still due when the caller read it (`AND due_at = ?`), so of two schedulers actin
 one wins, and one re-armed meanwhile (a later due time) is left alone. The move a timeout makes is a
 version-checked game write besides. With several processes, each reads and claims only the deadlines of
 its own shards' games (ownership.py), and a claim is fenced like a game write: a process that lost the
-shard claims nothing.
+shard claims nothing. A person's own deadlines (people.py: game id 0, the daily word) come along in the
+process that holds shard 0, and are claimed the same way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import people
 from .ownership import Ownership
 from .records import Deadline
 from .rows import OPEN
@@ -57,8 +59,18 @@ class Deadlines:
         if limit is not None:
             sql, params = sql + " LIMIT ?", [*params, limit]
         rows = await self.db.fetchall(sql, params)
-        return [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"]), r["channel_id"])
-                for r in rows]
+        found = [Deadline(r["game_id"], r["player"], r["kind"], r["due_at"], json.loads(r["payload"]), r["channel_id"])
+                 for r in rows]
+        if 0 in self.ownership.shards or self.ownership.count == 1:  # people's own: shard 0's process
+            found = sorted(found + await people.person_deadlines(self.db, due_before, limit), key=lambda d: d.due_at)
+        return found[:limit] if limit is not None else found
+
+    async def set_person_deadline(self, user: str, kind: str, due_at: float | None) -> None:
+        """A person's own deadline (game id 0): set to `due_at`, or (None) gone."""
+        if due_at is None:
+            await people.clear_person_deadline(self.db, user, kind)
+        else:
+            await people.set_person_deadline(self.db, user, kind, due_at)
 
     async def deadlines_of(self, game_id: int) -> list[Deadline]:
         rows = await self.db.fetchall(
@@ -68,6 +80,8 @@ class Deadlines:
 
     async def drop_deadline(self, deadline: Deadline) -> bool:
         """Remove a deadline that has been dealt with, unless it was re-armed meanwhile (a later due time)."""
+        if deadline.game_id == people.PERSON:
+            return await people.claim(self.db, deadline, None)
 
         fence, fenced = self._fence()
 
@@ -81,6 +95,8 @@ class Deadlines:
 
     async def postpone_deadline(self, deadline: Deadline, until: float) -> bool:
         """Move a deadline to `until`, unless it was re-armed (or claimed by another scheduler) meanwhile."""
+        if deadline.game_id == people.PERSON:
+            return await people.claim(self.db, deadline, until)
 
         fence, fenced = self._fence()
 

@@ -31,6 +31,7 @@ from .errors import (
     WrongStatus,
 )
 from .ownership import Ownership
+from .people import seated_games
 from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
 from .rows import META, OPEN, SELECT_GAME, record_from, sha
 from .sql import Database, Row, Transaction, one
@@ -276,6 +277,9 @@ class Games:
         owned, params = self.ownership.only_owned("guild_id")
         rows = await self.db.fetchall(f"{SELECT_GAME} WHERE status IN {OPEN}{owned} ORDER BY id", params)
         return await repair.verify_all(self.db, rows, self.editions)
+
+    async def seated_games(self, player: str) -> list[GameRecord]:
+        return await seated_games(self.db, self.editions, player)
 
     async def open_channels(self) -> list[tuple[int, int, int]]:
         """(game id, guild id, channel id) of every open game of this process's shards: cheap, nothing is

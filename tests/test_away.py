@@ -8,6 +8,7 @@ Time is a ManualClock: days pass in no time, and the scheduler fires what is due
 from __future__ import annotations
 
 import random
+from datetime import UTC
 
 import pytest
 from support.bot_support import (
@@ -184,3 +185,19 @@ async def test_time_away_lasts_across_a_restart_and_ends_after_it(h):
     moves = await service(h).core.store.log.moves_since(record.id, -1)
     assert [e.player for m in moves for e in m.entries if e.type == "table" and e.what == "away_over"] == [str(CLEO)]
     h.assert_no_errors()
+
+
+def test_back_from_time_away_at_a_table_that_waits_the_clock_counts_inside_the_hours():
+    """Issue 43 meets issue 29: the clock starts when the time away ends, and counts only the hours inside them."""
+    from datetime import datetime
+
+    from bot.service.hours import Hours
+
+    monday_noon = datetime(2027, 1, 4, 12, tzinfo=UTC).timestamp()
+    back = monday_noon + DAY  # Tuesday noon
+    table = Table(host="a", seats=(Seat(id="a", away_until=back),), turn_seconds=4 * HOUR, away_waits=True)
+    planned = plan(1, set(), {"a"}, set(), table, Timing(), monday_noon, hours={"a": Hours("UTC", 18, 20)})
+    by = {(d.player, d.kind): d.due_at for d in planned.new}
+    at = lambda t: datetime.fromtimestamp(t, UTC).strftime("%a %H:%M")  # noqa: E731
+    assert at(by[("a", "timeout")]) == "Wed 20:00"  # two hours on Tuesday evening, two on Wednesday
+    assert at(by[("a", "reminder")]) == "Tue 20:00"  # halfway through the time inside their hours

@@ -76,3 +76,35 @@ async def test_heads_ups_reach_only_who_asked_quietly_and_by_their_choice(harnes
     assert lines and all(f"<@{BEN}>" in m.content and m.notified(MEMBERS) == set() for m in lines)
     assert all("👀" not in message_text(m) or f"<@{BEN}>" in m.content for m in h.channel_messages.values())
     h.assert_no_errors()
+
+
+async def test_a_heads_up_outside_the_hours_waits_for_them_and_comes_if_still_next(tmp_path):
+    """Issue 43: Cleo asked for a heads-up by DM but is outside her hours (09:00–23:00 UTC; the clock says 08:00):
+    it is owed, and sent when her hours begin, if she still bids right after the same decision."""
+    from support.bot_support import clocked_harness, make_bot, pass_time, service
+
+    h = await clocked_harness(tmp_path / "bot.sqlite3",
+                              lambda path, clock: make_bot(path, clock=clock, turn_timeout_seconds=4 * 3600))
+    try:
+        await h.slash(CLEO, "augsburg seat notify", heads_up="dm")
+        await service(h).mine.set_hours(CLEO, "UTC", (9, 23))
+        await open_and_start(h)
+        rnd, seen = random.Random(11), PublicRecord()
+        owed = []
+        for _ in range(200):
+            user = await next_to_act(h, seen, rnd)
+            if user is None:
+                break
+            await take_a_decision(h, user, h.find_message(label="My hand & actions").id, rnd)
+            owed = [d for d in await service(h).deadlines.deadlines() if d.kind == "heads_up"]
+            if owed:
+                break
+        assert owed and owed[0].player == str(CLEO)
+        assert not [m for m in h.dm_messages(CLEO).values() if "Heads-up" in m.content]  # not in her sleep
+        assert not [m for m in h.channel_messages.values() if f"<@{CLEO}>" in m.content and "👀" in m.content]
+        await pass_time(h, owed[0].due_at - h.clock.now())  # her hours begin, the same bidder still on the clock
+        told = [m for m in h.dm_messages(CLEO).values() if "Heads-up" in m.content]
+        assert len(told) == 1 and not [d for d in await service(h).deadlines.deadlines() if d.kind == "heads_up"]
+        h.assert_no_errors()
+    finally:
+        await h.close()

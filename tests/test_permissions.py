@@ -87,10 +87,12 @@ def test_the_readme_invite_asks_for_every_permission_the_bot_uses():
         assert name in prose, f"the README does not name {name}"
 
 
-async def test_augsburg_is_offered_in_servers_only(harness):
+async def test_augsburg_is_offered_in_servers_and_a_dm_with_the_bot_only(harness):
+    """Issue 43: `/augsburg me …` works in a DM with the bot, so the command is offered there too (Discord sets
+    where per top-level command); not in group DMs, and the other subcommands refuse in a DM (test_my_games)."""
     h = harness
     synced = next(c for scope in h.commands.values() for c in scope if c["name"] == "augsburg")
-    assert synced["dm_permission"] is False and synced["contexts"] == [0]
+    assert synced["contexts"] == [0, 1]
     assert not any("dm_permission" in o or "contexts" in o for o in synced["options"])
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC
 
 import pytest
 from support.bot_support import (
@@ -319,3 +320,78 @@ async def test_every_ping_notifies_exactly_the_players_it_names(h):
     for m in h.channel_messages.values():  # only pings (and the winners in the standings) name anyone
         named = {int(x) for x in re.findall(r"<@!?(\d+)>", m.content)}
         assert m.notified(members) == named and (named == set() or m in pings or "final standings" in m.content)
+
+
+# --- hours (issue 43): the clock counts only the time inside a person's hours, bounded by three days
+
+
+def test_a_clock_counts_only_time_inside_the_hours_and_a_day_at_18_to_23_is_five_hours():
+    from datetime import datetime
+
+    from bot.service.hours import BOUND, Hours
+    from bot.service.turns import Timing, plan
+    from storage import Seat, Table
+
+    berlin = Hours("Europe/Berlin", 18, 23)  # 17:00–22:00 UTC in winter
+    monday_noon = datetime(2027, 1, 4, 12, tzinfo=UTC).timestamp()
+    utc = lambda t: datetime.fromtimestamp(t, UTC).strftime("%a %H:%M")  # noqa: E731
+    assert utc(berlin.after(monday_noon, 12 * HOUR)) == "Wed 19:00"  # 5 h Monday, 5 h Tuesday, 2 h Wednesday
+    assert utc(berlin.after(monday_noon, 5 * HOUR)) == "Mon 22:00"  # a window's end is still inside it
+    assert berlin.inside(berlin.after(monday_noon, 5 * HOUR))
+    # 24 h of play would take almost five days: the bound (three days of real time) cuts it at the end of the last
+    # window before it, so the clock never runs out in their sleep.
+    capped = berlin.after(monday_noon, 24 * HOUR)
+    assert utc(capped) == "Wed 22:00" and capped - monday_noon <= BOUND and berlin.inside(capped)
+    assert Hours().after(monday_noon, 24 * HOUR) == monday_noon + 24 * HOUR  # no hours: as before
+    assert utc(berlin.back_at(monday_noon)) == "Mon 17:00" and berlin.back_at(monday_noon + 6 * HOUR) is None
+    late = Hours("America/New_York", 22, 2)  # over midnight: 03:00–07:00 UTC
+    assert utc(late.after(monday_noon, 6 * HOUR)) == "Wed 05:00"
+    # The plan: the timeout inside the hours, the reminder halfway through the time inside them.
+    table = Table(host="a", seats=(Seat(id="a"), Seat(id="b")), turn_seconds=12 * HOUR)
+    planned = plan(1, set(), {"a", "b"}, set(), table, Timing(), monday_noon, hours={"a": berlin})
+    by = {(d.player, d.kind): d.due_at for d in planned.new}
+    assert utc(by[("a", "timeout")]) == "Wed 19:00" and utc(by[("a", "reminder")]) == "Tue 18:00"
+    assert by[("b", "timeout")] == monday_noon + 12 * HOUR  # no hours: any time
+    long = table.model_copy(update={"turn_seconds": 72 * HOUR})
+    capped_plan = {(d.player, d.kind): d.due_at for d in plan(1, set(), {"a"}, set(), long, Timing(), monday_noon,
+                                                              hours={"a": berlin}).new}
+    assert utc(capped_plan[("a", "timeout")]) == "Wed 22:00"  # bounded: three days, the end of a window
+    assert utc(capped_plan[("a", "reminder")]) == "Wed 17:00"  # as their last window opens
+
+
+def test_summer_time_moves_the_window_with_the_zone():
+    from datetime import datetime
+
+    from bot.service.hours import Hours
+
+    berlin = Hours("Europe/Berlin", 18, 23)
+    winter = datetime(2027, 1, 4, 12, tzinfo=UTC).timestamp()
+    summer = datetime(2027, 7, 5, 12, tzinfo=UTC).timestamp()
+    assert datetime.fromtimestamp(berlin.back_at(winter), UTC).hour == 17
+    assert datetime.fromtimestamp(berlin.back_at(summer), UTC).hour == 16
+
+
+async def test_a_timeout_or_reminder_due_outside_the_hours_waits_for_them(h):
+    """Hours set after the clock was planned: the deadline that falls outside them waits, the reminder until the
+    hours begin, the timeout until the time inside them has run out (never a stand-in in their sleep)."""
+    await open_and_start(h)
+    record = game(h)
+    window = (2, 4)  # UTC; the test's clock starts at 08:00 UTC
+    for user in (ADA, BEN, CLEO):
+        await service(h).mine.set_hours(user, "UTC", window)
+    await pass_time(h, 2 * HOUR)  # the reminder and the timeout of the hour-long clock: both outside the hours
+    assert record.state.moves == game(h).state.moves, "nobody was decided for outside their hours"
+    reminders = [m for m in h.channel_messages.values() if m.content.startswith("⏰")]
+    assert not reminders
+    from bot.service.hours import Hours
+
+    hours, fired = Hours("UTC", *window), []
+    for _ in range(20):
+        due = {d.due_at for d in await service(h).deadlines.deadlines() if d.kind in ("timeout", "reminder")}
+        before = len(await moves(h, record.id))
+        await pass_time(h, HOUR)
+        fired += [t for t in due if t <= h.clock.now()]
+        assert len(await moves(h, record.id)) == before or any(hours.inside(t) for t in fired)
+    assert fired and all(hours.inside(t) for t in fired)  # every timeout and reminder fired inside the hours
+    assert [m for m in await moves(h, record.id) if m.actor == "clock"], "inside their hours the clock ran out"
+    assert [m for m in h.channel_messages.values() if m.content.startswith("⏰")]  # reminded, inside the hours

@@ -16,6 +16,7 @@ from . import choices, inputs
 from .computers import ComputerRunner
 from .handlers import Handlers
 from .handlers.play import Suggestion
+from .me_commands import MeCommands
 from .owed import OwedWork
 from .pacing import Pacing
 from .pictures import Pictures
@@ -29,8 +30,8 @@ THREAD_CHOICES = [("yes", "yes"), ("no", "no"), ("yes, and from now on for this 
                   ("no, and from now on for this server (Manage Server)", "never")]
 
 
-# Guild-only on the group: discord.py ignores guild_only on a subcommand (Discord has it per top-level command).
-@app_commands.guild_only()
+# In servers and a DM with the bot (Discord: per top-level command); there only `/augsburg me …` (inputs.py).
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play Augsburg 1520 in this channel"):
     def __init__(self, bot: commands.Bot, service: GameService, timers: TimersFor, table_delay: float,
                  computer_delay: float, pacing: Pacing | None = None, pictures: Pictures | None = None,
@@ -40,20 +41,19 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self.bot = bot
         self.service = service
         self.presenter = Presenter(bot, service, table_delay, pacing, pictures, watch_seconds)
-        self.owed = owed  # the bot's game side, begun before Discord was there: its runner is this cog's
-        self.computers = owed.computers if owed is not None else ComputerRunner(service, self.presenter.show_move,
-                                                                                 computer_delay)
+        self.owed = owed  # its runner is this cog's
+        self.computers = owed.computers if owed else ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
+        self.me.handlers = self.handlers.me  # (discord.py bound a copy of the group to this cog)
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers.front)
         self.scheduler = timers(self.upkeep.fire)
         service.on_deadlines(self.scheduler.wake)
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Nothing is loaded at start, however many games are stored: a game is read when its channel is
-        next used, and its table redrawn when it next changes or someone looks at it stale. The moves owed
-        are being made already (owed.py); from now on they are announced as they are made, and every change
-        not announced yet is announced now, whenever its promise is due. Deadlines come through the scheduler."""
+        """Nothing is loaded at start: a game is read when its channel is next used, its table redrawn when it
+        changes or someone looks at it stale. The moves owed are being made already (owed.py); from now on they
+        are announced as made, and every change not announced yet is announced now. Deadlines: the scheduler."""
         if self.owed is not None:
             self.owed.announce_with(self.presenter.show_move)
         self.scheduler.start()
@@ -65,8 +65,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         await self.scheduler.stop()
         await self.computers.close()
         # Strong players' workers stop with the cog; a load after this one thinks with new ones.
-        decisions = self.service.decisions
-        thinkers = decisions.thinkers
+        decisions, thinkers = self.service.decisions, self.service.decisions.thinkers
         decisions.thinkers = Thinkers(thinkers.workers, thinkers.think_seconds)
         thinkers.close()
         await self.presenter.close()
@@ -199,6 +198,8 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
                      heads_up: app_commands.Choice[str] | None = None) -> None:
         await self.handlers.seats.set_notify(interaction, how.value if how else None,
                                              heads_up.value if heads_up else None)
+
+    me = MeCommands()  # a person's own, in any server and in a DM with the bot (issue 43)
 
     @app_commands.command(name="undo", description="Take back your last decision, if nobody has acted since")
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ from engine.events import GameOver
 from storage import GameRecord
 
 from ..service import MAX_PLAYERS
-from ..wording import Words, clock, end, names, phases, rules
+from ..wording import Words, clock, end, hours, names, phases, rules
 from ..wording import table as words
 from .people import people
 
@@ -34,8 +34,10 @@ def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
     return embed
 
 
-def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due: dict[str, float]) -> discord.Embed:
-    """`latest`: the last lines of the log; `due`: when each player on the clock runs out of time."""
+def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due: dict[str, float],
+                back: dict[str, float] | None = None) -> discord.Embed:
+    """`latest`: the last lines of the log; `due`: when each player on the clock runs out of time; `back`: when
+    the hours begin of each person due and outside them (shown in each reader's own time)."""
     who = people(w, record.table)
     status = end.ended(w, record.status) if record.status in ("cancelled", "abandoned") else phases.status(w, view, who)
     embed = discord.Embed(title=words.round_title(w, view), colour=COLOUR, description=status)
@@ -53,6 +55,7 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
         timing += [clock.due_by(w, who.name(p), at) for p, at in sorted(due.items(), key=lambda kv: kv[1])]
         away = [clock.away_line(w, who.name(s.id), s.away_until, record.table.away_waits)
                 for s in record.table.seats if s.away_until is not None]
+        away += [hours.back_line(w, who.name(p), at) for p, at in sorted((back or {}).items(), key=lambda kv: kv[1])]
         embed.add_field(name=clock.clock_heading(w), value="\n".join([" · ".join(timing), *away])[:1024],
                         inline=False)
     if latest:

@@ -1,5 +1,7 @@
 """The heads-up (`/augsburg seat notify heads_up:`): the person who bids after the one now on the clock is
-told quietly, if they asked to be: by a direct message, or by a channel line that names them and pings nobody."""
+told quietly, if they asked to be: by a direct message, or by a channel line that names them and pings nobody.
+Not to a person with a daily word (it lists the game), nor now to one outside their hours: theirs is owed until
+their hours begin (service/pings.py), sent then if they still bid next after the same decision."""
 
 from __future__ import annotations
 
@@ -28,11 +30,16 @@ class Announcer(Protocol):
 
 async def heads_up(presenter: Announcer, record: GameRecord, due: set[str]) -> None:
     """`presenter`: the table's Presenter (its service, posts and direct messages), passed in by it."""
-    after = presenter.service.games.next_up(record, due)
-    if after is None:
+    service = presenter.service
+    after = service.games.next_up(record, due)
+    if after is None or await service.mine.quiet({after}):
         return
-    how = await presenter.service.settings.heads_up(after)
+    how = await service.settings.heads_up(after)
     if how == "off":
+        return
+    later = (await service.settings.hours.outside({after})).get(after)
+    if later is not None:
+        await service.pings.heads_up_later(record, after, later)
         return
     (now,) = due
     if how == "dm":

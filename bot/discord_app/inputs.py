@@ -26,6 +26,7 @@ NOBODY = People(name=str)
 SUBCOMMANDS = (Option.subcommand.value, Option.subcommand_group.value)
 TYPES: dict[Option, type | tuple[type, ...]] = {Option.string: str, Option.integer: int, Option.number: (int, float),
                                                 Option.boolean: bool}
+ANYWHERE = frozenset({"me"})  # the subcommand groups that work in a direct message with the bot too
 # Raised before a command's callback when what arrived is not what the command offers.
 REFUSED = (app_commands.CheckFailure, app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
            app_commands.TransformerError)
@@ -65,13 +66,14 @@ class CheckedTree(app_commands.CommandTree):
 
 
 def check_command(interaction: discord.Interaction) -> None:
-    """Raise BadInput unless the command came from a server with exactly the options it offers (while
-    typing, an autocomplete may lack required ones, and only an option that autocompletes may be focused)."""
-    if interaction.guild_id is None:  # /augsburg is guild-only: only forged data arrives from elsewhere
-        raise BadInput("server_only", "outside a server")
+    """Raise BadInput unless the command came with exactly the options it offers (while typing, an
+    autocomplete may lack required ones, and only an option that autocompletes may be focused), from a server
+    unless it is one of `/augsburg me …` (a person's own: their games in every server, their hours)."""
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         raise BadInput("unknown_input", "no such command")
+    if interaction.guild_id is None and (command.parent is None or command.parent.name not in ANYWHERE):
+        raise BadInput("server_only", "outside a server")
     typing = interaction.type == discord.InteractionType.autocomplete
     options = _options(payload(interaction))
     given = {o.get("name"): o.get("value") for o in options}  # names and values as sent, checked below

@@ -31,12 +31,12 @@ from ..wording.history import move_lines
 from . import threads
 from .drawer import TableDrawer
 from .embeds import lobby_embed, standings_embed, table_embed
-from .heads_up import heads_up
 from .live import LivePanels
 from .pacing import Pacing
 from .payload import channel_of
 from .people import NOBODY, extras, mention, notify, people
 from .pictures import Pictures
+from .quiet import to_ping_now
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
 log = logging.getLogger(__name__)
@@ -196,15 +196,15 @@ class Presenter:
         who = people(w, record.table)
         ed = record.state.edition
         latest = [line for m in moves for line in move_lines(w, m, who, None, ed=ed)][-LOG_LINES:]
-        due = await self.service.games.timeouts(record)
-        return table_embed(w, record, spectator_view(record.state), latest, due)
+        due, back = await self.service.games.clock(record)
+        return table_embed(w, record, spectator_view(record.state), latest, due, back)
 
     # --- telling who must act
 
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
         """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
         watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
-        await heads_up(self, record, due)
+        due = await to_ping_now(self, record, due)  # outside their hours: later; with a daily word: not at all
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
             await self.service.pings.put_off(record, watching, self.service.clock.now() + self.watch)

@@ -16,7 +16,9 @@ from storage import Deadline, GameNotPlayable, GameQuarantined, GameRecord
 from ..service import GameService
 from ..service.clock import RETRY_SECONDS
 from .computers import ComputerRunner
+from .daily import places, send_daily
 from .handlers import Front
+from .heads_up import heads_up
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -55,7 +57,8 @@ class Upkeep:
 
     async def fire(self, deadline: Deadline) -> None:
         """A deadline is due: the computer decides for a player out of time, a reminder or a ping put off goes
-        out, a time away ends, or a computer whose move a restart interrupted is set going again."""
+        out (a heads-up too), a time away ends, a person's daily word goes out, or a computer whose move a restart
+        interrupted is set going again. A reminder or timeout outside its person's hours waits (the service)."""
         try:
             await self._fire(deadline)
         except GameQuarantined as lost:  # said in the background: Discord's side never holds up the scheduler
@@ -81,6 +84,16 @@ class Upkeep:
             if record is not None:
                 await self._later(deadline)  # until it is sent: a failure sends it again then
                 self._spawn(self._ping_late(deadline, record))
+            return
+        if deadline.kind == "daily":  # a person's daily word (issue 43): it moves itself to the next day
+            games = await self.service.mine.daily(deadline)  # claimed: moved on to the next day
+            if games:
+                self._spawn(send_daily(self.presenter, deadline.player, games, places(self.bot)))
+            return
+        if deadline.kind == "heads_up":  # a heads-up put off until its person's hours began
+            record = await self.service.pings.heads_up_due(deadline)
+            if record is not None:
+                self._spawn(heads_up(self.presenter, record, set(self.service.games.due(record).people)))
             return
         if deadline.kind == "away":  # a time away is over: the seat is its person's again
             outcome = await self.service.away.away_over(deadline)

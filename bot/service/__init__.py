@@ -15,7 +15,8 @@ one per concern, each reached as an attribute of the service:
     away       time away
     pings      pings put off while a person watches their panel
     undo       taking a decision back
-    settings   each person's and each server's settings, facts about the deployment
+    settings   each person's and each server's settings (their hours too), facts about the deployment
+    mine       every game of a person's in every server, and their daily word (mine.py)
 
 The table's rules live beside them: turns.py (the clock), automatic.py (moves the bot makes for a person),
 codes.py (actions as short codes), choices.py (options as a front-end groups them). The service is the
@@ -39,6 +40,7 @@ from .decisions import Decisions
 from .games import Games
 from .lease import LeaseKeeper, ShardClaim, Stop
 from .lobby import Lobby
+from .mine import Mine, MyGame
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 from .pings import Pings
 from .seats import Seats
@@ -48,8 +50,8 @@ from .thinking import Thinkers
 from .turns import Timing
 from .undo import Undo
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Decision", "Due", "GameService", "Notice", "Outcome", "Thinkers",
-           "Timing", "decision_key", "refuse"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Decision", "Due", "GameService", "MyGame", "Notice", "Outcome",
+           "Thinkers", "Timing", "decision_key", "refuse"]
 
 
 class GameService:
@@ -66,7 +68,8 @@ class GameService:
         self.away = TimeAway(core)
         self.pings = Pings(core)
         self.undo = Undo(core)
-        self.settings = Settings(store.settings)
+        self.settings = Settings(store.settings, core.hours)
+        self.mine = Mine(core, self.settings)
         core.on_closed = lambda game_id: self.decisions.thinkers.forget(game_id)
 
     @classmethod

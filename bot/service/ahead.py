@@ -49,7 +49,7 @@ class DecidingAhead:
         time away."""
         core = self.core
         table, log = back_to_seat(record.table.with_seat(player, ahead=ahead), player)  # back from time away
-        deadlines = core.plan(record, table, restart=frozenset({player})) if log else None
+        deadlines = await core.plan(record, table, restart=frozenset({player})) if log else None
         try:
             new = await core.store.games.update_table(record.id, record.version, table, log=log, deadlines=deadlines)
         except VersionConflict:

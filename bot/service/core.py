@@ -33,7 +33,8 @@ from .automatic import lapsed
 from .cache import GameCache
 from .clock import Clock
 from .outcome import Outcome, refuse
-from .turns import Timing, computers_due, plan, tracked
+from .settings import HoursBook
+from .turns import Timing, computers_due, newly_clocked, plan, tracked
 
 
 class Core:
@@ -41,6 +42,7 @@ class Core:
         self.store = store
         self.clock = clock
         self.timing = timing
+        self.hours = HoursBook(store.settings, clock)  # each person's hours: their clock runs inside them
         # Told the earliest new deadline after every write that planned some (the scheduler).
         self.on_deadlines: Callable[[float | None], None] = lambda earliest: None
         # Told the id of a game that leaves the cache for good (it ended): what was kept for it may go.
@@ -128,7 +130,7 @@ class Core:
         state = record.state
         assert state is not None, "a move needs a game"
         table = lapsed(table, result.state, player if state.phase == "auction" else None)
-        deadlines = self.plan(record, table, result.state, restart=frozenset({player}))
+        deadlines = await self.plan(record, table, result.state, restart=frozenset({player}))
         announce = self.announce_at()
         try:
             new = await self.store.games.commit_action(
@@ -153,7 +155,7 @@ class Core:
                            restart: str | None = None) -> Outcome:
         """Commit a change of seats during play with the deadlines after it (`restart`: that player's clock
         starts anew)."""
-        deadlines = self.plan(record, table, restart=frozenset() if restart is None else frozenset({restart}))
+        deadlines = await self.plan(record, table, restart=frozenset() if restart is None else frozenset({restart}))
         announce = self.announce_at()
         try:
             new = await self.store.games.update_table(record.id, record.version, table, log=list(log),
@@ -187,14 +189,15 @@ class Core:
 
     # --- deadlines
 
-    def plan(self, record: GameRecord, new_table: Table, new_state: GameState | None = None,
-             restart: frozenset[str] = frozenset()) -> DeadlinePlan:
-        """The game's deadlines once its table (and state) change."""
+    async def plan(self, record: GameRecord, new_table: Table, new_state: GameState | None = None,
+                   restart: frozenset[str] = frozenset()) -> DeadlinePlan:
+        """The game's deadlines once its table (and state) change (a new clock counts inside its person's hours)."""
         state = new_state or record.state
         before = tracked(record.state, record.table)
         after = tracked(state, new_table)
+        hours = await self.hours.of_all(newly_clocked(before, after, set(restart), new_table))
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
-                    computers_due(state, new_table))
+                    computers_due(state, new_table), hours)
 
     def planned(self, deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> None:
         """Deadlines were written: the scheduler looks again if one comes before what it sleeps until."""

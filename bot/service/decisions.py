@@ -16,6 +16,7 @@ from storage import Actor, Deadline, GameRecord, TableEvent
 
 from .automatic import automatic
 from .core import Core
+from .hours import put_off
 from .outcome import Outcome, refuse
 from .showing import decision_key
 from .thinking import Thinkers
@@ -173,6 +174,8 @@ class Decisions:
             if record is None or record.state is None:
                 return None
             player = deadline.player
+            if await self._outside_hours(record, deadline):
+                return None
             if player in automatic(record.state, record.table).waiting:  # their only option: no missed turn
                 only = only_action(record.state, player)
                 assert only is not None
@@ -203,7 +206,27 @@ class Decisions:
             if record is not None and deadline.player in automatic(record.state, record.table).waiting:
                 await self.core.store.deadlines.drop_deadline(deadline)
                 return None
-            return record
+            return None if record is None or await self._outside_hours(record, deadline) else record
+
+    async def _outside_hours(self, record: GameRecord, deadline: Deadline) -> bool:
+        """A timeout or reminder due while its person is outside their hours waits (hours.put_off): True if it
+        was put off (or, a reminder too late for their hours, dropped)."""
+        core = self.core
+        hours = await core.hours.of(deadline.player)
+        now = core.clock.now()
+        if hours.inside(now):
+            return False
+        later = put_off(hours, deadline.kind, deadline.payload, record.table.turn_seconds, now)
+        if later is None:
+            await core.store.deadlines.drop_deadline(deadline)
+        else:
+            await core.store.deadlines.postpone_deadline(deadline, later)
+            back = hours.back_at(now)
+            if deadline.kind == "timeout" and back is not None and back < later:  # reminded as their hours begin
+                await core.store.deadlines.set_deadline(record.id, deadline.player, "reminder", back,
+                                                        {"timeout": later})
+            core.planned(None, min(later, back or later))
+        return True
 
     async def reminded(self, deadline: Deadline) -> None:
         await self.core.store.deadlines.drop_deadline(deadline)

@@ -80,6 +80,11 @@ class Games:
         stored = await self.core.store.deadlines.deadlines_of(record.id)
         return {d.player: d.due_at for d in stored if d.kind == "timeout"}
 
+    async def clock(self, record: GameRecord) -> tuple[dict[str, float], dict[str, float]]:
+        """When each player on the clock runs out of time, and when the hours of each person due now and
+        outside them begin (the table shows both)."""
+        return await self.timeouts(record), await self.core.hours.outside(due_of(record).people)
+
     async def postpone(self, deadline: Deadline, until: float) -> bool:
         return await self.core.store.deadlines.postpone_deadline(deadline, until)
 

@@ -254,7 +254,7 @@ class Lobby:
             seed = deal_seed(self.deal_seed, record.id) if seed is None else seed
             table = table.model_copy(update={"seed": seed, "edition": edition.ref, "rules": RULES_VERSION})
             state, events = new_game(table.players, seed=seed, edition=edition, rules=RULES_VERSION)
-            deadlines = self.core.plan(record, table, state)
+            deadlines = await self.core.plan(record, table, state)
             announce = self.core.announce_at()
             started = await self.core.written(record, self.core.store.games.start_game(
                 record.id, record.version, table, state, log=events, deadlines=deadlines, announce_at=announce))

@@ -1,7 +1,9 @@
 """Pings put off: a person watching their panel (bot/discord_app/live.py) gets their next decision there, and
 their "your move" ping only if they have not decided within a few minutes. The ping owed is a deadline row
 ("ping", with the decision it is for), so a restart never loses it; the turn clock's plan keeps it while its
-person stays due and drops it when they move (turns.py)."""
+person stays due and drops it when they move (turns.py). A heads-up for a person outside their hours (issue 43)
+is owed the same way ("heads_up"), sent when their hours begin if they still bid next after the same decision;
+any write of the game drops it (it is no due person's), as it should: someone moved."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from storage import Deadline, GameRecord
 
 from .core import Core
 from .showing import decision_key
-from .turns import people_due
+from .turns import next_up, people_due
 
 
 class Pings:
@@ -42,6 +44,31 @@ class Pings:
             if (record is not None and record.id == deadline.game_id and record.state is not None
                     and deadline.player in people_due(record.state, record.table)
                     and decision_key(record.state) == deadline.payload.get("key")):
-                return record
+                back = (await core.hours.of(deadline.player)).back_at(core.clock.now())
+                if back is None:
+                    return record
+                await core.store.deadlines.postpone_deadline(deadline, back)  # their hours ended meanwhile
+                core.planned(None, back)
+                return None
             await core.store.deadlines.drop_deadline(deadline)
+            return None
+
+    async def heads_up_later(self, record: GameRecord, player: str, until: float) -> None:
+        """Owe `player` their heads-up at `until` (when their hours begin), if the decision is still the same."""
+        assert record.state is not None
+        key = decision_key(record.state)
+        await self.core.store.deadlines.set_deadline(record.id, player, "heads_up", until, {"key": key})
+        self.core.planned(None, until)
+
+    async def heads_up_due(self, deadline: Deadline) -> GameRecord | None:
+        """The game to give `deadline.player` their heads-up about, if they still bid next after the same
+        decision; the row goes either way."""
+        core = self.core
+        async with core.lock(deadline.channel_id):
+            record = await core.current(deadline.channel_id)
+            await core.store.deadlines.drop_deadline(deadline)
+            if (record is not None and record.id == deadline.game_id and record.state is not None
+                    and decision_key(record.state) == deadline.payload.get("key")
+                    and next_up(record.state, record.table, people_due(record.state, record.table)) == deadline.player):
+                return record
             return None

@@ -1,22 +1,60 @@
 """Settings kept across games: each person's (how to be told it is their move, the heads-up, a DM that
-failed), each server's (tables in threads), and facts about the deployment (the commands last synced).
-Each person's change is merged atomically (storage/settings.py)."""
+failed, their hours and daily word), each server's (tables in threads), and facts about the deployment (the
+commands last synced). Each person's change is merged atomically (storage/settings.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from storage.contract import SettingsStore
 
+from .clock import Clock
+from .hours import Hours, known_zone, of_settings
 from .outcome import Outcome, refuse
+
+FRESH_SECONDS = 60.0  # how long a person's hours read are trusted (another process may change them)
+
+
+class HoursBook:
+    """Each person's hours as the turn clock and the pings need them: read from their settings, kept in memory
+    for `FRESH_SECONDS`, and dropped at once when they change them here."""
+
+    def __init__(self, settings: SettingsStore, clock: Clock):
+        self._settings = settings
+        self._clock = clock
+        self._known: dict[str, tuple[Hours, float]] = {}
+
+    async def of(self, user: int | str) -> Hours:
+        user, now = str(user), self._clock.now()
+        known = self._known.get(user)
+        if known is None or now - known[1] > FRESH_SECONDS:
+            known = self._known[user] = of_settings(await self._settings.player_settings(user)), now
+        return known[0]
+
+    async def of_all(self, users: Iterable[str]) -> dict[str, Hours]:
+        return {u: await self.of(u) for u in sorted(set(users))}
+
+    async def outside(self, users: Iterable[str]) -> dict[str, float]:
+        """Those of `users` outside their hours now, each with when their hours begin."""
+        now, back = self._clock.now(), {}
+        for user, hours in (await self.of_all(users)).items():
+            at = hours.back_at(now)
+            if at is not None:
+                back[user] = at
+        return back
+
+    def forget(self, user: int | str) -> None:
+        self._known.pop(str(user), None)
 
 NOTIFY_CHOICES = ("channel", "dm", "none")
 HEADS_UP_CHOICES = ("off", "dm", "channel")  # channel: a line that pings nobody
 
 
 class Settings:
-    def __init__(self, settings: SettingsStore):
+    def __init__(self, settings: SettingsStore, hours: HoursBook):
         self._settings = settings
+        self.hours = hours  # each person's hours, as the turn clock reads them
 
     # --- facts about the deployment
 
@@ -72,3 +110,38 @@ class Settings:
         """Whether to tell this player now that their DMs failed (True once per failure)."""
         return await self._settings.merge_player_settings(str(user), {"dm_failed_told": True},
                                                           when={"dm_failed": True, "dm_failed_told": False})
+
+    # --- hours (issue 43): time zone, a daily window, the daily word
+
+    async def set_hours(self, user: int | str, zone: str | None = None, window: tuple[int, int] | None = None,
+                        any_time: bool = False, lang: str = "en") -> Outcome:
+        """Set a person's zone and/or their daily window (`any_time`: no window). Refused, changing nothing: an
+        unknown zone, a window of no hours, a window and `any_time` at once."""
+        changes: dict[str, Any] = {"lang": lang}
+        if zone is not None:
+            if not known_zone(zone):
+                return refuse("unknown_zone", zone=zone[:100])
+            changes["zone"] = zone
+        if window is not None and any_time:
+            return refuse("unknown_choice")
+        if window is not None:
+            start, end = window
+            if not (0 <= start <= 23 and 0 <= end <= 24) or start == end % 24:
+                return refuse("empty_hours")
+            changes["hours"] = [start, end or 24]
+        if any_time:
+            changes["hours"] = None
+        await self._settings.merge_player_settings(str(user), changes)
+        self.hours.forget(user)
+        return Outcome(True)
+
+    async def daily(self, user: int | str) -> int | None:
+        """The hour (in their zone) of a person's daily word, or None: they get pinged as usual."""
+        hour = (await self.of(user)).get("daily")
+        return hour if isinstance(hour, int) else None
+
+    async def set_daily(self, user: int | str, hour: int | None, lang: str = "en") -> Outcome:
+        if hour is not None and not 0 <= hour <= 23:
+            return refuse("unknown_choice")
+        await self._settings.merge_player_settings(str(user), {"daily": hour, "lang": lang})
+        return Outcome(True)

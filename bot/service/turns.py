@@ -9,17 +9,21 @@ next decision. A person whose only option waits for the others keeps their
 clock, so the table shows them as it shows everyone still choosing. A person on
 time away (issue 29) has no clock while the computer decides for them; at a
 table that waits for them, their clock starts only when the time away ends.
+A person's clock runs only inside their hours (issue 43, hours.py): the
+deadline is when `turn_seconds` of their in-hours time have passed, at most
+`hours.BOUND` of real time after the decision came up; the reminder likewise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
 from engine import GameState, to_act
 from storage import Deadline, DeadlinePlan, Table
 
 from .automatic import automatic
+from .hours import Hours
 
 HOUR = 3600
 TURN_CHOICES: tuple[int | None, ...] = (HOUR, 4 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, None)
@@ -99,21 +103,30 @@ def on_clock(state: GameState | None, table: Table) -> set[str]:
     return set() if table.turn_seconds is None else tracked(state, table)
 
 
+def newly_clocked(before: set[str], after: set[str], restart: set[str], table: Table) -> set[str]:
+    """Who `plan` gives a new clock: the people newly due (or restarted) at a table with a clock."""
+    return set() if table.turn_seconds is None else after - ((before & after) - restart)
+
+
 def plan(game_id: int, before: set[str], after: set[str], restart: set[str], table: Table, timing: Timing,
-         now: float, computers: Set[str] = frozenset()) -> DeadlinePlan:
+         now: float, computers: Set[str] = frozenset(), hours: Mapping[str, Hours] | None = None) -> DeadlinePlan:
     """Deadlines after a change (`before`, `after`: who was and is `tracked`): still-due players keep theirs
-    (but those in `restart`), newly due get a clock if the table has one; `computers` due get a marker."""
+    (but those in `restart`), newly due get a clock if the table has one, counted inside their `hours` (none
+    given: any time); `computers` due get a marker."""
     keep = (before & after) - restart
     new = []
     turn = table.turn_seconds
     for player in sorted(after - keep) if turn is not None else ():
         assert turn is not None
         # Away at a table that waits: the clock starts when the time away ends, and no reminder comes before.
-        back = away_until(table, player) or now
-        due = max(now, back) + turn
-        new.append(Deadline(game_id, player, "timeout", due, {}))
-        remind = due - timing.reminder_before(turn)
-        if max(now, back) < remind < due:
+        start = max(now, away_until(table, player) or now)
+        mine = (hours or {}).get(player) or Hours()
+        due = mine.after(start, turn)
+        new.append(Deadline(game_id, player, "timeout", due, {"since": start}))
+        remind = mine.after(start, turn - timing.reminder_before(turn))
+        if remind >= due and not mine.any_time:  # the bound cut their time short: reminded as their last window opens
+            remind = next(mine.windows(due - 1))[0]
+        if start < remind < due:
             new.append(Deadline(game_id, player, "reminder", remind, {"timeout": due}))
     for seat in table.seats:  # the end of a time away, when the seat is the player's own again
         if seat.away_until is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import names, undo
+from . import hours, names, undo
 from .phases import phase
 from .words import People, Words
 
@@ -20,7 +20,8 @@ Texts = dict[str, Callable[[], str]]  # a sentence per code, worded only when as
 
 def notice(w: Words, code: str, params: Params, people: People) -> str:
     """The sentence for a refusal code; an unknown code still gets a polite answer."""
-    texts = {**_table(w, params, people), **_engine(w, params, people), **undo.refusals(w, params, people)}
+    texts = {**_table(w, params, people), **_engine(w, params, people), **undo.refusals(w, params, people),
+             **hours.refusals(w, params)}
     text = texts.get(code)
     return text() if text is not None else w._("That is not possible right now; here is what you can do now.")
 
@@ -72,7 +73,8 @@ def _table(w: Words, p: Params, people: People) -> Texts:
         "typed_unknown": lambda: _possible(w, p["choices"]),
         "unknown_input": lambda: w._("I could not read that command: an option is missing or is not one it offers. "
                                      "`/augsburg help` lists what you can do now."),
-        "server_only": lambda: w._("Augsburg 1520 is played in a server channel, not in direct messages."),
+        "server_only": lambda: w._("Augsburg 1520 is played in a server channel; in direct messages only "
+                                   "`/augsburg me` works (your games, your hours, your daily word)."),
         "seat_left": lambda: w._("You have left this game; the computer plays your seat until the end."),
         "no_computer": lambda: w._("There is no computer player to remove."),
         "host_only_levels": lambda: w._("Only the host can choose the computer players' levels."),

@@ -37,7 +37,16 @@ class Actions:
         text channel ``channel_id`` (default: the first)."""
         data = self._command_data(command, options)
         payload = self.interaction_payload(user_id, COMMAND, data, channel_id=channel_id)
+        self._offered_here(command, payload)
         return await self.send_interaction(payload, action=f"/{command}", settle=settle)
+
+    def _offered_here(self, command: str, payload: dict) -> None:
+        """Discord's client offers a command only where its `contexts` allow it (0: a server, 1: a DM with the
+        bot; none given: a server and DMs alike)."""
+        root, _, _ = self._command(command)
+        contexts = root.get("contexts")
+        if contexts is not None and payload["context"] not in contexts:
+            raise HarnessError(f"/{command} is not offered in context {payload['context']}: only {contexts}")
 
     async def autocomplete(
         self, user_id: int, command: str, focused: str, value: Any = "", /, *, channel_id: int | None = None,
@@ -46,6 +55,7 @@ class Actions:
         """Type ``value`` into option ``focused``; the choices the bot offered (None if it did not answer)."""
         data = self._command_data(command, options, focused=focused, focused_value=value)
         payload = self.interaction_payload(user_id, AUTOCOMPLETE, data, channel_id=channel_id)
+        self._offered_here(command, payload)
         self.last_result = await self.send_interaction(payload, action=f"autocomplete /{command} {focused}")
         return self.last_result.choices
 

@@ -262,9 +262,12 @@ class DiscordModel(Channels, Threads, DirectMessages, InjectedFailures):
         self, user_id: int, itype: int, data: dict, message: StoredMessage | None = None, channel_id: int | None = None
     ) -> dict:
         """INTERACTION_CREATE for ``user_id``, in the channel of ``message`` (a DM's or a thread's too), else in
-        the guild text channel or thread ``channel_id`` (default: the first text channel)."""
+        the guild text channel, thread or DM channel ``channel_id`` (default: the first text channel)."""
         user = self.user(user_id)
-        place = self.text_channel(channel_id) if message is None else self.channel_payload(message.channel_id)
+        if message is None and channel_id is not None and self.dm_recipient(channel_id) is not None:
+            place = self.channel_payload(channel_id)  # a command typed in a DM with the bot
+        else:
+            place = self.text_channel(channel_id) if message is None else self.channel_payload(message.channel_id)
         return payloads.interaction(self, self.next_id(), user, itype, data, message and message.data, place)
 
     # ------------------------------------------------------------------ checks a test makes

@@ -16,6 +16,7 @@ from ..presenter import Presenter
 from .base import Front
 from .info import InfoHandlers
 from .lobby import LobbyHandlers
+from .me import MyHandlers
 from .play import PlayHandlers
 from .records import RecordsHandlers
 from .seats import SeatHandlers
@@ -25,7 +26,7 @@ Handler = Callable[..., Awaitable[None]]
 
 
 class Handlers:
-    """The features' handlers, each reached by name: `lobby`, `play`, `seats`, `undo`, `info`, `records`."""
+    """The features' handlers, each reached by name: `lobby`, `play`, `seats`, `undo`, `info`, `records`, `me`."""
 
     def __init__(self, service: GameService, presenter: Presenter, computers: ComputerRunner):
         self.front = Front(service, presenter, computers)
@@ -35,6 +36,7 @@ class Handlers:
         self.undo = UndoHandlers(self.front)
         self.info = InfoHandlers(self.front)
         self.records = RecordsHandlers(self.front)
+        self.me = MyHandlers(self.front)
 
     def route(self, name: str) -> Handler:
         """The handler a durable item names ("feature.method", widgets.py)."""
