@@ -14,6 +14,7 @@ one per concern, each reached as an attribute of the service:
     ahead      auction decisions settled ahead
     away       time away
     pings      pings put off while a person watches their panel
+    pinged     the pings' messages, kept until the decision they are about is made (pinged.py)
     undo       taking a decision back
     settings   each person's and each server's settings, facts about the deployment
 
@@ -40,6 +41,7 @@ from .games import Games
 from .lease import LeaseKeeper, ShardClaim, Stop
 from .lobby import Lobby
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+from .pinged import Pinged
 from .pings import Pings
 from .seats import Seats
 from .settings import Settings
@@ -65,6 +67,7 @@ class GameService:
         self.ahead = DecidingAhead(core)
         self.away = TimeAway(core)
         self.pings = Pings(core)
+        self.pinged = Pinged(core)
         self.undo = Undo(core)
         self.settings = Settings(store.settings)
         core.on_closed = lambda game_id: self.decisions.thinkers.forget(game_id)
