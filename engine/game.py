@@ -18,6 +18,7 @@ from .actions import (
     ReturnCard,
     Reveal,
     RevealChoice,
+    TakeCard,
     allows,
     parse_action,
 )
@@ -116,11 +117,15 @@ def only_action(state: GameState, player: str) -> ActionModel | None:
     """The one thing `player` can do now, when there is exactly one (None: a real choice, or nothing to do).
 
     A lay-down is one choice when the valid cards allow a single set (as many as asked for, or the jokers
-    needed beside every certificate); a purchase, when no offered card is affordable. A card to discard or
+    needed beside every certificate); a purchase, when no offered card is affordable; a privilege card to
+    take, when the cards on display all carry the same privileges (the edition may print a card twice:
+    which of them is taken changes nothing but its number; the first on display is). A card to discard or
     to put under the deck is never counted as one: doing it unasked would tell the others that the hand
     holds one kind of card only.
     """
     options = legal_actions(state, player)
+    if _cards_alike(state, options):
+        options = options[:1]
     if len(options) != 1 or isinstance(options[0], (Discard, ReturnCard)):
         return None
     only = options[0]
@@ -132,6 +137,13 @@ def only_action(state: GameState, player: str) -> ActionModel | None:
     if isinstance(only, BuyChoice):
         return Buy(cards=[]) if all(price > only.budget for price in only.prices) else None
     return only
+
+
+def _cards_alike(state: GameState, options: list[LegalOption]) -> bool:
+    """Whether `options` are privilege cards to take that all carry the same privileges."""
+    cards = state.edition.privilege_cards
+    return len(options) > 1 and all(isinstance(o, TakeCard) for o in options) \
+        and len({cards[o.card] for o in options if isinstance(o, TakeCard)}) == 1
 
 
 def _one_lay_down(choice: RevealChoice) -> bool:

@@ -29,6 +29,7 @@ from .records import (
     GameRecord,
     LogEntry,
     LoggedMove,
+    PingMessage,
     Seat,
     Table,
     TableEvent,
@@ -40,5 +41,6 @@ from .store import Store
 __all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "Actor", "Ahead", "BoardRow", "GameSummary", "PlayerStats",
            "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
-           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "Seat", "ShardLost", "StorageError",
-           "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict", "WrongStatus"]
+           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "PingMessage", "Seat", "ShardLost",
+           "StorageError", "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict",
+           "WrongStatus"]

@@ -166,6 +166,17 @@ LOG: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
 ENTRY: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 
 
+class PingMessage(BaseModel):
+    """A public message about people's decision now (a "your move" ping, a reminder, a heads-up line), kept
+    until that decision is made and then deleted (bot/discord_app/ping_messages.py)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int  # the message
+    players: tuple[str, ...]  # whose decision it is about
+    key: str  # which decision (the service's decision_key): it is done when none of them must make it now
+
+
 class TableMessages(BaseModel):
     """The bot's bookkeeping of a game's messages: never game state, written without a version bump."""
 
@@ -174,6 +185,7 @@ class TableMessages(BaseModel):
     table: int | None = None  # the lobby message, which becomes the table
     drawn: int | None = None  # the game version the table shows (a restart may have left it stale)
     standings: int | None = None  # the final standings' message, once posted (they are posted once)
+    pings: tuple[PingMessage, ...] = ()  # the messages about decisions not made yet (none in older rows)
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,7 @@ class Pings:
             self.alone[person] = person == user
 
     def tally(self) -> None:
-        for msg_id in sorted(set(self.h.channel_messages) - self.seen):
+        for msg_id in sorted(set(self.h.posted_in()) - self.seen):  # (a ping is deleted once it is done)
             self.seen.add(msg_id)
             msg = self.h.message(msg_id)
             if msg.embeds:
@@ -164,14 +164,20 @@ class Pings:
 
 
 async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int, pause: float = 0.0,
-               watch=None, think: float = 0.0) -> Counts:
+               watch=None, think: float = 0.0, settings: dict | None = None, fake: dict | None = None,
+               tune=None, until=None) -> Counts:
     """A game played to its end; `watch(h, user, chosen)` is awaited after each decision (and with user 0
     once the game has started). Each decision takes its person `think` seconds; one that another person's
-    move gave them, `pause` seconds (they were away)."""
+    move gave them, `pause` seconds (they were away). `settings`: the bot's, beside the tests' defaults;
+    `fake`: the fake Discord's options (its rate limits); `tune(h)`: called once the bot is attached;
+    `until(record)`: true to stop before the game's end."""
     users = [FakeUser(u, NAMES[u]) for u in players]
     database = folder / f"clicks{len(players)}.{computers}.{seed}.sqlite3"  # one each: commands sync to each fake
     clock = ManualClock()
-    h = await Harness.create(make_bot(database, clock=clock), users=users, ignore=(long_lived,))
+    h = await Harness.create(make_bot(database, clock=clock, **(settings or {})), users=users, ignore=(long_lived,),
+                             **(fake or {}))
+    if tune is not None:
+        tune(h)
     try:
         await h.settle()  # the commands are synced
         counts = Counts()
@@ -188,7 +194,7 @@ async def play(folder: Path, players: tuple[int, ...], computers: int, seed: int
         shown: dict[int, int] = {}
         last = 0  # who decided last
         scheduler = h.bot.get_cog("Augsburg").scheduler
-        while (record := game(h)) is not None and record.open:
+        while (record := game(h)) is not None and record.open and not (until and until(record)):
             pings.tally()
             due = sorted(_people_due(record), key=lambda p: int(p) != last)  # who is on the spot goes first
             if not due:

@@ -4,12 +4,17 @@ a decision settled ahead becomes when the turn comes."""
 
 from __future__ import annotations
 
+import random
+
+from bot.service import GameService
 from bot.service.automatic import ahead_action, ahead_choices, ahead_code, automatic, lapsed, planned_action, read_ahead
 from engine import Buy, Call, Pass, Reveal, TakeCard, legal_actions, new_game, only_action
 from engine.actions import Bid, RevealChoice
+from engine.randomplay import concrete
 from engine.rules import keep_a_certificate
-from engine.state import Auction, Showdown
-from storage import Ahead, Seat, Table
+from engine.state import Auction, PrivilegeTurn, Showdown
+from engine.undo import History
+from storage import Ahead, Seat, Store, Table
 
 J = "joker"
 PLAYERS = ["a", "b", "c"]
@@ -61,8 +66,6 @@ def test_only_options_in_the_other_phases():
     assert only_action(state, "b") is None
     state.phase, state.purchase = "privilege", None
     state.privilege_display = ["4"]
-    from engine.state import PrivilegeTurn
-
     state.privilege = PrivilegeTurn(seat=0)
     assert only_action(state, "a") == TakeCard(card="4")  # the last card on display
     state.privilege = PrivilegeTurn(seat=0, card="4", pending_discard=True)
@@ -138,3 +141,58 @@ def test_the_suggested_lay_down_never_leaves_jokers_only_and_ignores_prices_in_t
     state.players[0].hand = ["philipp-7", "philipp-3", "philipp-1", "philipp-15", J, J]
     [choice] = legal_actions(state, "a")
     assert choice.suggested == ["philipp-15", "philipp-1", "philipp-3", J]
+
+
+def test_privilege_cards_alike_on_display_are_one_option_the_first_of_them():
+    """Issue 43: the edition prints two cards with the same privileges (9 and 10): with only those on display,
+    which one is taken changes nothing but its number, and the panel shows one button for them."""
+    state, _ = new_game(PLAYERS, seed=3)
+    cards = state.edition.privilege_cards
+    assert cards["9"] == cards["10"] and cards["8"] != cards["9"]
+    state.phase, state.purchase, state.privilege = "privilege", None, PrivilegeTurn(seat=0)
+    state.privilege_display = ["10", "9"]
+    assert len(legal_actions(state, "a")) == 2, "both stay legal: the rules are unchanged"
+    assert only_action(state, "a") == TakeCard(card="10")  # the first on display
+    state.privilege_display = ["9", "8", "10"]
+    assert only_action(state, "a") is None  # a real choice
+
+
+async def test_a_person_is_never_asked_to_take_one_of_two_cards_alike_and_cannot_take_it_back(tmp_path):
+    """Issue 43: three people, seed 1, playing at random (Random(3)): Ben won a noble with only cards 9 and
+    10 on display, and was asked to choose between them (one button on his panel). Now the bot takes the
+    first for him, logged as his only option, which is no decision of his to take back."""
+    store = await Store.open(tmp_path / "alike.sqlite3")
+    service, channel, people = GameService(store), 5, ["1001", "1002", "1003"]
+    try:
+        record = (await service.lobby.open_table(7, channel, Seat(id=people[0], name="Ada"), clock=False)).record
+        for person, name in zip(people[1:], ("Ben", "Cleo")):
+            await service.lobby.join(channel, record.id, Seat(id=person, name=name))
+        record = (await service.lobby.start(channel, record.id, people[0], seed=1)).record
+        rnd, taken = random.Random(3), []
+        while record.status == "active":
+            state, due = record.state, sorted(service.games.due(record).people)
+            for person in people:
+                made = service.games.decision(record, person).made
+                display = state.privilege_display
+                if made is not None and isinstance(made.action, TakeCard) and len(display) > 1:
+                    taken.append((person, state.moves + 1, list(display)))
+            if due:
+                options = service.games.decision(record, due[0]).options
+                assert not (len(options) > 1 and all(isinstance(o, TakeCard) for o in options)
+                            and len({state.edition.privilege_cards[o.card] for o in options}) == 1), options
+                outcome = await service.decisions.act(channel, record.id, due[0], None, concrete(rnd.choice(options),
+                                                                                                  rnd))
+            else:
+                outcome = await service.decisions.play_computer(channel)
+            assert outcome is not None and outcome.ok, outcome
+            record = outcome.record
+        assert taken[0] == ("1002", taken[0][1], ["9", "10"]), taken
+        played = await store.log.played(record.id)
+        history = History(record.table.players, record.table.seed, record.table.start_player)
+        for player, action, actor in played:
+            assert history.play(player, action, by_player=actor in ("player", "only", "ahead")).ok
+        row = history.rows[taken[0][1] - 1]
+        assert row.player == "1002" and row.action == TakeCard(card="9") and row.forced
+        assert played[taken[0][1] - 1][2] == "only"
+    finally:
+        await store.close()

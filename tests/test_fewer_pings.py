@@ -41,8 +41,8 @@ async def h(tmp_path):
 
 
 def pings(h, user: int) -> list:
-    """The "your move" messages that notified `user`."""
-    return [m for m in h.channel_messages.values() if "your move" in m.content and not m.embeds
+    """The "your move" messages that notified `user` (those deleted since their decision was made too)."""
+    return [m for m in h.posted_in().values() if "your move" in m.content and not m.embeds
             and user in m.notified([ADA, BEN, CLEO])]
 
 

@@ -72,9 +72,11 @@ async def test_heads_ups_reach_only_who_asked_quietly_and_by_their_choice(harnes
     assert told, "Cleo asked for heads-ups by DM and got none"
     assert all(now != str(CLEO) and after == str(CLEO) for now, after in told)  # she bids right after them
     assert not [m for m in h.dm_messages(ADA).values() if "Heads-up" in m.content]  # Ada did not ask
-    lines = [m for m in h.channel_messages.values() if "👀" in m.content]
+    lines = [m for m in h.posted_in().values() if "👀" in m.content]
     assert lines and all(f"<@{BEN}>" in m.content and m.notified(MEMBERS) == set() for m in lines)
-    assert all("👀" not in message_text(m) or f"<@{BEN}>" in m.content for m in h.channel_messages.values())
+    assert all("👀" not in message_text(m) or f"<@{BEN}>" in m.content for m in h.posted_in().values())
+    done = [m for m in lines if m.deleted]
+    assert done and all(m.deleted for m in lines[:-1]), "a line is deleted once the bid it heralds is made"
     h.assert_no_errors()
 
 

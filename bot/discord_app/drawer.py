@@ -2,7 +2,8 @@
 
 A burst of changes becomes one round of work (it waits `delay`, then reads the
 newest record just before sending): the ping of whoever became due, one table
-edit, and at the end the standings. Edits are paced under Discord's limits; an
+edit, the deletion of the pings whose decision is made (ping_messages.py), and
+at the end the standings. Edits are paced under Discord's limits; an
 edit still pending when a newer state exists (Discord is throttling us) is given
 up and the newest state is sent instead, never a stale one. It posts a table
 again only if an open game's table message was deleted, and never a second
@@ -71,8 +72,9 @@ class TableDrawer:
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
-                 gone: Callable[[GameRecord], Awaitable[None]] | None = None,
-                 slot: Callable[[], Awaitable[None]] | None = None):
+                 gone: Callable[[GameRecord], Awaitable[object]] | None = None,
+                 slot: Callable[[], Awaitable[None]] | None = None,
+                 sweep: Callable[[GameRecord], Awaitable[GameRecord]] | None = None):
         self.client = client
         self.service = service
         self.pacing = pacing
@@ -82,6 +84,7 @@ class TableDrawer:
         self.standings = standings  # post a finished game's standings; their message id
         self.gone = gone  # the game's channel was deleted
         self.slot = slot  # wait for a picture's turn (the pictures' own pace), before reading the game to draw
+        self.sweep = sweep  # delete the pings whose decision is made; the record without them (ping_messages.py)
         self._latest: dict[int, GameRecord | _Parked] = {}  # per game: the newest record to draw
         self._due: dict[int, set[str]] = {}  # per game: players to ping (who became due since the last ping)
         self._tasks = ChannelTasks()  # keyed by game: a new /augsburg new never takes over an old draw
@@ -153,13 +156,16 @@ class TableDrawer:
         return True
 
     async def _finish(self, game_id: int, channel_id: int, slotted: bool) -> bool:
-        """A round's end, once any drawing's turn has come: the edit, the standings, and what was kept stored.
-        True once all of it is done, False to go again (a newer state came, or a player to ping)."""
+        """A round's end, once any drawing's turn has come: the edit, the standings, the pings whose decision
+        is made deleted, and what was kept stored. True once all of it is done, False to go again (a newer
+        state came, or a player to ping)."""
         await self.pacing.turn(channel_id)  # Discord's pace, counted when the edit goes out
         record = await self._newest(game_id)
         if not await self._draw(record, slotted):
             return False  # given up for a newer state
         standings = await self._standings(record)
+        if self.sweep is not None:
+            record = await _gone_if_unknown(self.sweep(record))
         if not self._done(game_id, record):
             return False
         await self.service.games.set_messages(record, drawn=record.version, standings=standings, settled=record.version)

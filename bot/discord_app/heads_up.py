@@ -7,17 +7,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import discord
+
 from storage import GameRecord
 
 from ..service import GameService
 from ..wording import Words, clock, words
 from .people import mention, people
+from .ping_messages import PingMessages
 
 
 class Announcer(Protocol):
     """What the heads-up needs of the table's presenter (presenter.py), which calls it."""
 
     service: GameService
+    pings: PingMessages  # the line is deleted once the decision it names is made
 
     async def reader(self, player: str) -> Words: ...
 
@@ -25,7 +29,7 @@ class Announcer(Protocol):
 
     def table_link(self, record: GameRecord) -> str: ...
 
-    async def post(self, channel_id: int, content: str) -> object: ...  # (the message posted: unused here)
+    async def post(self, channel_id: int, content: str) -> discord.Message | None: ...
 
 
 async def heads_up(presenter: Announcer, record: GameRecord, due: set[str]) -> None:
@@ -49,4 +53,5 @@ async def heads_up(presenter: Announcer, record: GameRecord, due: set[str]) -> N
     else:
         w = words(record.table.lang)  # the table's language
         line = clock.heads_up_line(w, mention(after), people(w, record.table).name(now))
-        await presenter.post(record.channel_id, line)  # names them, notifies nobody
+        message = await presenter.post(record.channel_id, line)  # names them, notifies nobody
+        await presenter.pings.posted(record, message, {now})  # its job is done once `now` has decided

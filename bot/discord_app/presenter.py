@@ -6,7 +6,7 @@ channel while its token lives (Discord does not count those against the bot's
 global limit), else as paced channel messages. A ping notifies exactly the
 players who newly must act, as each asked (`/augsburg seat notify`): a mention, a
 direct message as well, or nothing. Pings carry no buttons (nothing live is left
-behind) and are never deleted, so they stay in the Mentions inbox. A player who
+behind), and are deleted once their decision is made (ping_messages.py). A player who
 is watching (their panel follows the game and they used it within `watch`
 seconds) sees their decision there: their ping is put off by `watch` seconds and
 goes out only if they have not decided by then (service/pings.py).
@@ -36,6 +36,7 @@ from .pacing import Pacing
 from .payload import channel_of
 from .people import NOBODY, extras, mention, notify, people
 from .pictures import Pictures
+from .ping_messages import PingMessages
 from .quiet import to_ping_now
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
@@ -59,9 +60,10 @@ class Presenter:
         self.service = service
         self.pacing = pacing or Pacing()
         self.delay = table_delay  # a burst of moves within it: one table edit, one ping
+        self.pings = PingMessages(client, service, self.pacing)  # each kept until its decision is made
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
-                                  standings=self._standings, gone=self._channel_gone,
-                                  slot=lambda: self.pictures.slot())
+                                  standings=self._standings, sweep=self.pings.sweep, slot=lambda: self.pictures.slot(),
+                                  gone=lambda r: self.service.seats.channel_gone(r.channel_id, r.id))
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
         self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
         self.watch = watch
@@ -93,7 +95,8 @@ class Presenter:
         hook, expires = self._followups.get(channel_id, (None, 0.0))
         if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
-                return await hook.send(content, embed=embed, allowed_mentions=mentions, wait=True, view=buttons)
+                return self.pings.through_token(await hook.send(content, embed=embed, allowed_mentions=mentions,
+                                                                wait=True, view=buttons), expires)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
@@ -130,9 +133,6 @@ class Presenter:
         pinging everyone due; unless a round is under way (a slow one, under heavy load), which will."""
         if not self.drawer.busy(record.id):
             self.drawer.want(record, again=True)
-
-    async def _channel_gone(self, record: GameRecord) -> None:
-        await self.service.seats.channel_gone(record.channel_id, record.id)
 
     def look(self, record: GameRecord) -> None:
         """Someone looks at the game: a table left stale (a restart between a move and its drawing) is redrawn."""
@@ -230,7 +230,7 @@ class Presenter:
         status = phases.status(w, spectator_view(state), people(w, record.table).plain())
         link = self.table_link(record)
         text = notices.your_move(w, [mention(p) for p in mentioned], status) + f"\n{link}"
-        await self.post(record.channel_id, text[:2000], mentioned)
+        await self.pings.posted(record, await self.post(record.channel_id, text[:2000], mentioned), mentioned)
         for player in (p for p in mentioned if how[p] == "dm"):  # a DM: in its reader's language
             mine = await self.reader(player)
             mine_status = phases.status(mine, spectator_view(state), people(mine, record.table).plain())
@@ -259,8 +259,8 @@ class Presenter:
         if how == "none":
             return
         timeout = deadline.payload.get("timeout", deadline.due_at)
-        await self.post(record.channel_id, clock.reminder(_words(record), mention(deadline.player), timeout),
-                        [deadline.player])
+        said = clock.reminder(_words(record), mention(deadline.player), timeout)
+        await self.pings.posted(record, await self.post(record.channel_id, said, [deadline.player]), [deadline.player])
         if how == "dm":
             # The nonce makes Discord refuse a second copy should a restart repeat this reminder.
             nonce = f"r{deadline.game_id}.{int(deadline.due_at)}"[-25:]

@@ -14,6 +14,7 @@ one per concern, each reached as an attribute of the service:
     ahead      auction decisions settled ahead
     away       time away
     pings      pings put off while a person watches their panel
+    pinged     the pings' messages, kept until the decision they are about is made (pinged.py)
     undo       taking a decision back
     settings   each person's and each server's settings (their hours too), facts about the deployment
     mine       every game of a person's in every server, and their daily word (mine.py)
@@ -42,6 +43,7 @@ from .lease import LeaseKeeper, ShardClaim, Stop
 from .lobby import Lobby
 from .mine import Mine, MyGame
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
+from .pinged import Pinged
 from .pings import Pings
 from .seats import Seats
 from .settings import Settings
@@ -67,6 +69,7 @@ class GameService:
         self.ahead = DecidingAhead(core)
         self.away = TimeAway(core)
         self.pings = Pings(core)
+        self.pinged = Pinged(core)
         self.undo = Undo(core)
         self.settings = Settings(store.settings, core.hours)
         self.mine = Mine(core, self.settings)

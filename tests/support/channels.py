@@ -128,6 +128,12 @@ class Channels:
         found = self._by_channel.get(int(channel_id), {})
         return {i: m for i, m in found.items() if not m.deleted and not m.ephemeral}
 
+    def posted_in(self, channel_id: int | None = None) -> dict[int, StoredMessage]:
+        """Every public message ever posted in one channel (default: the guild's default channel), those
+        deleted since too, oldest first: what was said, where ``messages_in`` is what is still there."""
+        found = self._by_channel.get(int(channel_id or self.channel_id), {})
+        return {i: m for i, m in found.items() if not m.ephemeral}
+
     @property
     def channel_messages(self) -> dict[int, StoredMessage]:
         """Live public messages in the guild's default channel, oldest first (id -> message); never DMs."""
