@@ -120,11 +120,11 @@ async def test_a_table_that_waits_pushes_the_clock_and_reminds_nobody_while_away
     assert due_people(h) == [CLEO]
     await pass_time(h, 2 * DAY)
     assert game(h).state.moves == 2 and seat(h, CLEO).away_until == until  # nothing moved for her
-    assert not [m for m in h.channel_messages.values() if "⏰" in m.content], "reminded while away"
+    assert not [m for m in h.posted_in().values() if "⏰" in m.content], "reminded while away"
     await pass_time(h, until - h.clock.now())  # the time away ends
     assert seat(h, CLEO).away_until is None and seat(h, CLEO).missed == 0
     await pass_time(h, 3 * HOUR / 4 + 1)
-    (reminder,) = [m for m in h.channel_messages.values() if "⏰" in m.content]
+    (reminder,) = [m for m in h.posted_in().values() if "⏰" in m.content]
     assert reminder.notified(MEMBERS) == {CLEO}  # her reminder comes once she is back, to her alone
     assert [str(u) for u in reminder.allowed_mentions["users"]] == [str(CLEO)]
     h.assert_no_errors()

@@ -103,7 +103,7 @@ async def test_a_heads_up_outside_the_hours_waits_for_them_and_comes_if_still_ne
                 break
         assert owed and owed[0].player == str(CLEO)
         assert not [m for m in h.dm_messages(CLEO).values() if "Heads-up" in m.content]  # not in her sleep
-        assert not [m for m in h.channel_messages.values() if f"<@{CLEO}>" in m.content and "👀" in m.content]
+        assert not [m for m in h.posted_in().values() if f"<@{CLEO}>" in m.content and "👀" in m.content]
         await pass_time(h, owed[0].due_at - h.clock.now())  # her hours begin, the same bidder still on the clock
         told = [m for m in h.dm_messages(CLEO).values() if "Heads-up" in m.content]
         assert len(told) == 1 and not [d for d in await service(h).deadlines.deadlines() if d.kind == "heads_up"]

@@ -121,7 +121,7 @@ async def play_days(seed: int = 7, max_days: int = 60) -> dict[str, object]:
                     await take(h, user, table, rnd)
                     figures["decisions"] += 1
             # What reached whom, and when: every message created since, in the channel and in DMs.
-            for m in [*h.channel_messages.values(), *(x for p in PEOPLE for x in h.dm_messages(p.user.id).values())]:
+            for m in [*h.posted_in().values(), *(x for p in PEOPLE for x in h.dm_messages(p.user.id).values())]:
                 if m.id in counted_messages:
                     continue
                 counted_messages.add(m.id)

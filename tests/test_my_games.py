@@ -114,12 +114,12 @@ async def test_the_daily_word_lists_exactly_the_games_due_and_replaces_the_pings
         await h.slash(BEN, "augsburg me hours", channel_id=dm, zone="America/New_York")
         said = (await h.slash(BEN, "augsburg me daily", channel_id=dm, at=9)).answer
         assert "09:00" in said.content
-        pings_before = len([m for m in h.channel_messages.values() if str(BEN) in m.content])
+        pings_before = len([m for m in h.posted_in().values() if str(BEN) in m.content])
         await start(h, first, (ADA, BEN))
         await start(h, second, (CLEO, BEN))
         await start(h, OTHER, (BEN, CLEO))
         # Ben is never mentioned: his daily word lists the games instead.
-        assert len([m for m in h.channel_messages.values() if f"<@{BEN}>" in m.content]) == pings_before
+        assert len([m for m in h.posted_in().values() if f"<@{BEN}>" in m.content]) == pings_before
         mine = await service(h).mine.games(BEN)
         due = [g for g in mine if g.mine or g.soon]
         assert due, "Ben has a decision somewhere (the opening purchase)"

@@ -381,7 +381,7 @@ async def test_a_timeout_or_reminder_due_outside_the_hours_waits_for_them(h):
         await service(h).mine.set_hours(user, "UTC", window)
     await pass_time(h, 2 * HOUR)  # the reminder and the timeout of the hour-long clock: both outside the hours
     assert record.state.moves == game(h).state.moves, "nobody was decided for outside their hours"
-    reminders = [m for m in h.channel_messages.values() if m.content.startswith("⏰")]
+    reminders = [m for m in h.posted_in().values() if m.content.startswith("⏰")]
     assert not reminders
     from bot.service.hours import Hours
 
@@ -394,4 +394,26 @@ async def test_a_timeout_or_reminder_due_outside_the_hours_waits_for_them(h):
         assert len(await moves(h, record.id)) == before or any(hours.inside(t) for t in fired)
     assert fired and all(hours.inside(t) for t in fired)  # every timeout and reminder fired inside the hours
     assert [m for m in await moves(h, record.id) if m.actor == "clock"], "inside their hours the clock ran out"
-    assert [m for m in h.channel_messages.values() if m.content.startswith("⏰")]  # reminded, inside the hours
+    assert [m for m in h.posted_in().values() if m.content.startswith("⏰")]  # reminded (deleted since)
+
+
+def test_a_clock_that_ran_out_at_a_windows_end_fires_when_the_scheduler_comes_a_moment_late():
+    """A deadline at the very end of a window (a 5-hour clock for 18:00–23:00, or the bound) fired a second
+    late by a busy scheduler is outside the hours: it fires then, rather than waiting a whole day more, again
+    and again at every late firing past the three-day bound. Put off only when it is long past (the bot was
+    down): then until the end of their next window, never past the bound."""
+    from datetime import datetime
+
+    from bot.service.hours import BOUND, Hours, put_off
+
+    berlin = Hours("Europe/Berlin", 18, 23)
+    monday_noon = datetime(2027, 1, 4, 12, tzinfo=UTC).timestamp()
+    due = berlin.after(monday_noon, 5 * HOUR)  # Monday 23:00 in Berlin, the window's end
+    payload = {"since": monday_noon}
+    assert put_off(berlin, "timeout", payload, 5 * HOUR, due + 2) is None, "a moment late: it fires"
+    assert put_off(berlin, "timeout", payload, 5 * HOUR, due + 300) is None
+    later = put_off(berlin, "timeout", payload, 5 * HOUR, due + 3 * HOUR)  # the bot was down for hours
+    assert later is not None and berlin.inside(later) and 0 < later - (due + 3 * HOUR) <= 24 * HOUR
+    assert put_off(berlin, "timeout", payload, 5 * HOUR, monday_noon + BOUND + 60) is None, "past the bound: now"
+    near = put_off(berlin, "timeout", payload, 5 * HOUR, monday_noon + BOUND - 2 * HOUR)
+    assert near is not None and near <= monday_noon + BOUND, "never put off past the bound"

@@ -217,6 +217,8 @@ class Decisions:
         if hours.inside(now):
             return False
         later = put_off(hours, deadline.kind, deadline.payload, record.table.turn_seconds, now)
+        if later is None and deadline.kind == "timeout":
+            return False  # their time ran out inside their hours: it fires now
         if later is None:
             await core.store.deadlines.drop_deadline(deadline)
         else:

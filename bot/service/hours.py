@@ -24,6 +24,9 @@ DAY = 86400
 # without them, and three days hold at least two whole windows of any daily window.
 BOUND = 3 * DAY
 UTC = "UTC"
+# A timeout that ran out inside a person's hours still fires this long after, outside them: a scheduler a
+# moment late at a window's end must not give them a whole day more (and again at every late firing).
+LATE = 600.0
 
 
 @lru_cache(maxsize=1)
@@ -100,8 +103,9 @@ class Hours:
 def put_off(hours: Hours, kind: str, payload: dict[str, float], turn: int | None, now: float) -> float | None:
     """When a deadline that fires at `now`, outside its person's hours (they changed them since it was
     planned, or the bot was down), fires instead; None to fire now (inside their hours, or a reminder too
-    late to be sent). A timeout: when their time inside their hours now runs out, or if that has passed,
-    the end of their next window; a reminder: when their hours begin, if before the timeout."""
+    late to be sent). A timeout: when their time inside their hours now runs out; if that has passed, now
+    (a moment late, or past the bound) or else the end of their next window (within the bound); a reminder:
+    when their hours begin, if before the timeout."""
     back = hours.back_at(now)
     if back is None:
         return None
@@ -109,7 +113,11 @@ def put_off(hours: Hours, kind: str, payload: dict[str, float], turn: int | None
         return back if back < payload.get("timeout", float("inf")) else None
     since = payload.get("since", now)
     due = hours.after(since, turn) if turn is not None else now
-    return due if due > now else next(hours.windows(back))[1]
+    if due > now:
+        return due
+    if now - due <= LATE or now >= since + BOUND:
+        return None  # it ran out inside their hours and the scheduler is a moment late; or the bound holds
+    return min(next(hours.windows(back))[1], since + BOUND)  # long past (the bot was down): their next window
 
 
 def _at(day: date, hour: int, tz: ZoneInfo) -> float:
