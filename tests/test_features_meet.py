@@ -5,7 +5,8 @@ database for each example), at tables of 2 to 5 seats (people and computers, the
 mixing at random: decisions (by button, typed, or from a stale panel), decisions settled ahead (before the turn
 came, made by the bot when it comes; or chosen on a panel drawn before the turn came, once it has: the move),
 take-backs, time away and back, the clock running out (twice in a row: a stand-in) as the scheduler fires it
-(reminders, pings put off, computers' markers too), the bot's own moves (computers, stand-ins, time away, only
+(reminders, pings put off, computers' markers too), people's hours and daily words (the clock counting only time
+inside a person's hours, bounded by three days), the bot's own moves (computers, stand-ins, time away, only
 options, plans), leaving, the host replacing a timed-out seat, the game dropped from the cache, restarts (a new
 service on the same store, or the database reopened), and two requests racing on the same game (a click as the
 clock runs out among them). A game that ends is followed by another table.
@@ -18,6 +19,9 @@ After every step, whatever the step did:
   model keeps the log it expects: a take-back is a row of its own, nothing is deleted); a step refused
   throughout changed nothing;
 - everyone the clock runs for has a deadline, and no deadline is left due once the scheduler has fired;
+- the clock decides for a person only inside their hours (or a moment after a window's end, or at the bound),
+  no timeout waits past the bound, nobody is reminded outside their hours, and a daily word lists exactly
+  the games where its person is due or next; every person's games (`mine`) list this one while they sit at it;
 - nothing private shows: the public log and the table's embed name only cards the game made public, and each
   person's panel and catch-up only those and cards they have held (support/bot_support.py's rules, every
   state of the game replayed from its log).
@@ -57,6 +61,8 @@ from bot.discord_app.panels import panel
 from bot.discord_app.people import people
 from bot.service import GameService, Thinkers, Timing
 from bot.service.automatic import auction_id
+from bot.service.hours import BOUND, LATE
+from bot.service.showing import due_of
 from bot.service.turns import on_clock, people_due
 from bot.wording import ENGLISH
 from bot.wording.history import catch_up, move_lines
@@ -92,7 +98,7 @@ RUNS = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
 # What may happen next, as often as it is listed (the game over, another table opens instead).
 MENU = ["decide"] * 4 + ["bot_moves"] * 3 + ["play_on"] * 2 + ["settle_ahead"] * 3 + ["settle_on_an_old_panel"] * 2 \
     + ["take_back"] * 3 + ["time_away"] * 3 + ["reclaim", "leave", "forget", "restart"] + ["time_passes"] * 3 \
-    + ["replace"] * 2 + ["race"] * 3 + ["watch"]
+    + ["replace"] * 2 + ["race"] * 3 + ["watch"] + ["hours"] * 3
 
 # What the examples of one run did, to assert that every feature was met (they are the same every run).
 FEATURES: Counter[str] = Counter()
@@ -100,8 +106,12 @@ EVERY_FEATURE = {
     "decision", "only_or_plan_by_the_bot", "computer", "settled_before_turn", "made_as_settled", "settled_once_due",
     "taken_back", "away", "back_from_away", "away_over", "clock_ran_out", "stand_in", "left", "replaced",
     "other_edition", "forgotten", "restarted", "reopened", "raced", "refused", "game_over", "public_cards",
-    "computer_marker", "ping_put_off", "raced_the_clock",
+    "computer_marker", "ping_put_off", "raced_the_clock", "hours_set", "clock_inside_hours",
+    "clock_waited_for_hours", "daily_word",
 }
+# People's hours (issue 43): zones around the world, daily windows (over midnight too).
+ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney")
+WINDOWS = ((18, 23), (22, 2), (8, 20), (6, 9), (12, 13))
 
 
 class ErrorLog(logging.Handler):
@@ -164,6 +174,12 @@ class FeaturesMeet(RuleBasedStateMachine):
         waits = data.draw(st.booleans(), label="away_waits")
         levels = [data.draw(st.sampled_from(["easy", "normal"]), label="level") for _ in range(seats - count)]
         seed = data.draw(st.integers(0, 2**31), label="deal")
+        for person in humans:  # their hours, for all their games (kept from the table before, or set anew)
+            hours = data.draw(st.sampled_from(["kept", "any_time", *WINDOWS]), label="hours")
+            if hours != "kept":
+                zone = data.draw(st.sampled_from(ZONES), label="zone")
+                window, any_time = (None, True) if hours == "any_time" else (hours, False)
+                assert self.run(self.service.mine.set_hours(person, zone, window, any_time)).ok
         self.run(self._new_game(humans, levels, edition, turn, away, waits, seed))
 
     async def _new_game(self, humans, levels, edition, turn, away, waits, seed) -> None:
@@ -396,6 +412,28 @@ class FeaturesMeet(RuleBasedStateMachine):
         if outcome.ok:
             FEATURES["taken_back"] += 1
 
+    # --- hours, the daily word
+
+    def hours(self, data):
+        """A person sets their hours once for all their games: a zone and a daily window, or any time; or a
+        daily word instead of pings (or none); a window of no hours is refused."""
+        player = data.draw(st.sampled_from(self.humans), label="player")
+        what = data.draw(st.sampled_from(["window", "window", "any_time", "daily", "empty"]), label="hours")
+        mine = self.service.mine
+        if what == "window":
+            zone = data.draw(st.sampled_from(ZONES), label="zone")
+            outcome = self.run(mine.set_hours(player, zone, data.draw(st.sampled_from(WINDOWS), label="window")))
+        elif what == "any_time":
+            outcome = self.run(mine.set_hours(player, any_time=True))
+        elif what == "daily":
+            outcome = self.run(mine.set_daily(player, data.draw(st.sampled_from([7, 19, None]), label="at")))
+        else:
+            outcome = self.run(mine.set_hours(player, window=(5, 5)))
+            assert not outcome.ok, "a window of no hours"
+        self.note("hours", outcome)
+        if outcome.ok:
+            FEATURES["hours_set"] += 1
+
     # --- time away, the clock, seats
 
     def time_away(self, data):
@@ -445,12 +483,23 @@ class FeaturesMeet(RuleBasedStateMachine):
             if not due:
                 return
             for deadline in due:
+                hours, now = await service.core.hours.of(deadline.player), self.clock.now()
                 if deadline.kind == "timeout":
                     outcome = await service.decisions.expire(deadline)
                     assert outcome is None or outcome.ok, outcome.notice  # the bot raises, and tries again
                     self.note("clock", outcome)
+                    since = deadline.payload["since"]
+                    if outcome is None:
+                        later = [d.due_at for d in await service.deadlines.deadlines_of(deadline.game_id)
+                                 if (d.player, d.kind) == (deadline.player, "timeout") and d.due_at > now]
+                        if later and not hours.inside(now):
+                            FEATURES["clock_waited_for_hours"] += 1
+                            assert later[0] <= since + BOUND, "a timeout put off past the bound"
                     if outcome is not None and outcome.actor == "clock":
                         FEATURES["clock_ran_out"] += 1
+                        assert hours.inside(now) or (hours.inside(deadline.due_at) and now - deadline.due_at <= LATE) \
+                            or now >= since + BOUND, f"decided for outside their hours: {deadline}, {hours}"
+                        FEATURES["clock_inside_hours"] += not hours.any_time
                         seat = outcome.record.table.seat(deadline.player)
                         if seat.stand_in and seat.streak >= 2:
                             FEATURES["stand_in"] += 1
@@ -462,7 +511,19 @@ class FeaturesMeet(RuleBasedStateMachine):
                         FEATURES["away_over"] += 1
                 elif deadline.kind == "reminder":
                     if await service.decisions.remind(deadline) is not None:
+                        assert hours.inside(now), f"a reminder outside their hours: {deadline}, {hours}"
                         await service.decisions.reminded(deadline)
+                elif deadline.kind == "daily":  # a person's daily word: the games where they are due or next
+                    games = await service.mine.daily(deadline)
+                    if games is not None:
+                        FEATURES["daily_word"] += 1
+                        assert all(g.mine or g.soon for g in games)
+                        record = await service.games.current(CHANNEL)
+                        if record is not None and record.status == "active" and deadline.player in due_of(
+                                record).people and deadline.player in present(record, self.humans):
+                            assert record.id in [g.record.id for g in games], "a game due is missing from the word"
+                elif deadline.kind == "heads_up":  # (set by the Discord front-end only)
+                    await service.pings.heads_up_due(deadline)
                 elif deadline.kind == "computer":  # the bot sets its computers going: their move replaces it
                     if await service.decisions.computer_due(deadline):
                         assert await self._bot_moves(1), f"a computer's marker stands, but nobody moves: {deadline}"
@@ -638,6 +699,13 @@ class FeaturesMeet(RuleBasedStateMachine):
             timed = {d.player for d in deadlines if d.kind == "timeout"}
             assert on_clock(stored.state, stored.table) <= timed, "someone on the clock has no deadline"
             assert not await store.deadlines.deadlines(due_before=self.clock.now() - 1), "a deadline was left due"
+            for d in deadlines:  # the bound: no decision waits longer for its person's hours
+                assert d.kind != "timeout" or d.due_at <= d.payload["since"] + BOUND, d
+            due = set(due_of(stored).people)
+            for person in present(stored, self.humans):
+                listed = {g.record.id: g for g in await self.service.mine.games(person)}
+                assert stored.id in listed, f"{person}'s games miss the one they sit at"
+                assert listed[stored.id].mine == (person in due), "their games say another person is due"
         await self.check_public(stored, played, deadlines)
 
     def match(self, played) -> None:
