@@ -14,6 +14,7 @@ from support.fake_discord import DEFAULT, FakeUser, Harness
 from engine import to_act
 
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
+FOLLOW_UP = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
 
 
 @pytest.fixture
@@ -104,13 +105,16 @@ async def test_a_pending_drawing_never_posts_a_second_table(h):
     assert "cancelled" in h.message(table).embeds[0]["description"] and not h.message(table).custom_ids()
 
 
-async def test_a_burst_of_moves_loses_no_ping_and_deletes_nothing(h):
+async def test_a_burst_of_moves_loses_no_ping_and_deletes_only_pings_whose_decision_is_made(h):
     table = await open_and_start(h)
     rnd = random.Random(9)
     for _ in range(30):
         await take_a_decision(h, int(rnd.choice(to_act(game(h).state))), table, rnd)
-    assert not h.requests_to("DELETE", TABLE_EDIT), "pings and tables are never deleted"
-    pings = [m for m in h.channel_messages.values() if "your move" in m.content]
-    assert pings and all(not m.deleted for m in pings)
+    pings = [m for m in h.posted_in().values() if "your move" in m.content]
+    kept = {p.id for p in game(h).messages.pings}
+    assert pings and not h.message(table).deleted, "the table is never deleted"
+    assert all(m.deleted != (m.id in kept) for m in pings), "a ping is deleted exactly when its decision is made"
+    deletions = h.requests_to("DELETE", TABLE_EDIT) + h.requests_to("DELETE", FOLLOW_UP)  # as a message, by token
+    assert len(deletions) == len([m for m in pings if m.deleted]), "each ping deleted once"
     assert shows_now(h, table)
 

@@ -219,7 +219,8 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
                          " decisions; ALTER TABLE player_results DROP COLUMN in_time; ALTER TABLE player_results"
                          " DROP COLUMN decide_seconds; ALTER TABLE player_results DROP COLUMN left_game;"
                          " ALTER TABLE lease DROP COLUMN shard_count; DROP INDEX games_by_parent;"
-                         " ALTER TABLE games DROP COLUMN parent_id; UPDATE schema_version SET version = 6;")
+                         " ALTER TABLE games DROP COLUMN parent_id; DROP TABLE person_deadlines;"
+                         " UPDATE schema_version SET version = 6;")
     store = await Store.open(path)
     try:
         # Decisions were not kept before migration 8: those games count none (who left them, they know).

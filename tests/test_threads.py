@@ -117,7 +117,7 @@ async def test_two_games_in_two_threads_of_one_channel_are_played_at_once(h):
     one, two = [await service(h).games.game(r.id) for r in (one, two)]  # the one with a computer may be over
     assert one.state.moves > 3 and two.state.moves > 3
     assert shows(h, table_one, one) and shows(h, table_two, two)
-    pings = [m for t in (first, second) for m in h.messages_in(t).values() if "your move" in m.content.lower()]
+    pings = [m for t in (first, second) for m in h.posted_in(t).values() if "your move" in m.content.lower()]
     assert pings and all(m.channel_id in (first, second) for m in pings)
     if two.status == "finished":  # its standings, in its thread
         assert [m for m in h.messages_in(second).values() if "final standings" in m.content]
