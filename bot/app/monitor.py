@@ -44,6 +44,8 @@ class Stats(TypedDict):
     gc_max_ms: float
     gc_over_50ms: int
     gc_max_ms_by_generation: list[float]
+    gc_runs_by_generation: list[int]
+    gc_full: list[list[float]]  # every full (generation 2) collection: [at (Unix time), ms]
     rss_kb: int
     long_pauses: list[list[float]]  # [at (Unix time), pause ms, CPU ms]
     gc_long: NotRequired[list[list[float]]]  # [at, generation, ms, CPU ms, collected, objects in generation 2]
@@ -65,7 +67,7 @@ class LoopMonitor:
         self.path = Path(path)
         self.stats: Stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
                       "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
-                      "rss_kb": 0, "long_pauses": []}
+                      "gc_runs_by_generation": [0, 0, 0], "gc_full": [], "rss_kb": 0, "long_pauses": []}
         self._gc_started = self._gc_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
@@ -105,6 +107,9 @@ class LoopMonitor:
         self.stats["gc_over_50ms"] += took > 50
         by = self.stats["gc_max_ms_by_generation"]
         by[info["generation"]] = max(by[info["generation"]], round(took, 2))
+        self.stats["gc_runs_by_generation"][info["generation"]] += 1
+        if info["generation"] == 2:  # rare, and the ones that walk every object: each noted with its time
+            self.stats["gc_full"] = [*self.stats["gc_full"][1 - NOTED:], [round(time.time(), 3), round(took, 1)]]
 
     async def _run(self) -> None:
         written = time.perf_counter()
