@@ -13,6 +13,7 @@ what the loop's thread was running while it stalled (sampled by a thread of its 
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import ctypes
 import gc
 import json
@@ -80,6 +81,11 @@ class LoopMonitor:
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
         self._trace: list[int] | None = [int(x) for x in traced.split(",")] + [150] if traced else None
         self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
+        # MONITOR_PROFILE=file,after seconds: the loop thread's functions profiled from then on (after the
+        # benchmark's tables have opened), the statistics written to `file` (pstats) at every write.
+        profiled = os.environ.get("MONITOR_PROFILE", "").split(",")
+        self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) == 2 else None
+        self._profiler: cProfile.Profile | None = None
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
             self._sampler.start()
@@ -136,6 +142,13 @@ class LoopMonitor:
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)
+                if self._profile is not None and written > self._profile[1]:
+                    if self._profiler is None:
+                        self._profiler = cProfile.Profile()
+                        self._profiler.enable()
+                    else:
+                        self._profiler.dump_stats(self._profile[0])  # (which stops it: on again)
+                        self._profiler.enable()
                 if self._sampler is not None:
                     s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
