@@ -9,6 +9,9 @@ and those on interaction tokens, which it does not), the busiest channel's messa
 5 s, and 429s. Then it measures start-up: the first click answered after READY with 10,000 and
 100,000 stored games (`--startup`), and the memory the bot then holds.
 
+`--people` (issue 44): load shaped like people's instead (see `people`): `python tests/bench_bot.py --people
+--games 1000 --users 250 --rate 200 --in-flight 64 --warmup 30 --seconds 90 --startup ""`.
+
 `--postgres URL` (a server's admin URL): the bot runs on PostgreSQL (DATABASE_URL), in databases of the
 benchmark's own that it drops afterwards; default SQLite. BENCH_KEEP_LOG=FILE keeps the bot's log.
 """
@@ -232,6 +235,203 @@ async def load(args, folder: Path) -> dict:
         } | ({"decisions_clicked": decisions} if decisions else {})
 
 
+class Pacer:
+    """Hands out moments `1/rate` apart: each interaction waits for its own, so they go at `rate` per second
+    (or slower, when every one of the `in_flight` people is waiting for an answer)."""
+
+    def __init__(self, rate: float):
+        self.gap, self.next = 1 / rate, time.monotonic()
+
+    async def slot(self) -> None:
+        now = time.monotonic()
+        at, self.next = max(now, self.next), max(now, self.next) + self.gap
+        await asyncio.sleep(at - now)
+
+
+class People:
+    """People at 1,000 tables: each visit opens the panel (the table's button, or `/augsburg hand`), some
+    page the log or look at their hand as a picture, most then decide on the panel, some leave it open.
+    Every interaction's latency is kept by kind: until Discord accepted its first callback (`first`, what
+    its 3 s are about) and until the answer itself was there (`filled`)."""
+
+    KINDS = ("panel", "act", "selection", "log", "picture")
+
+    def __init__(self, fake: FakeDiscord, games: list[tuple[int, list[int]]], rate: float, seed: int = 1):
+        self.fake, self.games, self.pacer, self.rnd = fake, games, Pacer(rate), random.Random(seed)
+        self.first: dict[str, list[float]] = {k: [] for k in self.KINDS}
+        self.filled: dict[str, list[float]] = {k: [] for k in self.KINDS}
+        self.late = self.failed = self.moves = 0
+        self.counting = False
+
+    def reset(self) -> None:
+        for k in self.KINDS:
+            self.first[k].clear(), self.filled[k].clear()
+        self.late = self.failed = self.moves = 0
+        self.counting = True
+
+    def interactions(self) -> int:
+        return sum(len(v) for v in self.first.values()) + self.failed
+
+    async def one(self, kind: str, send) -> object | None:
+        """One interaction: waits for its moment, sends it, returns the answer (None: none within 30 s)."""
+        await self.pacer.slot()
+        result = await send()
+        try:
+            await self.fake.wait_answered(result, timeout=30)
+            if result.answer is None:
+                await self.fake.wait_until(lambda: result.answer is not None, timeout=30, what="the answer")
+        except (HarnessError, TimeoutError):
+            self.failed += 1
+            self.late += 1
+            return None
+        self.first[kind].append(result.latency)
+        self.filled[kind].append(time.monotonic() - result.sent_at)
+        self.late += result.latency > 3.0
+        return result.answer
+
+    async def visit(self) -> None:
+        fake, rnd = self.fake, self.rnd
+        table, players = self.games[rnd.randrange(len(self.games))]
+        shown = fake.message(table)
+        due = [int(u) for u in MENTION.findall(shown.embeds[0].get("description", ""))] if shown.embeds else []
+        user = rnd.choice([u for u in due if u in players] or players)
+        channel = shown.channel_id
+        try:
+            if rnd.random() < 0.8:
+                panel = await self.one("panel", lambda: fake.click(user, table, label="My hand & actions",
+                                                                   settle=False))
+            else:
+                panel = await self.one("panel", lambda: fake.slash(user, "augsburg hand", channel_id=channel,
+                                                                   settle=False))
+            if panel is None or not panel.buttons():
+                return  # the game has ended, or no answer
+            if rnd.random() < 0.1:
+                await self.one("log", lambda: fake.slash(user, "augsburg log", channel_id=channel, settle=False))
+            if rnd.random() < 0.05 and any(b["custom_id"].startswith("aug:pic:") for b in panel.buttons()):
+                pic = next(b for b in panel.buttons() if b["custom_id"].startswith("aug:pic:"))
+                await self.one("picture", lambda: fake.click(user, panel.message_id, pic["custom_id"],
+                                                             settle=False))
+            if rnd.random() < 0.15:
+                return  # left open: it follows the game for minutes (live.py), holding what it shows
+            await self.decide(user, panel)
+        except HarnessError:  # a table or panel gone meanwhile (another person moved, the game ended)
+            return
+
+    async def decide(self, user: int, panel) -> None:
+        fake, rnd = self.fake, self.rnd
+        choices = [b for b in panel.buttons() if b["custom_id"].startswith("aug:do:") and not b.get("disabled")]
+        choices += [s for s in panel.selects() if s["custom_id"].startswith("aug:sel:")]
+        if not choices:
+            return
+        choice = rnd.choice(choices)
+        if choice.get("type") == 2:
+            done = await self.one("act", lambda: fake.click(user, panel.message_id, choice["custom_id"],
+                                                            settle=False))
+        else:
+            low, high = choice.get("min_values", 1), min(choice.get("max_values", 1), len(choice["options"]))
+            values = [o["value"] for o in rnd.sample(choice["options"], rnd.randint(low, high))]
+            done = await self.one("selection", lambda: fake.select(user, panel.message_id, choice["custom_id"],
+                                                                   values, settle=False))
+        self.moves += done is not None and "✅" in (done.content or "")
+
+    async def person(self, until: float) -> None:
+        while time.monotonic() < until:
+            await self.visit()
+
+    async def run(self, in_flight: int, seconds: float) -> None:
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(self.person(until) for _ in range(in_flight)))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of the process and of its children still running (computers' workers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # from the state on: ppid is [1]
+        except OSError:
+            continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def people(args, folder: Path) -> dict:
+    """`--people`: `--games` live games in as many channels, `--users` people, `--in-flight` of them at once,
+    `--rate` interactions per second; `--warmup` seconds of it first (games move on), then `--seconds`
+    measured. Prints per kind the latency percentiles, the interactions not answered within Discord's 3 s,
+    the bot's CPU per interaction, its memory per live game and its full collections."""
+    users = [FakeUser(USER + i, f"P{i}") for i in range(args.users)]
+    fake = FakeDiscord(guild_id=GUILD, users=users, channels=args.games, rate_limits=True, record_requests=False,
+                       keep_outputs=2000, token="bench-token")
+    where = await database(folder)
+    monitor_file = folder / "monitor.json"
+    async with fake, bot_process(fake, folder, where) as proc:
+        await fake.wait_for_ready(timeout=60)
+        await asyncio.sleep(3)
+        rss_empty = rss_kb(proc.pid)
+        games: list[tuple[int, list[int]]] = []
+        for start in range(0, args.games, 50):  # open the tables 50 at a time
+            batch = []
+            for i, channel in enumerate(fake.channel_ids[start:start + 50], start=start):
+                players = [users[(2 * i) % len(users)].id, users[(2 * i + 1) % len(users)].id]
+                batch.append((open_table(fake, channel, players, i % 3 == 0), players))
+            tables = await asyncio.gather(*(b[0] for b in batch))
+            games += [(t, b[1]) for t, b in zip(tables, batch)]
+        crowd = People(fake, games, args.rate)
+        if args.warmup:
+            await crowd.run(args.in_flight, args.warmup)
+        await asyncio.sleep(3)
+        moves_before = await moves_in(where)
+        crowd.reset()
+        cpu0, at0, monitor0 = cpu_seconds(proc.pid), time.time(), _monitor(monitor_file)
+        rss = [rss_kb(proc.pid)]
+
+        async def sample() -> None:
+            while True:
+                await asyncio.sleep(10)
+                rss.append(rss_kb(proc.pid))
+        sampler = asyncio.ensure_future(sample())
+        await crowd.run(args.in_flight, args.seconds)
+        sampler.cancel()
+        took, cpu = time.time() - at0, cpu_seconds(proc.pid) - cpu0
+        await asyncio.sleep(WRITE_WAIT)
+        monitor, moves = _monitor(monitor_file), await moves_in(where)
+        if args.keep_monitor and monitor_file.exists():
+            Path(args.keep_monitor).write_text(monitor_file.read_text())
+        rss.append(rss_kb(proc.pid))
+        done = crowd.interactions()
+        full = [ms for at, ms in monitor.get("gc_full", []) if at >= at0]
+        by_gen = [a - b for a, b in zip(monitor.get("gc_runs_by_generation", [0] * 3),
+                                        monitor0.get("gc_runs_by_generation", [0] * 3))]
+        return {
+            "games": args.games, "users": args.users, "in_flight": args.in_flight, "rate_asked": args.rate,
+            "seconds": round(took), "moves_per_game_at_start": round(moves_before / args.games, 1),
+            "interactions_per_s": round(done / took, 1), "moves_per_s": round((moves - moves_before) / took, 1),
+            "first_callback_ms": {k: percentiles(v) for k, v in crowd.first.items()},
+            "answer_filled_ms": {k: percentiles(v) for k, v in crowd.filled.items()},
+            "count": {k: len(v) for k, v in crowd.first.items()},
+            "not_answered_within_3s": crowd.late, "no_answer_at_all": crowd.failed,
+            "cpu_ms_per_interaction": round(1000 * cpu / max(1, done), 2), "cpu_share": round(cpu / took, 2),
+            "rss_mb_empty": round(rss_empty / 1024), "rss_mb_samples": [round(r / 1024) for r in rss],
+            "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
+            "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
+            "gc_full_ms": full[:20],
+            "loop_pauses_over_100ms": _window(monitor, at0),
+            "tasks": monitor.get("tasks"), "census": monitor.get("census"),
+        }
+
+
+WRITE_WAIT = 3  # seconds: the monitor writes every 2
+
+
+def _monitor(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
 def per(after: dict, before: dict, key: str, moves: int) -> float:
     return round((after[key] - before[key]) / max(1, moves), 3)
 
@@ -276,6 +476,9 @@ async def main() -> None:
     parser.add_argument("--keep-monitor", help="copy the bot's monitor file here (MONITOR_CENSUS=1 adds a census)")
     parser.add_argument("--bot-root", help="measure the bot of another checkout (e.g. the one before a change)")
     parser.add_argument("--postgres", metavar="URL", help="run the bot on PostgreSQL: a server's admin URL")
+    parser.add_argument("--people", action="store_true", help="load shaped like people's (issue 44)")
+    parser.add_argument("--in-flight", type=int, default=64, help="--people: people waiting for an answer at once")
+    parser.add_argument("--warmup", type=float, default=30.0, help="--people: seconds of load before measuring")
     args = parser.parse_args()
     global BOT_ROOT, POSTGRES
     if args.bot_root:
@@ -283,7 +486,10 @@ async def main() -> None:
     POSTGRES = args.postgres
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
+            if args.people:
+                print(json.dumps({"people": await people(args, _fresh(tmp, "people"))}))
+            else:
+                print(json.dumps({"load": await load(args, _fresh(tmp, "load"))}))
             for count in [int(c) for c in args.startup.split(",") if c]:
                 print(json.dumps({"startup": await startup(count, _fresh(tmp, f"start{count}"))}))
     finally:

@@ -13,6 +13,7 @@ what the loop's thread was running while it stalled (sampled by a thread of its 
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import ctypes
 import gc
 import json
@@ -44,6 +45,8 @@ class Stats(TypedDict):
     gc_max_ms: float
     gc_over_50ms: int
     gc_max_ms_by_generation: list[float]
+    gc_runs_by_generation: list[int]
+    gc_full: list[list[float]]  # every full (generation 2) collection: [at (Unix time), ms]
     rss_kb: int
     long_pauses: list[list[float]]  # [at (Unix time), pause ms, CPU ms]
     gc_long: NotRequired[list[list[float]]]  # [at, generation, ms, CPU ms, collected, objects in generation 2]
@@ -65,7 +68,7 @@ class LoopMonitor:
         self.path = Path(path)
         self.stats: Stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
                       "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
-                      "rss_kb": 0, "long_pauses": []}
+                      "gc_runs_by_generation": [0, 0, 0], "gc_full": [], "rss_kb": 0, "long_pauses": []}
         self._gc_started = self._gc_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
@@ -78,6 +81,11 @@ class LoopMonitor:
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
         self._trace: list[int] | None = [int(x) for x in traced.split(",")] + [150] if traced else None
         self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
+        # MONITOR_PROFILE=file,after seconds: the loop thread's functions profiled from then on (after the
+        # benchmark's tables have opened), the statistics written to `file` (pstats) at every write.
+        profiled = os.environ.get("MONITOR_PROFILE", "").split(",")
+        self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) == 2 else None
+        self._profiler: cProfile.Profile | None = None
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
             self._sampler.start()
@@ -105,6 +113,9 @@ class LoopMonitor:
         self.stats["gc_over_50ms"] += took > 50
         by = self.stats["gc_max_ms_by_generation"]
         by[info["generation"]] = max(by[info["generation"]], round(took, 2))
+        self.stats["gc_runs_by_generation"][info["generation"]] += 1
+        if info["generation"] == 2:  # rare, and the ones that walk every object: each noted with its time
+            self.stats["gc_full"] = [*self.stats["gc_full"][1 - NOTED:], [round(time.time(), 3), round(took, 1)]]
 
     async def _run(self) -> None:
         written = time.perf_counter()
@@ -131,6 +142,13 @@ class LoopMonitor:
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)
+                if self._profile is not None and written > self._profile[1]:
+                    if self._profiler is None:
+                        self._profiler = cProfile.Profile()
+                        self._profiler.enable()
+                    else:
+                        self._profiler.dump_stats(self._profile[0])  # (which stops it: on again)
+                        self._profiler.enable()
                 if self._sampler is not None:
                     s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks

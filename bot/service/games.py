@@ -3,20 +3,26 @@ game (showing.py); and the bot's bookkeeping of a game's messages, written under
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
-from storage import Deadline, GameRecord, LoggedMove, TableMessages
+from storage import Deadline, GameRecord, LoggedMove, Table, TableMessages
 
 from .core import Core
 from .export import export_game
 from .showing import Decision, Due, decision_of, due_of
 from .turns import next_up
 
+DECISIONS_KEPT = 256  # the newest; a game's version changes with every move, so old ones are never asked again
+
 
 class Games:
     def __init__(self, core: Core):
         self.core = core
+        # A person's decision per game version: a panel, its live redraw and the check whether it should be
+        # redrawn each ask for it, a few times per move; worked out once (the engine's view and options).
+        self._decisions: OrderedDict[tuple[int, int, str, str, int], tuple[Table, Decision]] = OrderedDict()
 
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one, GameNotPlayable for one whose
@@ -50,10 +56,20 @@ class Games:
         """Who is due in the game now: the people to tell, the seats the bot moves."""
         return due_of(record)
 
-    @staticmethod
-    def decision(record: GameRecord, player: str) -> Decision:
-        """`player`'s part of the game now, as their panel shows it."""
-        return decision_of(record, player)
+    def decision(self, record: GameRecord, player: str) -> Decision:
+        """`player`'s part of the game now, as their panel shows it: their own, never another's (the key
+        names the player), and never of an older state (it names the version, and the table is compared)."""
+        assert record.state is not None, "a lobby has no decisions"
+        key = (record.id, record.version, record.status, player, record.state.moves)
+        kept = self._decisions.get(key)
+        if kept is not None and kept[0] == record.table:
+            self._decisions.move_to_end(key)
+            return kept[1]
+        decision = decision_of(record, player)
+        self._decisions[key] = (record.table, decision)
+        if len(self._decisions) > DECISIONS_KEPT:
+            self._decisions.popitem(last=False)
+        return decision
 
     @staticmethod
     def next_up(record: GameRecord, due: set[str]) -> str | None:

@@ -53,13 +53,14 @@ class _Statements:
     def __init__(self, con: aiosqlite.Connection):
         self.con = con
 
+    # A read is one trip to the connection's thread (execute and fetch there), not three (execute, fetch, close):
+    # each trip waits for a turn of the busy event loop, and the writer's trips hold every other write.
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        async with self.con.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        rows = await self.con.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
-        async with self.con.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await self.con.execute_fetchall(sql, tuple(params)))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         try:
