@@ -63,9 +63,11 @@ class _Statements:
         return list(await self.con.execute_fetchall(sql, tuple(params)))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
+        # One trip too: aiosqlite's public execute takes two (the statement, then closing its cursor), and a
+        # write holds the writer's lock, so every other write, for all of them.
+        con, values = self.con, tuple(params)
         try:
-            async with self.con.execute(sql, tuple(params)) as cur:
-                return cur.rowcount
+            return await _one_trip(con, lambda: _rowcount(con._conn, sql, values))
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" in str(exc):
                 raise UniqueViolation(str(exc)) from exc
@@ -73,6 +75,22 @@ class _Statements:
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         await self.con.executemany(sql, [tuple(r) for r in rows])
+
+
+def _rowcount(con: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
+    """In the connection's thread: a statement, its cursor closed; the rows it changed."""
+    cur = con.execute(sql, params)
+    try:
+        return cur.rowcount
+    finally:
+        cur.close()
+
+
+def _one_trip(con: aiosqlite.Connection, fn: Callable[[], T]) -> Awaitable[T]:
+    """`fn` run in the connection's thread, in its queue: one trip. aiosqlite's `_execute` is private (its
+    public calls are each a trip of their own), and has been there unchanged since 0.17."""
+    run: Callable[[Callable[[], T]], Awaitable[T]] = con._execute
+    return run(fn)
 
 
 async def _connect(path: str | Path, *pragmas: str) -> aiosqlite.Connection:
