@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
 
@@ -39,7 +39,7 @@ class Words:
 
     def number(self, n: int) -> str:
         """1,500 / 1.500: as this language groups digits (Babel's CLDR data)."""
-        return format_decimal(n, locale=self.lang)
+        return _number(n, self.lang)
 
     def money(self, amount: int) -> str:
         return self.n_("{n} guilder", "{n} guilders", amount)
@@ -93,3 +93,10 @@ class People:
     def plain(self) -> People:
         """Everyone by name, nobody addressed (for a text that must not mention whom it names)."""
         return People(name=self.name)
+
+
+@lru_cache(maxsize=4096)
+def _number(n: int, lang: str) -> str:
+    """Babel's formatting parses the locale's pattern at every call: a quarter of a panel's drawing went to
+    it. The game's numbers are few (money, prestige, counts), so each is formatted once per language."""
+    return format_decimal(n, locale=lang)
