@@ -83,7 +83,8 @@ class Database(Reader, Protocol):
         """SQLite's file; None on PostgreSQL."""
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        """Run `work(tx)` as one transaction: all of it is committed, or (on any error) none of it."""
+        """Run `work(tx)` as one transaction: all of it is committed, or (on any error) none of it. `work`
+        awaits nothing but `tx`'s statements: SQLite runs it whole in its writer's thread."""
 
     async def column_types(self) -> dict[str, dict[str, str]]:
         """Every table's columns, in order, with their types."""

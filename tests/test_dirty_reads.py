@@ -12,7 +12,7 @@ import random
 from collections.abc import Awaitable, Callable
 
 import pytest
-from support.storage_helpers import new_stored_game
+from support.storage_helpers import Halfway, new_stored_game
 
 from engine import apply
 from engine.randomplay import random_action
@@ -22,24 +22,13 @@ from storage.sql import Transaction
 WAIT = 5.0  # seconds a read may take beside an open write before the test calls it blocked
 
 
-class Halfway:
-    """A write held open half-way: `reached` once it got there, going on when `go` is set."""
-
-    def __init__(self) -> None:
-        self.reached, self.go = asyncio.Event(), asyncio.Event()
-
-    async def pause(self) -> None:
-        self.reached.set()
-        await self.go.wait()
-
-
 async def _beside(halfway: Halfway, write: asyncio.Task[object], read: Callable[[], Awaitable[object]]) -> object:
     """`read()` while `write` is held half-way; the write is let go whatever happens."""
     try:
         await asyncio.wait_for(halfway.reached.wait(), WAIT)
         return await asyncio.wait_for(read(), WAIT)  # reads never wait for a write to commit
     finally:
-        halfway.go.set()
+        halfway.release()
         await asyncio.gather(write, return_exceptions=True)
 
 

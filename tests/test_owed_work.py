@@ -20,6 +20,7 @@ import pytest
 from support.bot_support import ADA, BEN, CLEO, clocked_harness, game, make_bot, open_and_start, service
 from support.clock import ManualClock
 from support.fake_discord import Harness
+from support.storage_helpers import Halfway
 
 from bot.app.discord_bot import AugsburgBot
 from bot.discord_app.people import people
@@ -239,23 +240,22 @@ async def test_an_announcement_owed_while_a_move_of_its_game_is_being_written_re
     record = game(h)
     await service(h).core.store.deadlines.set_deadline(record.id, "", "announce", h.clock.now() + 120,
                                                   {"version": record.version})
-    inside, go_on = asyncio.Event(), asyncio.Event()
+    halfway = Halfway()
     append = chain.append
 
     async def held_inside(tx: Any, content: tuple[Any, ...]) -> None:  # the game's row is written, its log not
-        inside.set()
-        await go_on.wait()
+        await halfway.pause()
         await append(tx, content)
 
     monkeypatch.setattr(chain, "append", held_inside)
     panel = (await h.click(ADA, h.find_message(label="My hand & actions").id, label="My hand & actions")).answer
     await h.click(ADA, panel.message_id, label="Buy nothing", settle=False)
     try:
-        await until(inside.is_set, "Ada's move being written")
+        await until(halfway.reached.is_set, "Ada's move being written")
         announcing = asyncio.create_task(h.bot.get_cog("Augsburg").upkeep._announce_owed())
         await until(lambda: announcing.done() or bool(h.errors), "the announcements owed read")
     finally:
-        go_on.set()  # the write goes on, whatever happened
+        halfway.release()  # the write goes on, whatever happened
     await announcing
     await h.settle()
     h.assert_no_errors()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 
 from engine import apply, new_game
 from engine.randomplay import random_action
@@ -28,3 +30,28 @@ async def play_random(store: Store, record: GameRecord, moves: int, rnd: random.
         result = apply(record.state, player, action)
         record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
     return record
+
+
+HOLD = 20.0  # seconds a transaction held half-way waits for its release at most (a test that failed first)
+
+
+class Halfway:
+    """A write held open half-way: `reached` once it got there, going on once `release`d. On SQLite a
+    transaction runs in the writer's thread (storage/sqlite/database.py), where it is held by blocking that
+    thread; on PostgreSQL it runs on the event loop, where it awaits."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.reached, self._go, self._go_here = asyncio.Event(), threading.Event(), asyncio.Event()
+
+    async def pause(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self.reached.set()
+            await self._go_here.wait()
+        else:
+            self.loop.call_soon_threadsafe(self.reached.set)
+            self._go.wait(HOLD)
+
+    def release(self) -> None:
+        self._go.set()
+        self._go_here.set()
