@@ -4,9 +4,10 @@ WAL mode with synchronous=FULL: a committed action survives a process crash
 (kill -9) and a power cut. (NORMAL would survive the crash but could lose the
 last commits on a power cut.) Rows come back as sqlite3.Row, read by name.
 
-Two connections per process. The writer runs one transaction at a time
-(BEGIN IMMEDIATE takes the file's write lock at once, so a transaction never
-fails half-way for a lock another process holds). Reads outside a transaction
+Two connections per process. The writer runs one transaction at a time, each
+whole as one call in its thread's queue (BEGIN IMMEDIATE takes the file's write
+lock at once, so a transaction never fails half-way for a lock another process
+holds). Reads outside a transaction
 go to a second, read-only connection: in WAL mode each of its statements reads
 the last committed state, never a transaction still under way on the writer
 (a read there would run inside it: a game's row already at the next move while
@@ -171,7 +172,7 @@ class SQLiteDatabase:
         self._writer = _Statements(writer)  # transactions only, one at a time
         self._reader = _Statements(reader)  # reads outside a transaction: committed data only
         self.path = path
-        self._write_lock = asyncio.Lock()  # one transaction at a time on the writer
+        self._write_lock = asyncio.Lock()  # maintenance's statements together (a transaction is one queued call)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
@@ -212,10 +213,11 @@ class SQLiteDatabase:
         The whole transaction runs in the writer's thread, in one trip (`_InThread`): its statements are
         plain sqlite3 calls there, so a transaction holds the write lock for the time its SQL takes, not for
         a turn of the event loop per statement (under load those turns were 13 ms a transaction, and every
-        write of the bot queued behind them for seconds)."""
-        async with self._write_lock:
-            con = self._writer.con
-            return await _one_trip(con, lambda: _whole(con._conn, work))
+        write of the bot queued behind them for seconds). Nor does a transaction wait for the one before it on
+        the event loop: the thread's queue runs them one at a time, back to back (a lock on the loop would hand
+        the writer on only at the loop's next turn)."""
+        con = self._writer.con
+        return await _one_trip(con, lambda: _whole(con._conn, work))
 
     async def compact(self) -> None:
         """Fold the WAL into the main file and reclaim free pages (maintenance; takes the write lock)."""
