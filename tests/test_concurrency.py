@@ -198,3 +198,37 @@ async def test_a_game_read_while_a_move_lands_is_its_state_then_not_damage(store
     loaded = await repair.verified(a.db, row, a.editions)
     assert loaded.state == record.state and loaded.version == record.version
     assert await a.log.notes(record.id) == []
+
+
+async def test_many_transactions_at_once_each_commit_whole_and_in_the_order_asked(store):
+    """On SQLite a transaction runs whole in the writer's thread, back to back with the next (no lock on the
+    event loop between them): many at once all commit, none interleaved with another, in the order asked.
+    On both backends the contract is the same."""
+    await store.settings.set_meta("counter", "0")
+
+    async def bump(tx, i: int) -> int:  # a read to write back: locked for it, as storage's own code does
+        row = await tx.fetchone(f"SELECT value FROM meta WHERE key = 'counter'{store.db.dialect.for_update}")
+        await tx.execute("UPDATE meta SET value = ? WHERE key = 'counter'", (str(int(row["value"]) + 1),))
+        return int(row["value"])
+
+    seen = await asyncio.gather(*(store.db.transaction(lambda tx, i=i: bump(tx, i)) for i in range(200)))
+    assert sorted(seen) == list(range(200)), "two transactions read the same count: they interleaved"
+    assert await store.settings.meta("counter") == "200"
+    if store.db.dialect.name == "sqlite":
+        assert seen == list(range(200)), "the writer's queue runs them in the order asked"
+
+
+async def test_a_sqlite_transaction_that_awaits_anything_but_its_statements_is_refused_and_rolled_back(
+        sqlite_store):
+    """SQLite runs a transaction whole in its writer's thread (PostgreSQL's runs on the loop)."""
+    store = sqlite_store
+
+    async def wanders(tx) -> None:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('wandered', 'yes')")
+        await asyncio.sleep(0)  # not a statement: it would need the event loop, which is elsewhere
+
+    with pytest.raises(RuntimeError, match="awaited something other than its statements"):
+        await store.db.transaction(wanders)
+    assert await store.settings.meta("wandered") is None, "rolled back"
+    await store.settings.set_meta("after", "fine")  # the writer goes on
+    assert await store.settings.meta("after") == "fine"
