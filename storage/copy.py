@@ -130,7 +130,7 @@ async def _copy(source: Store, target: Store, batch: int) -> Copied:
                 done.rows[table] += len(rows)
         await target.db.after_copy(tx)
 
-    await target.db.transaction(work)
+    await target.db.transaction(work, awaits_others=True)  # it reads the source as it writes
     for table, _ in TABLES:
         stored = (await one(target.db, f"SELECT COUNT(*) AS n FROM {table}"))["n"]
         if stored != done.rows[table]:

@@ -82,9 +82,10 @@ class Database(Reader, Protocol):
     def path(self) -> str | None:
         """SQLite's file; None on PostgreSQL."""
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def transaction(self, work: Callable[[Transaction], Awaitable[T]], *, awaits_others: bool = False) -> T:
         """Run `work(tx)` as one transaction: all of it is committed, or (on any error) none of it. `work`
-        awaits nothing but `tx`'s statements: SQLite runs it whole in its writer's thread."""
+        awaits nothing but `tx`'s statements (SQLite runs it whole in its writer's thread), unless
+        `awaits_others` (copying from another database: SQLite then holds its writer for it on the loop)."""
 
     async def column_types(self) -> dict[str, dict[str, str]]:
         """Every table's columns, in order, with their types."""

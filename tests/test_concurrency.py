@@ -232,3 +232,33 @@ async def test_a_sqlite_transaction_that_awaits_anything_but_its_statements_is_r
     assert await store.settings.meta("wandered") is None, "rolled back"
     await store.settings.set_meta("after", "fine")  # the writer goes on
     assert await store.settings.meta("after") == "fine"
+
+
+async def test_a_transaction_that_awaits_others_holds_the_writer_and_the_rest_wait_for_its_end(store):
+    """copy-database's transaction reads another database as it writes (`awaits_others`): on SQLite it runs
+    from the loop, and a transaction asked meanwhile runs after its COMMIT, never inside it."""
+    go_on, order = asyncio.Event(), []
+
+    async def long(tx) -> None:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('long', 'begun')")
+        await go_on.wait()  # another database read meanwhile
+        await tx.execute("UPDATE meta SET value = 'done' WHERE key = 'long'")
+        order.append("long")
+
+    async def short(tx) -> None:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('short', 'yes')")
+        order.append("short")
+
+    first = asyncio.create_task(store.db.transaction(long, awaits_others=True))
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    second = asyncio.create_task(store.db.transaction(short))
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    if store.db.dialect.name == "sqlite":
+        assert order == [] and not second.done(), "the other transaction waits for the long one's end"
+    go_on.set()
+    await asyncio.gather(first, second)
+    assert await store.settings.meta("long") == "done" and await store.settings.meta("short") == "yes"
+    if store.db.dialect.name == "sqlite":
+        assert order == ["long", "short"]

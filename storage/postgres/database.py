@@ -158,9 +158,9 @@ class PostgresDatabase:
     async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
         return await retrying(lambda: self._pool.fetch(numbered(sql), *params), self.retry_seconds, "read")
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def transaction(self, work: Callable[[Transaction], Awaitable[T]], *, awaits_others: bool = False) -> T:
         """Run `work(tx)` as one transaction (READ COMMITTED); retried whole if the connection was lost
-        before its COMMIT."""
+        before its COMMIT. (`awaits_others`: the same here, every transaction runs on the loop.)"""
 
         async def attempt() -> T:
             async with self._pool.acquire() as con:

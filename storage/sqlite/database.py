@@ -118,10 +118,7 @@ def _whole(con: sqlite3.Connection, work: Callable[[Transaction], Awaitable[T]])
     try:
         con.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
-                               " (stopped or frozen in the middle of a write?)") from None
-        raise
+        raise _busy(exc) from None
     try:
         result = _run_through(work(_InThread(con)))
     except BaseException:
@@ -129,6 +126,14 @@ def _whole(con: sqlite3.Connection, work: Callable[[Transaction], Awaitable[T]])
         raise
     con.execute("COMMIT")
     return result
+
+
+def _busy(exc: sqlite3.OperationalError) -> Exception:
+    """BEGIN IMMEDIATE's refusal: DatabaseBusy when another process holds the file's write lock."""
+    if "locked" in str(exc) or "busy" in str(exc):
+        return DatabaseBusy(f"another process has held its write lock for over {BUSY_TIMEOUT_MS // 1000} s"
+                            " (stopped or frozen in the middle of a write?)")
+    return exc
 
 
 def _run_through(step: Awaitable[T]) -> T:
@@ -173,6 +178,7 @@ class SQLiteDatabase:
         self._reader = _Statements(reader)  # reads outside a transaction: committed data only
         self.path = path
         self._write_lock = asyncio.Lock()  # maintenance's statements together (a transaction is one queued call)
+        self._long = asyncio.Lock()  # held by a transaction run from the loop: the others wait for its end
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
@@ -207,7 +213,7 @@ class SQLiteDatabase:
     async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
         return await self._reader.fetchall(sql, params)
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def transaction(self, work: Callable[[Transaction], Awaitable[T]], *, awaits_others: bool = False) -> T:
         """Run `work(tx)` inside BEGIN IMMEDIATE ... COMMIT on the writer; roll back on any error.
 
         The whole transaction runs in the writer's thread, in one trip (`_InThread`): its statements are
@@ -215,9 +221,30 @@ class SQLiteDatabase:
         a turn of the event loop per statement (under load those turns were 13 ms a transaction, and every
         write of the bot queued behind them for seconds). Nor does a transaction wait for the one before it on
         the event loop: the thread's queue runs them one at a time, back to back (a lock on the loop would hand
-        the writer on only at the loop's next turn)."""
+        the writer on only at the loop's next turn). `awaits_others` (a copy reading another database as it
+        writes): statement by statement from the loop, the others waiting meanwhile (`_long`)."""
         con = self._writer.con
+        if awaits_others:
+            return await self._on_the_loop(work)
+        if self._long.locked():  # (checked and queued with no await between: none slips into a long one)
+            async with self._long:
+                return await _one_trip(con, lambda: _whole(con._conn, work))
         return await _one_trip(con, lambda: _whole(con._conn, work))
+
+    async def _on_the_loop(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        async with self._long:
+            con = self._writer.con
+            try:
+                await con.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise _busy(exc) from None
+            try:
+                result = await work(self._writer)
+            except BaseException:
+                await con.execute("ROLLBACK")
+                raise
+            await con.execute("COMMIT")
+            return result
 
     async def compact(self) -> None:
         """Fold the WAL into the main file and reclaim free pages (maintenance; takes the write lock)."""
