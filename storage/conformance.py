@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .settings import Settings
     from .sql import Database, Dialect, Transaction
     from .sqlite.database import SQLiteDatabase, SQLiteDialect
+    from .sqlite.database import _InThread as SQLiteInThread
     from .sqlite.database import _Statements as SQLiteTransaction
     from .sqlite.lease import HostLeases
     from .stats import Records
@@ -34,6 +35,10 @@ def sqlite_database(db: SQLiteDatabase) -> Database:
 
 
 def sqlite_transaction(tx: SQLiteTransaction) -> Transaction:
+    return tx
+
+
+def sqlite_transaction_in_thread(tx: SQLiteInThread) -> Transaction:
     return tx
 
 
