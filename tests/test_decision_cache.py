@@ -77,3 +77,15 @@ async def test_a_changed_table_at_the_same_version_is_not_answered_from_what_was
     changed = replace(record, table=record.table.model_copy(update={"seats": seats}))
     assert changed.version == record.version and changed.table != record.table
     assert service.games.decision(changed, "22") == decision_of(changed, "22")
+
+
+async def test_a_state_that_differs_at_the_same_version_is_never_answered_with_the_decision_kept(service):
+    """Found by tests/test_stale_menus.py, which puts a state in the service's memory at the same version: the
+    decision kept for the old one was shown. The key names the decision now and what the player holds too."""
+    record = await started(service)
+    before = service.games.decision(record, "11")
+    state = record.state.model_copy(deep=True)
+    me = next(p for p in state.players if p.id == "11")
+    me.hand = me.hand[1:]  # one card fewer in Ada's hand, the version unchanged
+    changed = replace(record, state=state)
+    assert service.games.decision(changed, "11") == decision_of(changed, "11") != before

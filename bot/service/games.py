@@ -11,7 +11,7 @@ from storage import Deadline, GameRecord, LoggedMove, Table, TableMessages
 
 from .core import Core
 from .export import export_game
-from .showing import Decision, Due, decision_of, due_of
+from .showing import Decision, Due, decision_key, decision_of, due_of
 from .turns import next_up
 
 DECISIONS_KEPT = 256  # the newest; a game's version changes with every move, so old ones are never asked again
@@ -22,7 +22,7 @@ class Games:
         self.core = core
         # A person's decision per game version: a panel, its live redraw and the check whether it should be
         # redrawn each ask for it, a few times per move; worked out once (the engine's view and options).
-        self._decisions: OrderedDict[tuple[int, int, str, str, int], tuple[Table, Decision]] = OrderedDict()
+        self._decisions: OrderedDict[tuple[object, ...], tuple[Table, Decision]] = OrderedDict()
 
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one, GameNotPlayable for one whose
@@ -58,9 +58,12 @@ class Games:
 
     def decision(self, record: GameRecord, player: str) -> Decision:
         """`player`'s part of the game now, as their panel shows it: their own, never another's (the key
-        names the player), and never of an older state (it names the version, and the table is compared)."""
-        assert record.state is not None, "a lobby has no decisions"
-        key = (record.id, record.version, record.status, player, record.state.moves)
+        names the player), and never of an older state (it names the version, and the table is compared; and,
+        should a state ever differ at one version, the decision now and what the player holds)."""
+        state = record.state
+        assert state is not None, "a lobby has no decisions"
+        mine = next(((tuple(p.hand), tuple(p.offered), p.money) for p in state.players if p.id == player), ())
+        key = (record.id, record.version, record.status, player, decision_key(state), state.phase, mine)
         kept = self._decisions.get(key)
         if kept is not None and kept[0] == record.table:
             self._decisions.move_to_end(key)
