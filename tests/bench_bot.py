@@ -141,6 +141,20 @@ async def open_table(fake: FakeDiscord, channel: int, players: list[int], comput
     return lobby
 
 
+async def open_tables(fake: FakeDiscord, users: list[FakeUser], count: int) -> list[tuple[int, list[int]]]:
+    """`count` tables, one per channel, 50 at a time, two people each (every third with a computer): each
+    table's message and its people."""
+    games: list[tuple[int, list[int]]] = []
+    for start in range(0, count, 50):
+        batch = []
+        for i, channel in enumerate(fake.channel_ids[start:start + 50], start=start):
+            players = [users[(2 * i) % len(users)].id, users[(2 * i + 1) % len(users)].id]
+            batch.append((open_table(fake, channel, players, i % 3 == 0), players))
+        tables = await asyncio.gather(*(b[0] for b in batch))
+        games += [(t, b[1]) for t, b in zip(tables, batch)]
+    return games
+
+
 async def decide(fake: FakeDiscord, table: int, players: list[int], rnd: random.Random, latencies,
                  filled: list[float]) -> bool:
     """One decision as a player takes it; False when the table named nobody who could decide."""
@@ -179,14 +193,7 @@ async def load(args, folder: Path) -> dict:
     async with fake, bot_process(fake, folder, where) as proc:
         await fake.wait_for_ready(timeout=60)
         rnd, latencies, filled = random.Random(1), [], []
-        games: list[tuple[int, list[int]]] = []
-        for start in range(0, args.games, 50):  # open the tables 50 at a time
-            batch = []
-            for i, channel in enumerate(fake.channel_ids[start:start + 50], start=start):
-                players = [users[(2 * i) % len(users)].id, users[(2 * i + 1) % len(users)].id]
-                batch.append((open_table(fake, channel, players, i % 3 == 0), players))
-            tables = await asyncio.gather(*(b[0] for b in batch))
-            games += [(t, b[1]) for t, b in zip(tables, batch)]
+        games = await open_tables(fake, users, args.games)
         await asyncio.sleep(5)  # let the openings' drawings and computers settle
         before, moves_before, rss_start = fake.stats(), await moves_in(where), rss_kb(proc.pid)
         monitor_file = folder / "monitor.json"  # a bot from before the monitor existed writes none
@@ -370,14 +377,7 @@ async def people(args, folder: Path) -> dict:
         await fake.wait_for_ready(timeout=60)
         await asyncio.sleep(3)
         rss_empty = rss_kb(proc.pid)
-        games: list[tuple[int, list[int]]] = []
-        for start in range(0, args.games, 50):  # open the tables 50 at a time
-            batch = []
-            for i, channel in enumerate(fake.channel_ids[start:start + 50], start=start):
-                players = [users[(2 * i) % len(users)].id, users[(2 * i + 1) % len(users)].id]
-                batch.append((open_table(fake, channel, players, i % 3 == 0), players))
-            tables = await asyncio.gather(*(b[0] for b in batch))
-            games += [(t, b[1]) for t, b in zip(tables, batch)]
+        games = await open_tables(fake, users, args.games)
         crowd = People(fake, games, args.rate)
         if args.warmup:
             await crowd.run(args.in_flight, args.warmup)
