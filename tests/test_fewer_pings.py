@@ -20,6 +20,7 @@ from support.bot_support import (
     make_bot,
     open_and_start,
     pass_time,
+    run,
     service,
 )
 
@@ -121,6 +122,13 @@ async def test_a_panel_that_cannot_follow_the_game_means_a_ping_at_once(h):
     assert due_people(h) == [first] and len(pings(h, first)) == 2
     assert h.problems and all("50027" in p for p in h.problems)
     h.problems.clear()
+    # Whether the lost panel or the move's own round asked first is up to Discord's timing; asked again, the
+    # ping for the same decision does not go out twice.
+    async def lost_again() -> None:
+        h.bot.get_cog("Augsburg").presenter._lost(game(h), str(first))
+
+    await run(h, lost_again())
+    assert len(pings(h, first)) == 2
 
 
 async def a_showdown(h, ada_hand, ben_hand, count=2):

@@ -45,6 +45,7 @@ LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
 STORY_MOVES = 400  # moves read back for the picture's story of the round under way
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
+TOLD_KEPT = 10_000  # the newest pings remembered (per game and player), so no decision is announced twice
 WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
 
@@ -65,6 +66,9 @@ class Presenter:
                                   standings=self._standings, sweep=self.pings.sweep, slot=lambda: self.pictures.slot(),
                                   gone=lambda r: self.service.seats.channel_gone(r.channel_id, r.id))
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
+        # Whom a ping told of which decision: a lost panel and the round of the move that lost it may both
+        # ask for the same ping (which one comes first is up to Discord); one goes out.
+        self._told: dict[tuple[int, str], str] = {}
         self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
@@ -204,6 +208,7 @@ class Presenter:
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
         """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
         watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
+        due = {p for p in due if self._told.get((record.id, p)) != self.service.games.decision(record, p).key}
         due = await to_ping_now(self, record, due)  # outside their hours: later; with a daily word: not at all
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
@@ -219,6 +224,11 @@ class Presenter:
         """Ping these players now, as each asked to be told; then any ping put off for them is owed no more."""
         await self._send_ping(record, sorted(due, key=record.table.players.index))
         await self.service.pings.pinged(record, due)
+        for player in due:  # (newest last: the oldest are forgotten first)
+            self._told.pop((record.id, player), None)
+            self._told[(record.id, player)] = self.service.games.decision(record, player).key
+        while len(self._told) > TOLD_KEPT:
+            del self._told[next(iter(self._told))]
 
     async def _send_ping(self, record: GameRecord, due: list[str]) -> None:
         how = {p: await self.service.settings.notify(p) for p in due}
