@@ -48,3 +48,11 @@ async def sqlite_store(tmp_path):
     s = await Store.open(tmp_path / "games.sqlite3")
     yield s
     await s.close()
+
+
+@pytest.fixture(autouse=True)
+def _shared_games_stay_unchanged(monkeypatch):
+    """Every bot in the tests keeps its games in a cache that fails if a record it shares is changed in place."""
+    from support.shared_games import CheckedGameCache
+
+    monkeypatch.setattr("bot.service.core.GameCache", CheckedGameCache)

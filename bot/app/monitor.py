@@ -81,10 +81,12 @@ class LoopMonitor:
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
         self._trace: list[int] | None = [int(x) for x in traced.split(",")] + [150] if traced else None
         self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
-        # MONITOR_PROFILE=file,after seconds: the loop thread's functions profiled from then on (after the
-        # benchmark's tables have opened), the statistics written to `file` (pstats) at every write.
+        # MONITOR_PROFILE=file,after seconds[,cpu]: the loop thread's functions profiled from then on (after the
+        # benchmark's tables have opened), the statistics written to `file` (pstats) at every write; with
+        # `cpu`, in the thread's CPU time (what the loop spends, without the waits for the GIL or the kernel).
         profiled = os.environ.get("MONITOR_PROFILE", "").split(",")
-        self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) == 2 else None
+        self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) >= 2 else None
+        self._profile_cpu = profiled[2:] == ["cpu"]
         self._profiler: cProfile.Profile | None = None
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
@@ -144,7 +146,8 @@ class LoopMonitor:
                     self._grown(s)
                 if self._profile is not None and written > self._profile[1]:
                     if self._profiler is None:
-                        self._profiler = cProfile.Profile()
+                        self._profiler = cProfile.Profile(time.thread_time) if self._profile_cpu \
+                            else cProfile.Profile()
                         self._profiler.enable()
                     else:
                         self._profiler.dump_stats(self._profile[0])  # (which stops it: on again)

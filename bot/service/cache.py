@@ -3,15 +3,25 @@
 A parsed game is a tree of a hundred small objects; a thousand live tables kept
 that way are what Python's garbage collector walks on every full collection (a
 pause of the whole bot). Kept as JSON text instead (which the collector never
-walks), each is parsed again when a request needs it, in some 30 microseconds.
+walks), each is parsed again when a request needs it (a fraction of a millisecond).
+
+Yet a game being played is asked for many times within seconds (the move, its
+table, the live panels, the pings, the computer's turn): the games used last
+(`HOT` of them) are kept parsed as well, and the newest state of a game is made
+text only once it leaves them. The records handed out are shared, never copied:
+nothing may change a record or its state in place (the engine's `apply` works on
+a copy; a test that sets up a state copies it and `put`s it).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from engine import GameState
 from storage import GameRecord, Table
+
+HOT = 256  # games kept parsed: a few seconds' worth of the games in play at 200 interactions a second
 
 
 @dataclass(frozen=True)
@@ -28,26 +38,52 @@ class _Kept:
 PLACEHOLDER = Table(host="", seats=())  # a kept record's own table: the real one is kept as text beside it
 
 
+def _as_text(record: GameRecord) -> _Kept:
+    state = record.state.model_dump_json() if record.state is not None else None
+    return _Kept(replace(record, state=None, table=PLACEHOLDER), state, record.table.model_dump_json())
+
+
 class GameCache:
-    def __init__(self) -> None:
-        self._kept: dict[int, _Kept] = {}
+    def __init__(self, hot: int = HOT) -> None:
+        self._kept: dict[int, _Kept] = {}  # as text: every game not hot, and a hot one whose text is still true
+        self._hot: OrderedDict[int, GameRecord] = OrderedDict()  # parsed: the games used last, newest at the end
+        self._room = hot
 
     def get(self, channel_id: int) -> GameRecord | None:
+        record = self._hot.get(channel_id)
+        if record is not None:
+            self._hot.move_to_end(channel_id)
+            return record
         kept = self._kept.get(channel_id)
-        return kept.full() if kept is not None else None
+        if kept is None:
+            return None
+        record = kept.full()
+        self._warm(channel_id, record)
+        return record
 
     def version(self, channel_id: int) -> tuple[int, int] | None:
         """(game id, version) of the channel's game, without parsing it."""
+        hot = self._hot.get(channel_id)
+        if hot is not None:
+            return hot.id, hot.version
         kept = self._kept.get(channel_id)
         return (kept.record.id, kept.record.version) if kept is not None else None
 
     def put(self, record: GameRecord) -> None:
-        state = record.state.model_dump_json() if record.state is not None else None
-        bare = replace(record, state=None, table=PLACEHOLDER)
-        self._kept[record.channel_id] = _Kept(bare, state, record.table.model_dump_json())
+        self._kept.pop(record.channel_id, None)  # its text is of an older state: made again if it cools
+        self._hot.pop(record.channel_id, None)
+        self._warm(record.channel_id, record)
 
     def drop(self, channel_id: int) -> None:
         self._kept.pop(channel_id, None)
+        self._hot.pop(channel_id, None)
+
+    def _warm(self, channel_id: int, record: GameRecord) -> None:
+        self._hot[channel_id] = record
+        while len(self._hot) > self._room:
+            cold, was = self._hot.popitem(last=False)
+            if cold not in self._kept:
+                self._kept[cold] = _as_text(was)
 
     def __len__(self) -> int:
-        return len(self._kept)
+        return len(self._kept) + sum(1 for channel_id in self._hot if channel_id not in self._kept)

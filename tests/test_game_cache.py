@@ -1,0 +1,75 @@
+"""The cache of open games (bot/service/cache.py): the games used last are kept parsed and shared, the others
+as text; a game leaves the parsed ones and comes back unchanged, and a newer state replaces an older one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.service.cache import GameCache
+from engine import new_game
+from storage import GameRecord, Seat, Table
+
+
+def record(channel: int, version: int = 1) -> GameRecord:
+    players = [str(channel), str(channel + 1)]
+    table = Table(host=players[0], seats=tuple(Seat(id=p, name=f"P{p}") for p in players), seed=channel)
+    return GameRecord(id=channel, guild_id=1, channel_id=channel, status="active", version=version,
+                      state=new_game(players, seed=channel)[0], table=table, created_at=0.0, updated_at=0.0)
+
+
+def text(r: GameRecord) -> str:
+    assert r.state is not None
+    return r.state.model_dump_json() + r.table.model_dump_json()
+
+
+def test_a_game_in_use_is_shared_not_parsed_again():
+    cache = GameCache(hot=2)
+    cache.put(first := record(10))
+    assert cache.get(10) is first and cache.get(10) is first
+    assert cache.get(11) is None and cache.version(10) == (10, 1)
+
+
+def test_games_that_cool_come_back_equal_and_are_counted_once():
+    cache = GameCache(hot=2)
+    games = [record(c) for c in (10, 20, 30, 40)]
+    for g in games:
+        cache.put(g)
+    assert len(cache) == 4
+    assert [cache.version(g.channel_id) for g in games] == [(g.id, 1) for g in games]
+    again = cache.get(10)  # cold: parsed from its text
+    assert again is not None and again is not games[0] and text(again) == text(games[0])
+    assert again == replace(games[0], state=again.state, table=again.table)  # the rest of the record too
+    for g in games:  # round and round: every one leaves and comes back
+        back = cache.get(g.channel_id)
+        assert back is not None and text(back) == text(g)
+    assert len(cache) == 4
+
+
+def test_a_newer_state_replaces_the_older_one_hot_or_cold():
+    cache = GameCache(hot=1)
+    old = record(10)
+    cache.put(old)
+    cache.put(record(20))  # 10 cools: its text is the old state
+    assert old.state is not None
+    newer = replace(old, version=2, state=old.state.model_copy(update={"moves": old.state.moves + 1}))
+    cache.put(newer)  # hot again, with the newer state
+    cache.put(record(30))  # and cold again: its text must be the newer state's, not the older
+    back = cache.get(10)
+    assert back is not None and back.version == 2 and text(back) == text(newer) != text(old)
+    cache.drop(10)
+    assert cache.get(10) is None and cache.version(10) is None and len(cache) == 2
+
+
+@pytest.mark.parametrize("hot", [1, 3])
+def test_the_checking_cache_of_the_tests_catches_a_change_in_place(hot):
+    from support.shared_games import CheckedGameCache
+
+    cache = CheckedGameCache(hot)
+    cache.put(r := record(10))
+    shared = cache.get(10)
+    assert shared is r and shared.state is not None
+    shared.state.players[0].money += 1  # what nothing in the bot may do
+    with pytest.raises(AssertionError, match="changed in place"):
+        cache.get(10)
