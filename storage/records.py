@@ -119,7 +119,10 @@ class Table(_Record):
         return self.rules or 1
 
     def seat(self, player: str) -> Seat | None:
-        return next((s for s in self.seats if s.id == player), None)
+        for seat in self.seats:  # (asked very often: a plain loop, no generator)
+            if seat.id == player:
+                return seat
+        return None
 
     def is_computer(self, player: str) -> bool:
         seat = self.seat(player)

@@ -4,7 +4,7 @@ game (showing.py); and the bot's bookkeeping of a game's messages, written under
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from storage import Deadline, GameRecord, LoggedMove, Table, TableMessages
@@ -15,6 +15,16 @@ from .showing import Decision, Due, decision_key, decision_of, due_of
 from .turns import next_up
 
 DECISIONS_KEPT = 256  # the newest; a game's version changes with every move, so old ones are never asked again
+RECORDS_KEPT = 256  # the records asked about last: who is due and their decisions, worked out once per record
+
+
+@dataclass
+class _Known:
+    """What was worked out for one record (the very object: records are never changed in place, cache.py)."""
+
+    record: GameRecord
+    due: Due | None = None
+    decisions: dict[str, Decision] = field(default_factory=dict)
 
 
 class Games:
@@ -23,6 +33,19 @@ class Games:
         # A person's decision per game version: a panel, its live redraw and the check whether it should be
         # redrawn each ask for it, a few times per move; worked out once (the engine's view and options).
         self._decisions: OrderedDict[tuple[object, ...], tuple[Table, Decision]] = OrderedDict()
+        # The same record object is asked about again and again within a move's life (the cache shares it):
+        # by its identity, the answers come without building a key.
+        self._known: OrderedDict[int, _Known] = OrderedDict()
+
+    def _of(self, record: GameRecord) -> _Known:
+        known = self._known.get(id(record))
+        if known is not None and known.record is record:
+            self._known.move_to_end(id(record))
+            return known
+        known = self._known[id(record)] = _Known(record)
+        if len(self._known) > RECORDS_KEPT:
+            self._known.popitem(last=False)
+        return known
 
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one, GameNotPlayable for one whose
@@ -51,21 +74,32 @@ class Games:
 
     # --- what a front-end shows
 
-    @staticmethod
-    def due(record: GameRecord | None) -> Due:
+    def due(self, record: GameRecord | None) -> Due:
         """Who is due in the game now: the people to tell, the seats the bot moves."""
-        return due_of(record)
+        if record is None:
+            return due_of(record)
+        known = self._of(record)
+        if known.due is None:
+            known.due = due_of(record)
+        return known.due
 
     def decision(self, record: GameRecord, player: str) -> Decision:
         """`player`'s part of the game now, as their panel shows it: their own, never another's (the key
         names the player), and never of an older state (it names the version, and the table is compared; and,
         should a state ever differ at one version, the decision now and what the player holds)."""
+        known = self._of(record)
+        decided = known.decisions.get(player)
+        if decided is None:
+            decided = known.decisions[player] = self._decision(record, player)
+        return decided
+
+    def _decision(self, record: GameRecord, player: str) -> Decision:
         state = record.state
         assert state is not None, "a lobby has no decisions"
         mine = next(((tuple(p.hand), tuple(p.offered), p.money) for p in state.players if p.id == player), ())
         key = (record.id, record.version, record.status, player, decision_key(state), state.phase, mine)
         kept = self._decisions.get(key)
-        if kept is not None and kept[0] == record.table:
+        if kept is not None and (kept[0] is record.table or kept[0] == record.table):
             self._decisions.move_to_end(key)
             return kept[1]
         decision = decision_of(record, player)
@@ -102,7 +136,7 @@ class Games:
     async def clock(self, record: GameRecord) -> tuple[dict[str, float], dict[str, float]]:
         """When each player on the clock runs out of time, and when the hours of each person due now and
         outside them begin (the table shows both)."""
-        return await self.timeouts(record), await self.core.hours.outside(due_of(record).people)
+        return await self.timeouts(record), await self.core.hours.outside(self.due(record).people)
 
     async def postpone(self, deadline: Deadline, until: float) -> bool:
         return await self.core.store.deadlines.postpone_deadline(deadline, until)
