@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from engine.components import JOKER
 from engine.edition import Edition
@@ -11,6 +12,7 @@ from storage import Seat
 from .words import Words
 
 
+@lru_cache(maxsize=1024)  # (a name is asked for many times per panel and table)
 def noble(w: Words, noble_id: str) -> str:
     return {
         "philipp": w._("Philipp"),
@@ -21,10 +23,12 @@ def noble(w: Words, noble_id: str) -> str:
     }[noble_id]
 
 
+@lru_cache(maxsize=1024)
 def category(w: Words, category_id: str) -> str:
     return {"trade": w._("Trade"), "nobility": w._("Nobility"), "offices": w._("Offices")}[category_id]
 
 
+@lru_cache(maxsize=1024)
 def tile(w: Words, tile_id: str) -> str:
     return {
         "church": w._("Church"),
@@ -86,6 +90,7 @@ def card_parts(card_id: str) -> tuple[str, int]:
     return noble_id, int(value)
 
 
+@lru_cache(maxsize=1024)
 def card(w: Words, card_id: str) -> str:
     if card_id == JOKER:
         return w._("Joker")
@@ -99,7 +104,12 @@ def card_with_price(w: Words, card_id: str, ed: Edition) -> str:
     if card_id == JOKER:
         return w._("Joker ({price}; counts for every noble, never wins a showdown)",
                    price=w.money(ed.card_price[card_id]))
-    return w._("{card} ({price})", card=card(w, card_id), price=w.money(ed.card_price[card_id]))
+    return _priced(w, card_id, ed.card_price[card_id])
+
+
+@lru_cache(maxsize=4096)
+def _priced(w: Words, card_id: str, price: int) -> str:
+    return w._("{card} ({price})", card=card(w, card_id), price=w.money(price))
 
 
 def joker_note(w: Words) -> str:
