@@ -29,7 +29,7 @@ from storage import (
     VersionConflict,
 )
 
-from .automatic import lapsed
+from .automatic import automatic, lapsed
 from .cache import GameCache
 from .clock import Clock
 from .outcome import Outcome, refuse
@@ -194,10 +194,11 @@ class Core:
         """The game's deadlines once its table (and state) change (a new clock counts inside its person's hours)."""
         state = new_state or record.state
         before = tracked(record.state, record.table)
-        after = tracked(state, new_table)
+        made = automatic(state, new_table)
+        after = tracked(state, new_table, made)
         hours = await self.hours.of_all(newly_clocked(before, after, set(restart), new_table))
         return plan(record.id, before, after, set(restart), new_table, self.timing, self.clock.now(),
-                    computers_due(state, new_table), hours)
+                    computers_due(state, new_table, made), hours)
 
     def planned(self, deadlines: DeadlinePlan | None = None, announce_at: float | None = None) -> None:
         """Deadlines were written: the scheduler looks again if one comes before what it sleeps until."""

@@ -83,8 +83,9 @@ def due_of(record: GameRecord | None) -> Due:
         return NOBODY
     state, table = record.state, record.table
     acting = tuple(to_act(state))
-    made = bot_decides(state, table)
-    return Due(acting, frozenset(acting) - made, frozenset(computers_due(state, table)), frozenset(made))
+    auto = automatic(state, table)
+    made = bot_decides(state, table, auto)
+    return Due(acting, frozenset(acting) - made, frozenset(computers_due(state, table, auto)), frozenset(made))
 
 
 def decision_of(record: GameRecord, player: str) -> Decision:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine import GameState, to_act
 from storage import Deadline, DeadlinePlan, Table
 
-from .automatic import automatic
+from .automatic import Automatic, automatic
 from .hours import Hours
 
 HOUR = 3600
@@ -49,19 +49,23 @@ def _due(state: GameState | None) -> list[str]:
     return [] if state is None or state.phase == "game_over" else to_act(state)
 
 
-def computers_due(state: GameState | None, table: Table) -> set[str]:
+# `made`, in each below: automatic(state, table), when the caller has it already (it is the costly part).
+
+def computers_due(state: GameState | None, table: Table, made: Automatic | None = None) -> set[str]:
     """The seats the bot must move now: a computer's, a human's stood in for, or a person's decision the bot
     takes for them (their only option, or settled ahead)."""
     due = _due(state)
-    return {p for p in due if table.computer_plays(p)} | set(automatic(state, table).now) if due else set()
+    if not due:
+        return set()
+    return {p for p in due if table.computer_plays(p)} | set((made or automatic(state, table)).now)
 
 
-def bot_decides(state: GameState | None, table: Table) -> set[str]:
+def bot_decides(state: GameState | None, table: Table, made: Automatic | None = None) -> set[str]:
     """Everyone due whose decision the bot makes, now or once the others have chosen: nobody to ask."""
     due = _due(state)
     if not due:
         return set()
-    made = automatic(state, table)
+    made = made or automatic(state, table)
     return {p for p in due if table.computer_plays(p)} | set(made.now) | made.waiting
 
 
@@ -70,10 +74,12 @@ def people_due(state: GameState | None, table: Table) -> set[str]:
     return set(_due(state)) - bot_decides(state, table)
 
 
-def tracked(state: GameState | None, table: Table) -> set[str]:
+def tracked(state: GameState | None, table: Table, made: Automatic | None = None) -> set[str]:
     """The people due whose deadlines stand (a clock, a ping put off): all but those the bot moves now."""
     due = _due(state)
-    return {p for p in due if not table.computer_plays(p)} - set(automatic(state, table).now) if due else set()
+    if not due:
+        return set()
+    return {p for p in due if not table.computer_plays(p)} - set((made or automatic(state, table)).now)
 
 
 def next_up(state: GameState | None, table: Table, due: set[str]) -> str | None:
