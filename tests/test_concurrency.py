@@ -262,3 +262,35 @@ async def test_a_transaction_that_awaits_others_holds_the_writer_and_the_rest_wa
     assert await store.settings.meta("long") == "done" and await store.settings.meta("short") == "yes"
     if store.db.dialect.name == "sqlite":
         assert order == ["long", "short"]
+
+
+async def test_on_postgresql_a_read_never_waits_for_the_connections_transactions_hold(postgres_url):
+    """Under load every write connection may be held by a transaction waiting its turn on the event loop
+    (issue 44: panels waited seconds for a connection); a read outside a transaction has connections of
+    its own and answers meanwhile."""
+    from storage.postgres.database import PostgresDatabase
+    from storage.url import DatabaseURL
+
+    dsn = DatabaseURL.parse(postgres_url).dsn
+    assert dsn is not None
+    db = await PostgresDatabase.open(dsn, max_size=2)
+    held, release = asyncio.Event(), asyncio.Event()
+    started = 0
+
+    async def hold(tx):
+        nonlocal started
+        await tx.fetchone("SELECT 1 AS one")
+        started += 1
+        if started == 2:
+            held.set()
+        await release.wait()  # (a transaction whose next statement waits for a busy loop, drawn out)
+
+    writers = [asyncio.ensure_future(db.transaction(hold)) for _ in range(2)]
+    try:
+        await asyncio.wait_for(held.wait(), 30)  # both write connections are taken now
+        row = await asyncio.wait_for(db.fetchone("SELECT 41 + 1 AS answer"), 30)
+        assert row is not None and row["answer"] == 42 and not any(w.done() for w in writers)
+    finally:
+        release.set()
+        await asyncio.gather(*writers)
+        await db.close()

@@ -115,8 +115,12 @@ class PostgresDatabase:
 
     dialect = PostgresDialect()
 
-    def __init__(self, pool: asyncpg.Pool, dsn: str, retry_seconds: float):
-        self._pool = pool
+    def __init__(self, pool: asyncpg.Pool, dsn: str, retry_seconds: float, reads: asyncpg.Pool | None = None):
+        self._pool = pool  # transactions
+        # Reads outside a transaction have connections of their own: a transaction holds its connection for
+        # a round trip per statement, each waiting its turn on a busy event loop, so under load the writes
+        # could hold every connection of one pool and a panel's quick read would wait behind them for seconds.
+        self._reads = reads or pool
         self.dsn = dsn
         self.retry_seconds = retry_seconds
         self.path: str | None = None  # a file only on SQLite
@@ -134,29 +138,30 @@ class PostgresDatabase:
             pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:  # a wrong password, no such database
             raise StorageUnavailable(f"PostgreSQL refused the connection: {exc}") from exc
-        db = cls(pool, dsn, retry_seconds)
         try:
             async with pool.acquire() as con:
                 await migrate(con, migrate_to)
+            reads = await retrying(start, retry_seconds, "connect to PostgreSQL")
         except BaseException:
             await pool.close()
             raise
-        return db
+        return cls(pool, dsn, retry_seconds, reads)
 
     async def connect(self) -> asyncpg.Connection:
         """A connection of its own, outside the pool (the lease's)."""
         return await asyncpg.connect(self.dsn, timeout=CONNECT_TIMEOUT)
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._pool.close(), 10)
-        self._pool.terminate()
+        for pool in {self._pool, self._reads}:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pool.close(), 10)
+            pool.terminate()
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        return await retrying(lambda: self._pool.fetchrow(numbered(sql), *params), self.retry_seconds, "read")
+        return await retrying(lambda: self._reads.fetchrow(numbered(sql), *params), self.retry_seconds, "read")
 
     async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
-        return await retrying(lambda: self._pool.fetch(numbered(sql), *params), self.retry_seconds, "read")
+        return await retrying(lambda: self._reads.fetch(numbered(sql), *params), self.retry_seconds, "read")
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[T]], *, awaits_others: bool = False) -> T:
         """Run `work(tx)` as one transaction (READ COMMITTED); retried whole if the connection was lost
