@@ -15,13 +15,11 @@ goes out only if they have not decided by then (service/pings.py).
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 
 import discord
 
 from engine import spectator_view
-from engine.events import GameOver
 from storage import Deadline, GameRecord
 
 from ..picture.story import Story, story
@@ -38,6 +36,7 @@ from .people import NOBODY, extras, mention, notify, people
 from .pictures import Pictures
 from .ping_messages import PingMessages
 from .quiet import to_ping_now
+from .told import Told
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
 log = logging.getLogger(__name__)
@@ -45,7 +44,6 @@ LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
 STORY_MOVES = 400  # moves read back for the picture's story of the round under way
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
-TOLD_KEPT = 10_000  # the newest pings remembered (per game and player), so no decision is announced twice
 WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
 
@@ -66,9 +64,7 @@ class Presenter:
                                   standings=self._standings, sweep=self.pings.sweep, slot=lambda: self.pictures.slot(),
                                   gone=lambda r: self.service.seats.channel_gone(r.channel_id, r.id))
         self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
-        # Whom a ping told of which decision: a lost panel and the round of the move that lost it may both
-        # ask for the same ping (which one comes first is up to Discord); one goes out.
-        self._told: dict[tuple[int, str], str] = {}
+        self.told = Told(service)  # whom a ping told of which decision: never twice
         self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
@@ -208,7 +204,7 @@ class Presenter:
     async def _ping(self, record: GameRecord, due: set[str]) -> None:
         """One ping for whoever became due in a burst of moves and is not watching; a ping put off for those
         watching (they see their decision on their panel), owed if they have not decided in `watch` seconds."""
-        due = {p for p in due if self._told.get((record.id, p)) != self.service.games.decision(record, p).key}
+        due = self.told.not_yet(record, due)
         due = await to_ping_now(self, record, due)  # outside their hours: later; with a daily word: not at all
         watching = {p for p in due if self.live.watching(record.id, p, self.watch)}
         if watching:
@@ -224,11 +220,7 @@ class Presenter:
         """Ping these players now, as each asked to be told; then any ping put off for them is owed no more."""
         await self._send_ping(record, sorted(due, key=record.table.players.index))
         await self.service.pings.pinged(record, due)
-        for player in due:  # (newest last: the oldest are forgotten first)
-            self._told.pop((record.id, player), None)
-            self._told[(record.id, player)] = self.service.games.decision(record, player).key
-        while len(self._told) > TOLD_KEPT:
-            del self._told[next(iter(self._told))]
+        self.told.pinged(record, due)
 
     async def _send_ping(self, record: GameRecord, due: list[str]) -> None:
         how = {p: await self.service.settings.notify(p) for p in due}
@@ -280,15 +272,9 @@ class Presenter:
     async def _standings(self, record: GameRecord) -> int | None:
         """Post a finished game's standings; their message id. The nonce names the game, so Discord shows
         them once even if a restart repeats the post."""
-        moves = await self.service.games.history(record)
-        entries = [e for move in moves for e in move.entries]
-        over = next((e for e in reversed(entries) if isinstance(e, GameOver)), None)
+        over, prestige = await self.service.games.final_tally(record)
         if over is None:
             return None
-        prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for e in entries:
-            if e.type == "prestige_gained":
-                prestige[e.player][e.reason] += e.amount
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         w = _words(record)
         embed = standings_embed(w, record, over, prestige)

@@ -3,10 +3,11 @@ game (showing.py); and the bot's bookkeeping of a game's messages, written under
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.events import GameOver
 from storage import Deadline, GameRecord, LoggedMove, Table, TableMessages
 
 from .core import Core
@@ -123,6 +124,16 @@ class Games:
     async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
         """The game's moves after move `after` (-1: all of them, the deal included)."""
         return await self.core.store.log.moves_since(record.id, after)
+
+    async def final_tally(self, record: GameRecord) -> tuple[GameOver | None, dict[str, dict[str, int]]]:
+        """A finished game's end (None if its log has none) and each player's prestige by where it came from."""
+        entries = [e for move in await self.history(record) for e in move.entries]
+        over = next((e for e in reversed(entries) if isinstance(e, GameOver)), None)
+        prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for e in entries:
+            if e.type == "prestige_gained":
+                prestige[e.player][e.reason] += e.amount
+        return over, prestige
 
     async def export(self, record: GameRecord) -> dict[str, Any]:
         """The game as its export file holds it (export.py)."""
