@@ -62,7 +62,9 @@ class _ErrorCapture(logging.Handler):
 class Harness(FakeDiscord):
     """The fake Discord with one bot attached in process. Create with :meth:`create`; always :meth:`close`."""
 
-    def __init__(self, *, settle_timeout: float = 5.0, **kwargs: Any) -> None:
+    def __init__(self, *, settle_timeout: float = 30.0, **kwargs: Any) -> None:
+        # 30 s: a whole game's worth of work settles within it even on a machine busy with other work (the
+        # suite must pass every time there); a task that truly hangs still fails the test, only later.
         super().__init__(**kwargs)
         self.settle_timeout = settle_timeout
         self.bot: discord.Client | None = None
