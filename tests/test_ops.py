@@ -1,0 +1,246 @@
+"""What an operator sees of a running bot (issue 45): Prometheus metrics, /healthz and /readyz on METRICS_PORT,
+LOG_FORMAT=json, and the settings that turn them on, refused in one line when wrong.
+
+A real `python -m bot` against the fake Discord on 127.0.0.1 (as in test_bot_process.py), scraped over HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+from conftest import ROOT
+from prometheus_client.parser import text_string_to_metric_families
+from support.bot_processes import bots
+from support.fake_discord import FakeDiscord, FakeUser
+
+from bot.app.config import read_settings
+from bot.app.logs import JsonFormatter
+from bot.app.metrics import Metrics, route_group
+from bot.app.ops import OpsServer
+from bot.app.watch import Watch
+from bot.service.where import working_in
+
+GUILD_ID, CHANNEL_ID = 720_000_000_000_000_001, 720_000_000_000_000_002
+ALICE = 720_000_000_000_000_101
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+async def fetch(port: int, path: str) -> tuple[int, str]:
+    return await asyncio.to_thread(get, port, path)
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a scrape: (name, sorted labels) -> value."""
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def value(scraped: dict, name: str, **labels: str) -> float:
+    return scraped.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def run_bot(tmp_path, **settings: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "a-token", **settings}
+    return subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=60)
+
+
+# --- settings
+
+
+@pytest.mark.parametrize("setting, wrong, said", [
+    ("METRICS_PORT", "nine thousand", "is not a whole number"),
+    ("METRICS_PORT", "70000", "must be 65535 or less"),
+    ("METRICS_PORT", "0", "must be 1 or more"),
+    ("LOG_FORMAT", "xml", "is no log format"),
+    ("DRAIN_SECONDS", "60", "must be 25.0 or less"),
+])
+def test_a_wrong_operator_setting_is_one_line_and_exit_2(tmp_path, setting, wrong, said):
+    out = run_bot(tmp_path, **{setting: wrong})
+    assert out.returncode == 2
+    (line,) = (out.stdout + out.stderr).strip().splitlines()
+    assert line.startswith(f"{setting}={wrong!r} {said}") and "Traceback" not in line
+
+
+def test_empty_operator_settings_are_not_set(monkeypatch):
+    for name in ("METRICS_PORT", "METRICS_HOST", "LOG_FORMAT", "DRAIN_SECONDS"):
+        monkeypatch.setenv(name, "")
+    settings = read_settings(_env_file=None)
+    assert settings.metrics_port is None and settings.metrics_host == "127.0.0.1"
+    assert settings.log_format == "text" and settings.drain_seconds == 20
+
+
+def test_a_metrics_port_in_use_is_one_line_and_exit_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = run_bot(tmp_path, METRICS_PORT=str(port))
+    assert out.returncode == 2
+    (line,) = (out.stdout + out.stderr).strip().splitlines()[-1:]
+    assert f"METRICS_PORT={port} cannot be listened on" in line and "Traceback" not in out.stderr
+
+
+# --- the pieces, in this process
+
+
+def test_route_groups_have_few_values_and_never_an_id():
+    assert route_group("/api/v10/interactions/123/abc-token/callback") == "interaction_callback"
+    assert route_group("/api/v10/webhooks/1/tok/messages/@original") == "webhook"
+    assert route_group("/api/v10/channels/5/messages/6") == "channel_message"
+    assert route_group("/api/v10/applications/1/guilds/2/commands") == "commands"
+    assert route_group("/api/v10/somewhere/new") == "other"
+
+
+def test_an_interaction_is_counted_once_answered_with_its_time_and_kind():
+    metrics = Metrics()
+    metrics.arrived(41, 3)
+    metrics.arrived(42, 2)
+    metrics.requested("/api/v10/interactions/41/t/callback", 204)
+    metrics.requested("/api/v10/interactions/42/t/callback", 429)
+    scraped = samples(metrics.exposition().decode())
+    assert value(scraped, "augsburg_interactions_total", kind="component", outcome="answered") == 1
+    assert value(scraped, "augsburg_interactions_total", kind="command", outcome="failed") == 1
+    assert value(scraped, "augsburg_interaction_answer_seconds_count", kind="component") == 1
+    assert value(scraped, "augsburg_interaction_answer_seconds_count", kind="command") == 0
+    assert value(scraped, "augsburg_discord_rate_limited_total", route_group="interaction_callback") == 1
+    assert value(scraped, "augsburg_discord_requests_total", route_group="interaction_callback", status="204") == 1
+    assert any(name.startswith("process_") for name, _ in scraped)  # the client library's process metrics
+
+
+class _Bot:
+    """What Watch reads of a bot, set by each test."""
+
+    def __init__(self, ready=True, lease_held=True, reachable=True):
+        class Lease:
+            held, lost = lease_held, False
+
+        class Service:
+            async def reachable(self):
+                return reachable
+
+        self.ready, self.lease, self.service = ready, Lease(), Service()
+
+    def is_ready(self):
+        return self.ready
+
+    def is_closed(self):
+        return False
+
+
+async def test_readiness_names_what_is_missing():
+    watch = Watch(None)
+    assert await watch.unready(_Bot(), [(0, True, 0.01)]) is None
+    assert await watch.unready(_Bot(ready=False), [(0, False, 0.0)]) == "not connected to Discord"
+    assert await watch.unready(_Bot(), [(0, True, 0.0), (1, False, 0.0)]) == "shard 1 not connected to Discord"
+    assert "lease" in await watch.unready(_Bot(lease_held=False), [(0, True, 0.0)])
+    assert await watch.unready(_Bot(reachable=False), [(0, True, 0.0)]) == "the database does not answer"
+    watch.draining = True
+    assert await watch.unready(_Bot(), [(0, True, 0.0)]) == "draining before a stop"
+
+
+async def test_readyz_is_503_with_a_short_json_reason_and_healthz_200():
+    why: list[str | None] = ["the database does not answer"]
+
+    async def unready():
+        return why[0]
+
+    async def refresh():
+        return None
+
+    port = free_port()
+    server = OpsServer(Metrics(), "127.0.0.1", port, unready, refresh)
+    await server.start()
+    try:
+        status, body = await fetch(port, "/readyz")
+        assert status == 503 and json.loads(body) == {"status": "not ready", "reason": "the database does not answer"}
+        why[0] = None
+        assert (await fetch(port, "/readyz"))[0] == 200
+        assert (await fetch(port, "/healthz")) == (200, '{"status": "alive"}')
+        assert "augsburg_draining 0.0" in (await fetch(port, "/metrics"))[1]
+    finally:
+        await server.stop()
+
+
+def test_a_json_log_line_says_where_it_was_written():
+    async def in_a_task() -> str:
+        working_in(shard=1, guild=2, channel=3, game=4)
+        record = logging.LogRecord("bot.x", logging.WARNING, __file__, 1, "a %s", ("move",), None)
+        return JsonFormatter().format(record)
+
+    line = json.loads(asyncio.run(in_a_task()))
+    assert line["level"] == "WARNING" and line["logger"] == "bot.x" and line["message"] == "a move"
+    assert (line["shard"], line["guild"], line["channel"], line["game"]) == (1, 2, 3, 4)
+    assert line["time"].endswith("+00:00")
+    outside = json.loads(JsonFormatter().format(logging.LogRecord("bot", logging.INFO, __file__, 1, "x", (), None)))
+    assert "game" not in outside and "channel" not in outside  # nothing known: nothing said
+
+
+# --- a real bot process
+
+
+async def test_a_bot_process_serves_metrics_health_and_readiness_and_logs_json(tmp_path):
+    port = free_port()
+    async with FakeDiscord(guild_id=GUILD_ID, channel_id=CHANNEL_ID, users=[FakeUser(ALICE, "Alice")]) as fake, \
+            bots(fake, tmp_path, DISCORD_GUILD_ID=str(GUILD_ID)) as start:
+        bot = await start("bot", METRICS_PORT=str(port), LOG_FORMAT="json", LOG_LEVEL="DEBUG",
+                          COMPUTER_DELAY="0.05")
+        await fake.wait_for_ready()
+        assert (await fetch(port, "/healthz"))[0] == 200
+        await fake.wait_until(lambda: get(port, "/readyz")[0] == 200, timeout=60, what="/readyz 200")
+
+        table = (await fake.slash(ALICE, "augsburg new")).answer.message_id
+        await fake.click(ALICE, table, label="Add computer player")
+        started = await fake.click(ALICE, table, label="Start game")
+        assert "round 1 of" in started.answer.embeds[0]["title"]
+        await fake.slash(ALICE, "augsburg status")
+
+        def scraped() -> dict:
+            return samples(get(port, "/metrics")[1])
+
+        # The computer's first move follows on its own: polled for, however slow the machine.
+        await fake.wait_until(lambda: value(scraped(), "augsburg_decisions_total", by="computer", level="normal")
+                              >= 1, timeout=60, what="the computer's move counted")
+        now = scraped()
+        assert value(now, "augsburg_interactions_total", kind="command", outcome="answered") == 2
+        assert value(now, "augsburg_interactions_total", kind="component", outcome="answered") == 2
+        assert value(now, "augsburg_interaction_answer_seconds_count", kind="command") == 2
+        assert value(now, "augsburg_interaction_answer_seconds_count", kind="component") == 2
+        assert value(now, "augsburg_games_live") == 1
+        assert sum(v for (name, labels), v in now.items() if name == "augsburg_games") == 1
+        assert value(now, "augsburg_gateway_connected", shard="0") == 1
+        assert value(now, "augsburg_commit_seconds_count", backend="sqlite") >= 1
+        assert value(now, "augsburg_event_loop_lag_seconds_count") > 0
+        assert value(now, "augsburg_discord_requests_total", route_group="interaction_callback", status="200") >= 4
+        assert value(now, "process_resident_memory_bytes") > 0
+        for (name, labels), _ in now.items():  # never a user, channel or game id as a label
+            assert not any(str(x) in str(labels) for x in (ALICE, CHANNEL_ID, GUILD_ID)), (name, labels)
+
+        bot.proc.terminate()
+        assert await bot.exited() == 0
+        lines = [json.loads(line) for line in bot.output().splitlines()]  # every line is one JSON object
+        assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+        assert any(line.get("guild") == GUILD_ID and line.get("channel") == CHANNEL_ID and line.get("shard") == 0
+                   and isinstance(line.get("game"), int) for line in lines)  # a line written for a click
