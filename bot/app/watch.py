@@ -69,17 +69,17 @@ class Watch:
         "restarting, try again in a moment" instead; a served one is waited for by `drain`."""
         if self.metrics is not None:
             self.metrics.arrived(interaction.id, interaction.type.value)
+        task = asyncio.current_task()
+        if task is not None and (held or self.draining):  # the interaction's own task (discord.py runs each
+            self._in_flight.add(task)  # in one): drain waits for it, and for a "restarting" answer too
+            task.add_done_callback(self._in_flight.discard)
         if self.draining or not held:
             if self.metrics is not None:
                 self.metrics.turned_away(interaction.id, interaction.type.value)
             if self.draining and interaction.type != discord.InteractionType.autocomplete:
-                with contextlib.suppress(discord.HTTPException):
+                with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
                     await answers.send(interaction, notices.restarting(words(interaction.locale)))
             return False
-        task = asyncio.current_task()
-        if task is not None:  # the interaction's own task (discord.py runs each in one): drain waits for it
-            self._in_flight.add(task)
-            task.add_done_callback(self._in_flight.discard)
         return True
 
     async def drain(self, bot: Watched, seconds: float) -> None:
@@ -88,13 +88,12 @@ class Watch:
         if self.metrics is not None:
             self.metrics.draining.set(1)
         until = time.monotonic() + seconds
-        waiting = set(self._in_flight)
-        log.info("draining: %d interaction(s) in flight, up to %.0f s", len(waiting), seconds)
-        if waiting:
-            _, left = await asyncio.wait(waiting, timeout=seconds)
-            if left:
-                log.warning("draining: %d interaction(s) still in flight after %.0f s: stopping anyway",
-                            len(left), seconds)
+        log.info("draining: %d interaction(s) in flight, up to %.0f s", len(self._in_flight), seconds)
+        while self._in_flight and time.monotonic() < until:  # (those turned away meanwhile, answered, too)
+            await asyncio.wait(set(self._in_flight), timeout=until - time.monotonic())
+        if self._in_flight:
+            log.warning("draining: %d interaction(s) still in flight after %.0f s: stopping anyway",
+                        len(self._in_flight), seconds)
         while bot.service is not None and bot.service.busy() and time.monotonic() < until:
             await asyncio.sleep(SETTLE)  # a computer's move or a deadline's, being committed
 
