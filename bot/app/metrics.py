@@ -102,6 +102,7 @@ class Metrics(Observer):
         self.draining = Gauge("augsburg_draining", "1 while the bot drains before it stops (SIGTERM)",
                               registry=r)
         self._arrived: dict[int, tuple[float, str]] = {}  # interaction id -> (arrival, kind): not answered yet
+        self._phases: set[str] = set()  # the phases last set (one gone since is set to 0)
 
     # --- the service (Observer)
 
@@ -164,8 +165,6 @@ class Metrics(Observer):
             self.games_phase.labels(phase).set(count)
         self.games_phase.labels("unloaded").set(max(0, live - sum(phases.values())))
         self._phases = set(phases)
-
-    _phases: set[str] = set()
 
     def loop_paused(self, seconds: float) -> None:
         self.loop_lag.observe(max(0.0, seconds))
