@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from support.bot_processes import bots
 from support.fake_discord import FakeDiscord, FakeUser
 
-from bot.app.config import read_settings
+from bot.app.config import WrongSettings, read_settings
 from bot.app.logs import JsonFormatter
 from bot.app.metrics import Metrics, route_group
 from bot.app.ops import OpsServer
@@ -45,6 +45,8 @@ def get(port: int, path: str) -> tuple[int, str]:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as refused:
         return refused.code, refused.read().decode()
+    except OSError as exc:  # not listening (yet, or any more)
+        return 0, str(exc)
 
 
 async def fetch(port: int, path: str) -> tuple[int, str]:
@@ -70,18 +72,27 @@ def run_bot(tmp_path, **settings: str) -> subprocess.CompletedProcess:
 # --- settings
 
 
+# (test_wrong_input_cli.py tries every setting's wrong values as `python -m bot` reads them: one line, status 2)
 @pytest.mark.parametrize("setting, wrong, said", [
     ("METRICS_PORT", "nine thousand", "is not a whole number"),
     ("METRICS_PORT", "70000", "must be 65535 or less"),
     ("METRICS_PORT", "0", "must be 1 or more"),
     ("LOG_FORMAT", "xml", "is no log format"),
+    ("METRICS_HOST", "http://127.0.0.1", "is no host name or address"),
     ("DRAIN_SECONDS", "60", "must be 25.0 or less"),
 ])
-def test_a_wrong_operator_setting_is_one_line_and_exit_2(tmp_path, setting, wrong, said):
-    out = run_bot(tmp_path, **{setting: wrong})
+def test_a_wrong_operator_setting_says_which_and_what_it_takes(setting, wrong, said, monkeypatch):
+    monkeypatch.setenv(setting, wrong)
+    with pytest.raises(WrongSettings) as refused:
+        read_settings(_env_file=None)
+    assert str(refused.value).startswith(f"{setting}={wrong!r} {said}")
+
+
+def test_a_wrong_operator_setting_is_one_line_and_exit_2(tmp_path):
+    out = run_bot(tmp_path, METRICS_PORT="nine thousand")
     assert out.returncode == 2
     (line,) = (out.stdout + out.stderr).strip().splitlines()
-    assert line.startswith(f"{setting}={wrong!r} {said}") and "Traceback" not in line
+    assert line.startswith("METRICS_PORT='nine thousand' is not a whole number") and "Traceback" not in line
 
 
 def test_empty_operator_settings_are_not_set(monkeypatch):
@@ -244,3 +255,32 @@ async def test_a_bot_process_serves_metrics_health_and_readiness_and_logs_json(t
         assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
         assert any(line.get("guild") == GUILD_ID and line.get("channel") == CHANNEL_ID and line.get("shard") == 0
                    and isinstance(line.get("game"), int) for line in lines)  # a line written for a click
+
+
+async def test_each_shard_process_exports_its_own_and_gives_its_shard_up_when_stopped(tmp_path, postgres_url):
+    """SHARD_COUNT=2, one process per shard on PostgreSQL: each has its own port and says only its own shard;
+    SIGTERM stops one at once (nothing in flight), its shard free for a successor that serves it."""
+    guild_0, guild_1 = (734_000 * 2) << 22, (734_000 * 2 + 1) << 22
+    channel_0, channel_1 = 734_000_000_000_000_010, 734_000_000_000_000_011
+    ports = [free_port(), free_port()]
+    async with FakeDiscord(guild_id=guild_0, channel_id=channel_0, more_guilds={guild_1: [channel_1]},
+                           users=[FakeUser(ALICE, "Alice")]) as fake, \
+            bots(fake, tmp_path, DATABASE_URL=postgres_url, SHARD_COUNT="2") as start:
+        shard_0 = await start("shard-0", SHARD_IDS="0", METRICS_PORT=str(ports[0]))
+        shard_1 = await start("shard-1", SHARD_IDS="1", METRICS_PORT=str(ports[1]))
+        for port in ports:
+            await fake.wait_until(lambda p=port: get(p, "/readyz")[0] == 200, timeout=60, what="both ready")
+        await fake.slash(ALICE, "augsburg status", channel_id=channel_1)
+        for shard, port in enumerate(ports):
+            scraped = samples(get(port, "/metrics")[1])
+            assert value(scraped, "augsburg_gateway_connected", shard=str(shard)) == 1
+            assert ("augsburg_gateway_connected", (("shard", str(1 - shard)),)) not in scraped  # only its own
+            assert value(scraped, "augsburg_interactions_total", kind="command", outcome="answered") == shard
+
+        shard_1.proc.terminate()
+        assert await shard_1.exited() == 0
+        successor = await start("shard-1-again", SHARD_IDS="1", METRICS_PORT=str(ports[1]))  # not refused: free
+        await fake.wait_until(lambda: get(ports[1], "/readyz")[0] == 200, timeout=60, what="the successor ready")
+        status = await fake.slash(ALICE, "augsburg status", channel_id=channel_1)
+        assert status.answer.ephemeral and successor.proc.returncode is None
+        assert shard_0.proc.returncode is None and "Traceback" not in shard_0.output() + shard_1.output()
