@@ -22,6 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from support.bot_processes import bots
 from support.fake_discord import FakeDiscord, FakeUser
 
+import bot.app.watch as watching
 from bot.app.config import WrongSettings, read_settings
 from bot.app.logs import JsonFormatter
 from bot.app.metrics import Metrics, route_group
@@ -152,7 +153,12 @@ class _Bot:
             async def reachable(self):
                 return reachable
 
-        self.ready, self.lease, self.service = ready, Lease(), Service()
+        class Stuck:
+            async def reachable(self):
+                await asyncio.sleep(3600)
+
+        self.ready, self.lease = ready, Lease()
+        self.service = Service() if reachable != "stuck" else Stuck()
 
     def is_ready(self):
         return self.ready
@@ -161,13 +167,15 @@ class _Bot:
         return False
 
 
-async def test_readiness_names_what_is_missing():
+async def test_readiness_names_what_is_missing(monkeypatch):
     watch = Watch(None)
     assert await watch.unready(_Bot(), [(0, True, 0.01)]) is None
     assert await watch.unready(_Bot(ready=False), [(0, False, 0.0)]) == "not connected to Discord"
     assert await watch.unready(_Bot(), [(0, True, 0.0), (1, False, 0.0)]) == "shard 1 not connected to Discord"
     assert "lease" in await watch.unready(_Bot(lease_held=False), [(0, True, 0.0)])
     assert await watch.unready(_Bot(reachable=False), [(0, True, 0.0)]) == "the database does not answer"
+    monkeypatch.setattr(watching, "REACHABLE", 0.05)
+    assert await watch.unready(_Bot(reachable="stuck"), [(0, True, 0.0)]) == "the database does not answer"
     watch.draining = True
     assert await watch.unready(_Bot(), [(0, True, 0.0)]) == "draining before a stop"
 

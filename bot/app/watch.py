@@ -27,6 +27,7 @@ from .metrics import Metrics
 
 log = logging.getLogger(__name__)
 SETTLE = 0.02  # seconds between looks at whether the moves in flight have finished
+REACHABLE = 5.0  # seconds the database has to answer /readyz's question
 
 
 class Watched(Protocol):
@@ -108,9 +109,11 @@ class Watch:
             return f"shard {', '.join(down)} not connected to Discord"
         if bot.lease is None or not bot.lease.held or bot.lease.lost:
             return "the database lease (or its shards) is not this process's"
-        if bot.service is None or not await asyncio.wait_for(bot.service.reachable(), 5):
-            return "the database does not answer"
-        return None
+        try:
+            reachable = bot.service is not None and await asyncio.wait_for(bot.service.reachable(), REACHABLE)
+        except TimeoutError:
+            reachable = False
+        return None if reachable else "the database does not answer"
 
     async def refresh(self, bot: Watched, shards: list[tuple[int, bool, float]]) -> None:
         """The gauges a scrape reads: the gateway per shard, the open games, the pending deadlines."""
