@@ -16,6 +16,7 @@ import sys
 import urllib.error
 import urllib.request
 
+import discord
 import pytest
 from conftest import ROOT
 from prometheus_client.parser import text_string_to_metric_families
@@ -292,3 +293,22 @@ async def test_each_shard_process_exports_its_own_and_gives_its_shard_up_when_st
         status = await fake.slash(ALICE, "augsburg status", channel_id=channel_1)
         assert status.answer.ephemeral and successor.proc.returncode is None
         assert shard_0.proc.returncode is None and "Traceback" not in shard_0.output() + shard_1.output()
+
+
+async def test_a_handler_that_failed_is_counted_as_an_error_of_its_kind():
+    metrics = Metrics()
+    watch = Watch(metrics)
+
+    class Interaction:  # what Watch reads of one
+        def __init__(self, number: int, fails: bool):
+            self.id, self.type, self.extras, self.fails = number, discord.InteractionType.component, {}, fails
+
+    async def handle(interaction: Interaction) -> None:
+        assert await watch.serving(interaction, held=True)
+        if interaction.fails:  # what handlers/base.py's guard notes when it says sorry
+            interaction.extras["failed"] = True
+
+    await asyncio.gather(*(asyncio.create_task(handle(Interaction(n, fails=n % 2 == 0))) for n in range(5)))
+    await asyncio.sleep(0)  # (the tasks' done callbacks)
+    scraped = samples(metrics.exposition().decode())
+    assert value(scraped, "augsburg_interaction_errors_total", kind="component") == 3

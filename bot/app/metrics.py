@@ -70,6 +70,8 @@ class Metrics(Observer):
                                      "trip", ["shard"], registry=r)
         self.interactions = Counter("augsburg_interactions_total", "Interactions received, by kind and by how "
                                     "they ended", ["kind", "outcome"], registry=r)
+        self.errors = Counter("augsburg_interaction_errors_total", "Interactions whose handler failed with an "
+                              "error of the bot's (the person was told sorry)", ["kind"], registry=r)
         self.answer_seconds = Histogram("augsburg_interaction_answer_seconds", "From an interaction's arrival to "
                                         "its first answer accepted by Discord", ["kind"], buckets=ANSWERS, registry=r)
         self.decisions = Counter("augsburg_decisions_total", "Moves committed, by who made them (person, ahead, "
@@ -121,6 +123,11 @@ class Metrics(Observer):
         if len(self._arrived) > 1000:  # answers that never came: counted once they cannot come any more
             for old in [i for i, (at, _) in self._arrived.items() if at < now - FORGET_AFTER]:
                 self.interactions.labels(self._arrived.pop(old)[1], "unanswered").inc()
+
+    def finished(self, kind: int, failed: bool) -> None:
+        """An interaction's handling ended (`failed`: with an error of the bot's)."""
+        if failed:
+            self.errors.labels(KINDS.get(kind, "other")).inc()
 
     def turned_away(self, interaction_id: int, kind: int) -> None:
         """An interaction not served (draining, or another process serves): answered, if at all, as such."""

@@ -74,6 +74,10 @@ class Watch:
         if task is not None and (held or self.draining):  # the interaction's own task (discord.py runs each
             self._in_flight.add(task)  # in one): drain waits for it, and for a "restarting" answer too
             task.add_done_callback(self._in_flight.discard)
+            if self.metrics is not None:  # a handler that failed says so in the interaction's extras
+                metrics = self.metrics
+                task.add_done_callback(lambda _: metrics.finished(interaction.type.value,
+                                                                  bool(interaction.extras.get("failed"))))
         if self.draining or not held:
             if self.metrics is not None:
                 self.metrics.turned_away(interaction.id, interaction.type.value)

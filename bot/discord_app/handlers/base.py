@@ -72,6 +72,7 @@ def _guarded(func: HandlerMethod[S, P], edits: bool, public: bool) -> HandlerMet
                     await say(interaction, notices.notice(READER.get(), "not_stored", {}, UNNAMED))
             except Exception:
                 log.exception("error in %s (channel %s, args %s)", name, interaction.channel_id, args)
+                interaction.extras["failed"] = True  # for whoever counts them (the operator's metrics)
                 with contextlib.suppress(discord.HTTPException):
                     await say(interaction, notices.sorry(READER.get()))
 
