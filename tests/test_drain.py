@@ -30,6 +30,7 @@ USER = 740_000_000_000_001_000
 TABLES = 4
 MENTION = re.compile(r"<@(\d+)>")
 RESTARTING = "The game service is restarting; please try again in a moment."
+NEU = "Der Spieldienst startet neu; bitte versuch es gleich noch einmal."  # (the German client's)
 
 
 def moves(path) -> int:
@@ -64,8 +65,9 @@ async def click(fake: FakeDiscord, user: int, panel, choice: dict, rnd: random.R
 async def test_sigterm_amid_clicks_finishes_them_turns_new_ones_away_and_frees_the_database(tmp_path):
     rnd = random.Random(45)
     users = [FakeUser(USER + i, f"P{i}") for i in range(2 * TABLES)]
+    greta = FakeUser(USER + 99, "Greta", locale="de")
     path = tmp_path / "bot.sqlite3"
-    fake = FakeDiscord(guild_id=GUILD, users=users, channels=TABLES)
+    fake = FakeDiscord(guild_id=GUILD, users=[*users, greta], channels=TABLES)
     async with fake, bots(fake, tmp_path, DISCORD_GUILD_ID=str(GUILD), TURN_TIMEOUT_SECONDS="0",
                           DRAIN_SECONDS="20") as start:
         first = await start("first")
@@ -93,11 +95,14 @@ async def test_sigterm_amid_clicks_finishes_them_turns_new_ones_away_and_frees_t
         await fake.wait_until(lambda: "draining:" in first.output(), timeout=30, what="the bot draining")
         late = [await fake.slash(user, "augsburg status", settle=False, channel_id=channel)
                 for (table, (user, _)), channel in zip(tables, fake.channel_ids)]
+        german = await fake.slash(greta.id, "augsburg status", settle=False, channel_id=fake.channel_ids[0])
         assert await first.exited(60) == 0
 
         for result in late:  # new clicks: told to come back, changing nothing
             await fake.wait_answered(result, timeout=30)
             assert result.answer.ephemeral and result.answer.content == RESTARTING
+        await fake.wait_answered(german, timeout=30)
+        assert german.answer.ephemeral and german.answer.content == NEU  # in the person's language
         done = 0
         for result in clicked:  # in flight at SIGTERM: finished, and answered
             await fake.wait_until(lambda r=result: r.answer is not None and not r.still_thinking, timeout=30,

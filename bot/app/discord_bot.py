@@ -167,6 +167,11 @@ class AugsburgBot(commands.Bot):
             await self.monitor.stop()
         if self.giving_back is not None:
             self.giving_back.cancel()
+        # discord.py dispatches READY a moment after the gateway's (it waits for the guilds): a stop within that
+        # moment (a SIGTERM soon after the start) would leave it to fail on a closed client, with a traceback.
+        ready = getattr(self._connection, "_ready_task", None)
+        if isinstance(ready, asyncio.Task) and not ready.done():
+            ready.cancel()
         await super().close()
         if self.lease is not None:
             await self.lease.release()
