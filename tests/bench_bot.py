@@ -12,6 +12,9 @@ and those on interaction tokens, which it does not), the busiest channel's messa
 `--people` (issue 44): load shaped like people's instead (see `people`): `python tests/bench_bot.py --people
 --games 1000 --users 250 --rate 200 --in-flight 64 --warmup 30 --seconds 90 --startup ""`.
 
+`--metrics` (issue 45): the bot exports its Prometheus metrics (METRICS_PORT), scraped every 5 s meanwhile:
+run the same benchmark with and without it to see what the metrics cost.
+
 `--postgres URL` (a server's admin URL): the bot runs on PostgreSQL (DATABASE_URL), in databases of the
 benchmark's own that it drops afterwards; default SQLite. BENCH_KEEP_LOG=FILE keeps the bot's log.
 """
@@ -373,7 +376,9 @@ async def people(args, folder: Path) -> dict:
                        keep_outputs=2000, token="bench-token")
     where = await database(folder)
     monitor_file = folder / "monitor.json"
-    async with fake, bot_process(fake, folder, where) as proc:
+    port = free_port() if args.metrics else None
+    async with fake, bot_process(fake, folder, where, **({"METRICS_PORT": str(port)} if port else {})) as proc, \
+            scraping(port):
         await fake.wait_for_ready(timeout=60)
         await asyncio.sleep(3)
         rss_empty = rss_kb(proc.pid)
@@ -423,6 +428,37 @@ async def people(args, folder: Path) -> dict:
 
 
 WRITE_WAIT = 3  # seconds: the monitor writes every 2
+SCRAPE_EVERY = 5.0  # seconds between scrapes of the bot's metrics (--metrics)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def scraping(port: int | None):
+    """Scrape http://127.0.0.1:port/metrics every SCRAPE_EVERY seconds meanwhile, as Prometheus would."""
+    import urllib.request
+
+    def scrape() -> None:
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+            r.read()
+
+    async def keep_scraping() -> None:
+        while True:
+            await asyncio.to_thread(scrape)
+            await asyncio.sleep(SCRAPE_EVERY)
+
+    task = asyncio.ensure_future(keep_scraping()) if port else None
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
 
 
 def _monitor(path: Path) -> dict:
@@ -479,6 +515,8 @@ async def main() -> None:
     parser.add_argument("--people", action="store_true", help="load shaped like people's (issue 44)")
     parser.add_argument("--in-flight", type=int, default=64, help="--people: people waiting for an answer at once")
     parser.add_argument("--warmup", type=float, default=30.0, help="--people: seconds of load before measuring")
+    parser.add_argument("--metrics", action="store_true", help="--people: with the bot's Prometheus metrics on, "
+                        "scraped every 5 s")
     args = parser.parse_args()
     global BOT_ROOT, POSTGRES
     if args.bot_root:

@@ -117,7 +117,9 @@ INTS = ["abc", "²", "١٢", "１２", "1.5", "0x10"]  # non-ASCII digits too: i
 FLOATS = ["abc", "²", "٣", "1,5", "nan", "inf"]
 SPECIAL = {"log_level": ["chatty", "verbose"], "database_url": ["mysql://x/y", "sqlite:///"],
            "database_path": ["mysql://x/y"], "discord_api_base": ["discord.com/api/v10", "ws://127.0.0.1/api"],
-           "discord_gateway_url": ["http://127.0.0.1/gateway", "gateway"], "table_pictures": ["maybe", "ja"]}
+           "discord_gateway_url": ["http://127.0.0.1/gateway", "gateway"], "table_pictures": ["maybe", "ja"],
+           "log_format": ["xml"], "metrics_host": ["http://127.0.0.1"], "metrics_port": ["65536"],
+           "drain_seconds": ["26"]}
 
 
 def wrong_values() -> list[tuple[str, str]]:

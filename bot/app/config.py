@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_DATABASE = "./augsburg.sqlite3"  # the bot's, beside its .env (the folder it is started in)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 
 
 class Settings(BaseSettings):
@@ -82,6 +83,28 @@ class Settings(BaseSettings):
     # all). Several processes, each with its own shards, need PostgreSQL; SQLite serves one process.
     shard_count: int = 1
     shard_ids: str | None = None
+    # Operators (bot/app/ops.py): Prometheus metrics, /healthz and /readyz on this port (unset: off), bound to
+    # METRICS_HOST (default: this machine only); LOG_FORMAT=json: one JSON object per log line; on SIGTERM the
+    # moves in flight get up to DRAIN_SECONDS to finish (new clicks are told to try again in a moment).
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    log_format: str = "text"
+    drain_seconds: float = Field(20.0, ge=0, le=25)
+
+    @field_validator("log_format")
+    @classmethod
+    def _a_log_format(cls, value: str) -> str:
+        form = value.strip().lower()
+        if form not in LOG_FORMATS:
+            raise ValueError(f"is no log format: use {' or '.join(LOG_FORMATS)}")
+        return form
+
+    @field_validator("metrics_host")
+    @classmethod
+    def _a_host(cls, value: str) -> str:
+        if not value.strip() or any(c.isspace() or c in "/:" for c in value.strip().strip("[]").replace("::", "")):
+            raise ValueError("is no host name or address, e.g. 127.0.0.1 or 0.0.0.0")
+        return value.strip()
 
     @field_validator("log_level")
     @classmethod

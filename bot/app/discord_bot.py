@@ -21,8 +21,11 @@ from .allocator import GIVING_BACK_TASK, keep_giving_back
 from .backups import Backups, start_backups
 from .config import Settings
 from .extension import open_service
+from .metrics import Metrics
 from .monitor import LoopMonitor
+from .ops import OpsServer
 from .shards import Shards, shards_of
+from .watch import Watch
 
 log = logging.getLogger(__name__)
 YOUNG_THRESHOLD = 6000  # allocations between young collections (Python's default: 700)
@@ -42,11 +45,19 @@ class AugsburgBot(commands.Bot):
         # The bot never joins voice: discord.py's warnings about missing voice libraries would only bury
         # the lines that matter at start-up (a refused lease, a refused token).
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # The operator's metrics (METRICS_PORT), in a registry of this bot's own; Discord's HTTP is watched
+        # through aiohttp's trace hooks on discord.py's session.
+        self.metrics = Metrics() if settings.metrics_port else None
+        self.watch = Watch(self.metrics)
+        options = self.shards_owned.client_options()
+        trace = self.watch.trace()
+        if trace is not None:
+            options["http_trace"] = trace
         # Nobody is notified unless a message names exactly whom (a ping): a display name like
         # "@everyone" in a table or a log line never notifies anyone.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), tree_cls=inputs.CheckedTree,
-                         **self.shards_owned.client_options())
+                         **options)
         self.settings = settings
         self.service = service  # opened at login: the game service on the database
         self.clock = clock or SystemClock()  # tests pass one they can move forward
@@ -57,11 +68,29 @@ class AugsburgBot(commands.Bot):
         self.monitor: LoopMonitor | None = None
         self.backups: Backups | None = None
         self.giving_back: asyncio.Task[None] | None = None
+        self.ops: OpsServer | None = None  # METRICS_PORT's /metrics, /healthz, /readyz
+
+    def gateway(self) -> list[tuple[int, bool, float]]:
+        """(shard, connected, heartbeat latency) of each of this process's gateway sessions."""
+        if isinstance(self, discord.AutoShardedClient):
+            return [(i, not shard.is_closed(), shard.latency) for i, shard in sorted(self.shards.items())]
+        return [(self.shard_id or 0, self.is_ready() and not self.is_closed() and self.ws is not None, self.latency)]
+
+    async def drain(self, seconds: float) -> None:
+        """The draining stop's first half (SIGTERM, main.py): nothing new is served, what is in flight finishes."""
+        await self.watch.drain(self, seconds)
 
     async def login(self, token: str) -> None:
+        if self.metrics is not None and self.settings.metrics_port and self.ops is None:  # /healthz from the start
+            self.ops = OpsServer(self.metrics, self.settings.metrics_host, self.settings.metrics_port,
+                                 lambda: self.watch.unready(self, self.gateway()),
+                                 lambda: self.watch.refresh(self, self.gateway()))
+            await self.ops.start()
         # The database first: a second process must refuse (LeaseHeld) before it says anything to Discord.
         if self.service is None:
             self.service = await open_service(self.settings, self.clock)
+        if self.metrics is not None:
+            self.service.observe(self.metrics)
         self.lease = self.service.lease_keeper(self.settings.lease_seconds, self.close, self.shards_owned)
         await self.lease.take()
         # What the bot owes (moves it makes itself, deadlines that came due while it was down) needs only the
@@ -84,8 +113,8 @@ class AugsburgBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._set_up = True
-        if self.settings.monitor_path:
-            self.monitor = LoopMonitor(self.settings.monitor_path)
+        if self.settings.monitor_path or self.metrics is not None:  # the metrics use its measurements
+            self.monitor = LoopMonitor(self.settings.monitor_path, self.metrics)
             self.monitor.start()
         if self.service is None:
             self.service = await open_service(self.settings, self.clock)
@@ -113,9 +142,11 @@ class AugsburgBot(commands.Bot):
         gc.freeze()  # the guilds and channels just received live as long as the connection
 
     async def serving(self, interaction: discord.Interaction) -> bool:
-        """Whether to answer: only while this process holds the database lease. Otherwise the process that
-        took it over answers, from the games as they are, and this one is stopping."""
-        return self.lease is None or await self.lease.still_held()
+        """Whether to answer: only while this process holds the database lease (otherwise the process that
+        took it over answers, from the games as they are, and this one is stopping), and is not draining
+        (then the person is told to try again in a moment)."""
+        held = self.lease is None or await self.lease.still_held()
+        return await self.watch.serving(interaction, held)
 
     async def close(self) -> None:
         # The first caller (Ctrl-C, SIGTERM, the lease keeper, `async with`) starts the whole close; later
@@ -136,11 +167,18 @@ class AugsburgBot(commands.Bot):
             await self.monitor.stop()
         if self.giving_back is not None:
             self.giving_back.cancel()
+        # discord.py dispatches READY a moment after the gateway's (it waits for the guilds): a stop within that
+        # moment (a SIGTERM soon after the start) would leave it to fail on a closed client, with a traceback.
+        ready = getattr(self._connection, "_ready_task", None)
+        if isinstance(ready, asyncio.Task) and not ready.done():
+            ready.cancel()
         await super().close()
         if self.lease is not None:
             await self.lease.release()
         if self.service is not None:
             await self.service.close()
+        if self.ops is not None:
+            await self.ops.stop()
 
 
 class ShardedAugsburgBot(AugsburgBot, commands.AutoShardedBot):

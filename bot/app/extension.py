@@ -23,6 +23,7 @@ from ..discord_app.record_widgets import ALL_ITEMS
 from ..service import GameService, Thinkers, Timing
 from ..service.clock import Clock
 from .config import Settings, editions_of
+from .metrics import Metrics
 from .scheduler import Scheduler
 from .shards import shards_of
 
@@ -51,23 +52,28 @@ class Serving(Protocol):
 
     settings: Settings
     service: GameService | None
+    metrics: Metrics | None
 
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, Serving)
-    settings, service = bot.settings, bot.service
+    settings, service, metrics = bot.settings, bot.service, bot.metrics
     assert service is not None  # opened at login, before setup_hook loads the extension
     if settings.deal_seed is not None:
         log.warning("DEAL_SEED is set: every deal follows from it and can be predicted (for tests only)")
     # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
     pacing = Pacing(rate=settings.requests_per_second * shards_of(settings).share,
-                    per_channel=settings.channel_ops_per_5s)
+                    per_channel=settings.channel_ops_per_5s, waited=metrics.pacing_waited if metrics else None)
+
     def timers(fire: Callable[[Deadline], Awaitable[None]]) -> Scheduler:
-        return Scheduler(service.deadlines, service.clock, fire)
+        scheduler = Scheduler(service.deadlines, service.clock, fire)
+        scheduler.late = metrics.deadline_fired if metrics else None
+        return scheduler
 
     await bot.add_cog(Augsburg(bot, service, timers, settings.table_edit_delay, settings.computer_delay, pacing,
                                pictures=Pictures(settings.table_pictures, settings.picture_processes,
-                                                 settings.pictures_per_second),
+                                                 settings.pictures_per_second,
+                                                 drawn=metrics.picture_drawn if metrics else None),
                                watch_seconds=settings.watch_seconds, owed=getattr(bot, "owed", None)))
     bot.add_dynamic_items(*ALL_ITEMS)
 

@@ -6,8 +6,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
+import threading
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +24,8 @@ from .allocator import pin_large_blocks
 from .backups import backups_refused, damaged_database
 from .config import Settings, WrongSettings, read_settings
 from .discord_bot import AugsburgBot, make_bot
+from .logs import set_up_logging
+from .ops import PortRefused
 from .preflight import bot_refused
 from .shards import shards_refused
 
@@ -29,6 +33,7 @@ if TYPE_CHECKING:  # (importing it at run time, before discord.py has finished i
     from discord.types.gateway import SessionStartLimit
 
 log = logging.getLogger("bot")
+HARD_STOP = 5.0  # seconds beyond DRAIN_SECONDS within which a SIGTERM'd process has exited, whatever hangs
 HELD = 3  # exit status: another process serves this database (refused at start, or it took over)
 DAMAGED = 4  # exit status: the database is damaged (restore a backup)
 UNREACHABLE = 5  # exit status: the database (PostgreSQL) could not be reached at start-up
@@ -88,11 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     if damaged:
         print(damaged, file=sys.stderr)
         return DAMAGED
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    set_up_logging(settings.log_level, settings.log_format)
     bot = make_bot(settings)
     point_at(settings, bot)
     try:
-        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value(), settings.drain_seconds))
+    except PortRefused as refused_port:
+        print(refused_port, file=sys.stderr)
+        return 2
     except LeaseHeld as held:
         print(refusal(held, DatabaseURL.parse(settings.database).shown), file=sys.stderr)
         return HELD
@@ -118,17 +126,35 @@ def _lost(lease: LeaseKeeper | None) -> bool:
     return lease is not None and lease.lost
 
 
-async def serve(bot: AugsburgBot, token: str) -> None:
-    """Log in and stay connected until stopped. SIGTERM (what process managers send) stops as cleanly as
-    Ctrl-C, so the database lease is given up and the next start need not wait for it to go stale."""
+async def serve(bot: AugsburgBot, token: str, drain_seconds: float = 0.0) -> None:
+    """Log in and stay connected until stopped. SIGTERM (what process managers send) drains, then stops as
+    cleanly as Ctrl-C: new interactions are told to try again in a moment, the ones in flight get up to
+    `drain_seconds` to finish (their moves committed), and the database lease is given up at once, so the next
+    start need not wait for it to go stale. The process is gone within drain_seconds + HARD_STOP seconds; a
+    second SIGTERM stops at once."""
     main = asyncio.current_task()
     assert main is not None  # (a coroutine run by asyncio.run runs in a task)
     terminated = False
+    draining: asyncio.Task[None] | None = None
+
+    async def drain_and_stop() -> None:
+        try:
+            await bot.drain(drain_seconds)
+        finally:
+            main.cancel()
 
     def terminate() -> None:
-        nonlocal terminated
+        nonlocal terminated, draining
+        if terminated:  # a second SIGTERM: no more waiting
+            main.cancel()
+            return
         terminated = True
-        main.cancel()
+        log.info("SIGTERM: draining (up to %.0f s), then stopping", drain_seconds)
+        # However the close goes (a database or Discord that hangs), the process ends within the bound.
+        bound = threading.Timer(drain_seconds + HARD_STOP, _hard_stop, (drain_seconds,))
+        bound.daemon = True  # a process that stopped in time is not kept waiting for it
+        bound.start()
+        draining = asyncio.get_running_loop().create_task(drain_and_stop(), name="draining stop")
 
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' event loop
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminate)
@@ -140,3 +166,9 @@ async def serve(bot: AugsburgBot, token: str) -> None:
             raise
         log.info("stopped by SIGTERM")
 
+
+def _hard_stop(drain_seconds: float) -> None:
+    """The bound of a draining stop, on a thread of its own (the event loop may be what hangs)."""
+    print(f"still not stopped {drain_seconds + HARD_STOP:.0f} s after SIGTERM: exiting now", file=sys.stderr,
+          flush=True)
+    os._exit(1)

@@ -24,7 +24,7 @@ import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from . import allocator
 
@@ -63,9 +63,18 @@ class Stats(TypedDict):
     grown: NotRequired[list[list[str | int]]]
 
 
+class Listener(Protocol):
+    """Told each measurement as it is made (the operator's metrics, bot/app/metrics.py)."""
+
+    def loop_paused(self, seconds: float) -> None: ...
+    def gc_paused(self, generation: int, seconds: float) -> None: ...
+
+
 class LoopMonitor:
-    def __init__(self, path: str):
-        self.path = Path(path)
+    def __init__(self, path: str | None, listener: Listener | None = None):
+        """`path`: where to write (None: nowhere, only `listener` is told)."""
+        self.path = Path(path) if path else None
+        self.listener = listener
         self.stats: Stats = {"ticks": 0, "max_pause_ms": 0.0, "pauses_over_50ms": 0, "pauses_over_100ms": 0,
                       "gc_runs": 0, "gc_max_ms": 0.0, "gc_over_50ms": 0, "gc_max_ms_by_generation": [0.0, 0.0, 0.0],
                       "gc_runs_by_generation": [0, 0, 0], "gc_full": [], "rss_kb": 0, "long_pauses": []}
@@ -106,6 +115,8 @@ class LoopMonitor:
             self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
             return
         took = (time.perf_counter() - self._gc_started) * 1000
+        if self.listener is not None:
+            self.listener.gc_paused(info["generation"], took / 1000)
         if took > LONG:  # a long one: with its CPU, what it freed and what the old generation holds now
             self.stats["gc_long"] = [*self.stats.get("gc_long", [])[1 - NOTED:], [
                 round(time.time(), 3), info["generation"], round(took, 1),
@@ -127,6 +138,8 @@ class LoopMonitor:
                 self._sampler.beat = before
             await asyncio.sleep(TICK)
             late = (time.perf_counter() - before - TICK) * 1000
+            if self.listener is not None:
+                self.listener.loop_paused(late / 1000)
             cpu_ms = round((time.thread_time() - cpu) * 1000, 1)
             s = self.stats
             s["ticks"] += 1
@@ -135,7 +148,7 @@ class LoopMonitor:
             if late > LONG:
                 s["long_pauses"] = [*s["long_pauses"][1 - NOTED:], [round(time.time(), 3), round(late, 2), cpu_ms]]
             s["pauses_over_100ms"] += late > 100
-            if time.perf_counter() - written > WRITE_EVERY:
+            if self.path is not None and time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
                 s["rss_kb"] = _rss_kb()
                 s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs

@@ -15,6 +15,7 @@ from storage import Deadline
 from storage.contract import DeadlineStore
 
 from ..service.clock import RETRY_SECONDS, Clock
+from ..service.where import working_in
 
 log = logging.getLogger(__name__)
 class Scheduler:
@@ -26,6 +27,7 @@ class Scheduler:
         self._running = asyncio.Lock()  # the loop and a test's run_due never fire the same deadline twice
         self._task: asyncio.Task[None] | None = None
         self._until = 0.0  # what the loop sleeps until (0: it is not asleep)
+        self.late: Callable[[float], None] | None = None  # told how late each deadline fires (the metrics)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._loop(), name="deadline scheduler")
@@ -46,6 +48,9 @@ class Scheduler:
         async with self._running:
             due = await self.deadlines.deadlines(due_before=self.clock.now())
             for deadline in due:
+                working_in(game=deadline.game_id)  # for the log lines of its firing
+                if self.late is not None:
+                    self.late(max(0.0, self.clock.now() - deadline.due_at))
                 try:
                     await self.fire(deadline)
                 except Exception:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..service import GameService, Outcome
+from ..service.where import working_in
 from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ class ComputerRunner:
         await self.tasks.close()
 
     async def _play(self, channel_id: int, first: float) -> None:
+        working_in(channel=channel_id)  # for this task's log lines
         try:
             delay = first
             while await self._turn(channel_id, delay):

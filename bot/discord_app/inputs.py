@@ -62,6 +62,7 @@ class CheckedTree(app_commands.CommandTree):
         if await command_refused(interaction, error):
             return
         log.error("command error in channel %s", interaction.channel_id, exc_info=error)
+        interaction.extras["failed"] = True  # for whoever counts them (the operator's metrics)
         await answers.send(interaction, notices.sorry(words(interaction.locale)))
 
 

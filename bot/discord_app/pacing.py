@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 class Pacing:
     def __init__(self, rate: float = 35.0, per_channel: int = 4, window: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, waited: Callable[[float], None] | None = None):
+        self.waited = waited  # told how long each operation waited for its turn (the operator's metrics)
         self.rate = rate  # calls in any one second for all channels together, below Discord's 50
         self.per_channel = per_channel
         self.window = window
@@ -30,6 +31,7 @@ class Pacing:
         """Wait until one more operation in this channel keeps within its window (and, if it counts
         against Discord's global limit, within the shared rate), and count it."""
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        asked = self.clock()
         async with lock:
             recent = self._recent.setdefault(channel_id, deque())
             while len(recent) >= self.per_channel:
@@ -41,6 +43,8 @@ class Pacing:
             if counted:
                 await self.global_turn()
             recent.append(self.clock())
+        if self.waited is not None:
+            self.waited(self.clock() - asked)
         self._forget_quiet()
 
     async def global_turn(self) -> None:

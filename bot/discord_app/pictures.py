@@ -87,8 +87,10 @@ class Budget:
 
 
 class Pictures:
-    def __init__(self, enabled: bool = True, processes: int = 0, per_second: float = 0.0):
+    def __init__(self, enabled: bool = True, processes: int = 0, per_second: float = 0.0,
+                 drawn: Callable[[str, float], None] | None = None):
         self.enabled = enabled
+        self.drawn = drawn  # told each drawing's kind ("table", "hand") and its seconds (the operator's metrics)
         # What the picture tells beyond the view (who won each noble this round, the end's breakdown), read
         # from the game's public log by whoever owns the store (the presenter); None: nothing.
         self.story: Callable[[GameRecord], Awaitable[Story]] | None = None
@@ -104,6 +106,14 @@ class Pictures:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     async def _run(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
+        started = time.perf_counter()
+        try:
+            return await self._draw(draw, *args)
+        finally:
+            if self.drawn is not None:
+                self.drawn(draw.__name__.removeprefix("_draw_"), time.perf_counter() - started)
+
+    async def _draw(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
         loop = asyncio.get_running_loop()
         if self._processes > 0:
             try:

@@ -42,6 +42,7 @@ from .games import Games
 from .lease import LeaseKeeper, ShardClaim, Stop
 from .lobby import Lobby
 from .mine import Mine, MyGame
+from .observing import Observer
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 from .pinged import Pinged
 from .pings import Pings
@@ -52,7 +53,7 @@ from .thinking import Thinkers
 from .turns import Timing
 from .undo import Undo
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Decision", "Due", "GameService", "MyGame", "Notice", "Outcome",
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Decision", "Due", "GameService", "MyGame", "Notice", "Observer", "Outcome",
            "Thinkers", "Timing", "decision_key", "refuse"]
 
 
@@ -120,6 +121,22 @@ class GameService:
     def records(self) -> RecordStore:
         """Statistics, the leaderboard, ended games: read-only queries."""
         return self.core.store.records
+
+    async def reachable(self) -> bool:
+        """Whether the database answers now (a read of the lease: cheap; the operator's /readyz)."""
+        try:
+            await self.core.store.leases.lease()
+        except Exception:
+            return False
+        return True
+
+    def busy(self) -> bool:
+        """Whether a request holds a channel's lock now (a move being applied or committed)."""
+        return self.core.busy()
+
+    def observe(self, observer: Observer) -> None:
+        """Tell `observer` of every move committed and every computer's thinking (the operator's metrics)."""
+        self.core.observer = observer
 
     def on_deadlines(self, told: Callable[[float | None], None]) -> None:
         """Tell `told` the earliest new deadline after every write that planned some (the scheduler wakes)."""

@@ -15,7 +15,7 @@ a copy; a test that sets up a state copies it and `put`s it).
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, replace
 
 from engine import GameState
@@ -48,6 +48,7 @@ class GameCache:
         self._kept: dict[int, _Kept] = {}  # as text: every game not hot, and a hot one whose text is still true
         self._hot: OrderedDict[int, GameRecord] = OrderedDict()  # parsed: the games used last, newest at the end
         self._room = hot
+        self._phase: dict[int, str] = {}  # each game's phase ("lobby" before the start), for the operator's count
 
     def get(self, channel_id: int) -> GameRecord | None:
         record = self._hot.get(channel_id)
@@ -70,6 +71,7 @@ class GameCache:
         return (kept.record.id, kept.record.version) if kept is not None else None
 
     def put(self, record: GameRecord) -> None:
+        self._phase[record.channel_id] = str(record.state.phase) if record.state is not None else "lobby"
         self._kept.pop(record.channel_id, None)  # its text is of an older state: made again if it cools
         self._hot.pop(record.channel_id, None)
         self._warm(record.channel_id, record)
@@ -77,6 +79,11 @@ class GameCache:
     def drop(self, channel_id: int) -> None:
         self._kept.pop(channel_id, None)
         self._hot.pop(channel_id, None)
+        self._phase.pop(channel_id, None)
+
+    def phases(self) -> Counter[str]:
+        """How many games kept are in each phase, without parsing them."""
+        return Counter(self._phase.values())
 
     def _warm(self, channel_id: int, record: GameRecord) -> None:
         self._hot[channel_id] = record

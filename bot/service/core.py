@@ -9,6 +9,7 @@ methods; none reaches into another.
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -32,9 +33,11 @@ from storage import (
 from .automatic import automatic, lapsed
 from .cache import GameCache
 from .clock import Clock
+from .observing import Observer, decided_by
 from .outcome import Outcome, refuse
 from .settings import HoursBook
 from .turns import Timing, computers_due, newly_clocked, plan, tracked
+from .where import working_in
 
 
 class Core:
@@ -50,6 +53,7 @@ class Core:
         # One lock per channel with a game in flight; a lock nobody holds or waits for is freed.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games = GameCache()  # the open game per channel
+        self.observer = Observer()  # who watches from above (the metrics): nobody unless told
 
     # --- the channel's lock and its open game
 
@@ -59,6 +63,10 @@ class Core:
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
+    def busy(self) -> bool:
+        """Whether any channel's lock is held (a request is applying or committing a change)."""
+        return any(lock.locked() for lock in list(self._locks.values()))
+
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one)."""
         record = self._games.get(channel_id)
@@ -66,10 +74,16 @@ class Core:
             record = await self.store.games.load_channel(channel_id)
             if record is not None and self.store.ownership.owns(record.guild_id):  # only this process's shards
                 self._games.put(record)
+        if record is not None:
+            working_in(game=record.id)  # for this task's log lines
         return record
 
     def cached(self, channel_id: int) -> GameRecord | None:
         return self._games.get(channel_id)
+
+    def phases(self) -> dict[str, int]:
+        """How many open games in memory are in each phase (the operator's metrics)."""
+        return dict(self._games.phases())
 
     def cached_version(self, channel_id: int) -> tuple[int, int] | None:
         """(game id, version) of the channel's open game, if it is in memory (cheap)."""
@@ -132,6 +146,7 @@ class Core:
         table = lapsed(table, result.state, player if state.phase == "auction" else None)
         deadlines = await self.plan(record, table, result.state, restart=frozenset({player}))
         announce = self.announce_at()
+        started = time.perf_counter()
         try:
             new = await self.store.games.commit_action(
                 record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
@@ -147,6 +162,8 @@ class Core:
             # the player is told so; our copy is dropped, so the next click reads what is stored.
             self.forget(record.channel_id)
             return refuse("not_stored")
+        self.observer.committed(*decided_by(actor, record.table, player), self.store.kind,
+                                time.perf_counter() - started)
         self.planned(deadlines, announce)
         return Outcome(True, record=self.keep(new), events=list(result.events), previous_to_act=to_act(state),
                        player=player, actor=actor, action=action)

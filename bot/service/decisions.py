@@ -5,6 +5,7 @@ by the core with who made them and the game's deadlines after them, in one trans
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from engine import legal_actions, only_action, player_view, to_act
@@ -135,11 +136,16 @@ class Decisions:
             view = player_view(record.state, player)
             bot = computer(level, seed, self.thinkers.think_seconds)
             if not bot.heavy:  # decided at once, from the view alone
-                return await core.move(record, player, self.thinkers.at_once(bot, view), actor, record.table, [])
+                started = time.perf_counter()
+                chosen = self.thinkers.at_once(bot, view)
+                core.observer.thought(level, time.perf_counter() - started)
+                return await core.move(record, player, chosen, actor, record.table, [])
             history = visible_to(await self.thinkers.history(core.store.log, record.id), player)
         thought: ActionModel | None
         try:
+            started = time.perf_counter()
             thought = await self.thinkers.decide(level, seed, view, history)
+            core.observer.thought(level, time.perf_counter() - started)
         except Exception:  # a failing player must not stall the table: this decision is played at normal
             log.exception("the %s computer failed in channel %s: it plays normal this once", level, channel_id)
             thought = None

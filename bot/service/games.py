@@ -69,6 +69,10 @@ class Games:
         """The channel's most recent game, open or ended."""
         return await self.core.store.games.last_game(channel_id)
 
+    def phases(self) -> dict[str, int]:
+        """How many open games in memory are in each phase ("lobby" before the start)."""
+        return self.core.phases()
+
     async def open_channels(self) -> list[tuple[int, int, int]]:
         """(game id, guild id, channel id) of every open game."""
         return await self.core.store.games.open_channels()

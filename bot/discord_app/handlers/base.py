@@ -15,6 +15,7 @@ import discord
 from storage import GameNotPlayable, GameQuarantined, GameRecord, ShardLost, StorageUnavailable
 
 from ...service import GameService, Notice, Outcome
+from ...service.where import working_in
 from ...wording import ENGLISH, People, Words, clock, notices, words
 from .. import answers
 from ..answers import answering
@@ -56,6 +57,9 @@ def _guarded(func: HandlerMethod[S, P], edits: bool, public: bool) -> HandlerMet
     @functools.wraps(func)
     async def wrapper(self: S, interaction: discord.Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
         READER.set(words(interaction.locale))  # this task's private answers: in the clicker's language
+        guild, shards = interaction.guild_id, interaction.client.shard_count or 1
+        working_in(guild=guild, channel=interaction.channel_id,  # for this task's log lines
+                   shard=(guild >> 22) % shards if guild is not None else None)
         async with answering(interaction, edits, public, name):
             try:
                 return await func(self, interaction, *args, **kwargs)
@@ -68,6 +72,7 @@ def _guarded(func: HandlerMethod[S, P], edits: bool, public: bool) -> HandlerMet
                     await say(interaction, notices.notice(READER.get(), "not_stored", {}, UNNAMED))
             except Exception:
                 log.exception("error in %s (channel %s, args %s)", name, interaction.channel_id, args)
+                interaction.extras["failed"] = True  # for whoever counts them (the operator's metrics)
                 with contextlib.suppress(discord.HTTPException):
                     await say(interaction, notices.sorry(READER.get()))
 
