@@ -79,8 +79,10 @@ async def test_sigterm_amid_clicks_finishes_them_turns_new_ones_away_and_frees_t
         chosen = [await a_decision(fake, table, players, rnd) for table, players in tables]
         before = moves(path)
 
-        async def slowly(_request):  # Discord takes its time over every acknowledgement from now on
-            await asyncio.sleep(1.0)
+        held = asyncio.Event()
+
+        async def slowly(_request):  # Discord holds every acknowledgement until the bot is draining
+            await held.wait()  # (not a fixed delay: on a busy machine the first would be applied too soon)
             return DEFAULT
 
         fake.on_route("POST", CALLBACK, slowly)
@@ -93,6 +95,8 @@ async def test_sigterm_amid_clicks_finishes_them_turns_new_ones_away_and_frees_t
 
         first.proc.send_signal(signal.SIGTERM)
         await fake.wait_until(lambda: "draining:" in first.output(), timeout=30, what="the bot draining")
+        assert moves(path) == before  # the clicks are still in flight as it starts to drain
+        held.set()
         late = [await fake.slash(user, "augsburg status", settle=False, channel_id=channel)
                 for (table, (user, _)), channel in zip(tables, fake.channel_ids)]
         german = await fake.slash(greta.id, "augsburg status", settle=False, channel_id=fake.channel_ids[0])
