@@ -19,6 +19,7 @@ from .deadlines import Deadlines
 from .games import Games
 from .history import GameLog
 from .ownership import Ownership
+from .ratings import Ratings
 from .settings import Settings
 from .sql import Database
 from .stats import Records
@@ -41,6 +42,7 @@ class Store:
         self.deadlines = Deadlines(db, self.ownership)
         self.settings = Settings(db)
         self.records = Records(db)
+        self.ratings = Ratings(db)  # the skill ratings and seasons (issue 46)
         self.leases = leases  # the backend's: the lease rows behind its own locks (sqlite/lease.py, postgres/lease.py)
 
     @classmethod
@@ -61,7 +63,13 @@ class Store:
             from .sqlite import open_sqlite
 
             db, leases = await open_sqlite(url, **options)
-        return cls(db, url, leases, editions)
+        store = cls(db, url, leases, editions)
+        try:
+            await store.ratings.catch_up()  # games finished before ratings existed (or by an older version)
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     @property
     def kind(self) -> str:
