@@ -36,6 +36,7 @@ from .records import (
     TableEvent,
     TableMessages,
 )
+from . import skill
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
@@ -44,4 +45,4 @@ __all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "SEASON_MODES", "Actor", "Ahea
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
            "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "PingMessage", "Seat", "ShardLost",
            "StorageError", "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict",
-           "WrongStatus"]
+           "WrongStatus", "skill"]
