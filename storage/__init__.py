@@ -6,6 +6,7 @@ writes one entry of a game's log as JSON data (an exported game's file). Backups
 database: storage.backups.
 """
 
+from . import skill
 from .errors import (
     ChannelBusy,
     DatabaseBusy,
@@ -36,11 +37,11 @@ from .records import (
     TableEvent,
     TableMessages,
 )
-from . import skill
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "SEASON_MODES", "Actor", "Ahead", "RatedRow", "Reliability", "Season", "BoardRow", "GameSummary", "PlayerStats",
+__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "SEASON_MODES", "Actor", "Ahead", "RatedRow", "Reliability", "Season",
+           "BoardRow", "GameSummary", "PlayerStats",
            "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
            "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "PingMessage", "Seat", "ShardLost",

@@ -19,8 +19,8 @@ from engine import Event, GameState
 from .errors import GameNotPlayable, GameQuarantined
 from .lease import Lease
 from .ownership import Ownership
-from .records import Actor, Deadline, DeadlinePlan, GameRecord, LogEntry, LoggedMove, Table, TableMessages
 from .ratings import RatedRow, Reliability, Season
+from .records import Actor, Deadline, DeadlinePlan, GameRecord, LogEntry, LoggedMove, Table, TableMessages
 from .stats import BoardRow, GameSummary, PlayerStats
 
 

@@ -47,11 +47,12 @@ class Store:
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
-                   **options: Any) -> Store:
+                   catch_up: bool = True, **options: Any) -> Store:
         """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
         path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
         waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
-        with (default: the shipped ones). `options` go to the backend."""
+        with (default: the shipped ones); `catch_up`: rate the finished games not rated yet (ratings.py; only
+        a test looking at a half-rated database says no). `options` go to the backend."""
         url = DatabaseURL.parse(where)
         if url.kind == "postgresql":
             from .postgres import open_postgres  # asyncpg is loaded only for a PostgreSQL database
@@ -65,7 +66,8 @@ class Store:
             db, leases = await open_sqlite(url, **options)
         store = cls(db, url, leases, editions)
         try:
-            await store.ratings.catch_up()  # games finished before ratings existed (or by an older version)
+            if catch_up:
+                await store.ratings.catch_up()  # games finished before ratings existed (or by an older version)
         except BaseException:
             await store.close()
             raise

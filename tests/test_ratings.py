@@ -4,6 +4,11 @@ their fixed marks, seasons, reliability, and each finished game rated exactly on
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
 from support.storage_helpers import table_of
@@ -139,12 +144,96 @@ async def test_seasons_by_hand_and_by_calendar(store):
     await store.ratings.set_season_mode(GUILD, "quarter")
     g3 = await finish(store, table_of(["a", "c"], 33), 9, channel=4)
     quarter = calendar_season("quarter", g3.finished_at or 0.0)
-    assert await store.ratings.season_now(GUILD) == quarter and (await store.ratings.seasons(GUILD))[0].season == quarter
+    assert await store.ratings.season_now(GUILD) == quarter
+    assert (await store.ratings.seasons(GUILD))[0].season == quarter
     assert await stored(store, GUILD, quarter) == close(await expected(store, [g3.id]), {"a": 1, "c": 1})
     assert [s.ended_at is not None for s in await store.ratings.seasons(GUILD)][1:] == [True, True]
 
 
-@pytest.mark.parametrize(("mode", "at", "key"), [("month", 1764288000.0, "2025-11"), ("quarter", 1764288000.0, "2025-Q4"),
+@pytest.mark.parametrize(("mode", "at", "key"), [("month", 1764288000.0, "2025-11"),
+                                                 ("quarter", 1764288000.0, "2025-Q4"),
                                                  ("quarter", 1735689600.0, "2025-Q1")])
 def test_calendar_seasons_are_named_by_their_month_or_quarter(mode, at, key):
     assert calendar_season(mode, at) == key
+
+
+WORKER = Path(__file__).with_name("rating_crash_worker.py")
+
+
+def run_worker(database: str, mode: str, step: int) -> bool:
+    """Whether the worker lived (else it was killed at `step`, as it meant to be)."""
+    child = subprocess.run([sys.executable, str(WORKER), database, mode, str(step)], capture_output=True, text=True,
+                           timeout=120)
+    assert child.returncode in (0, -signal.SIGKILL), child.stderr
+    return child.returncode == 0 and child.stdout.strip() == "done"
+
+
+async def consistent(database: str) -> tuple[list[int], list[int]]:
+    """Read without the catch-up: the finished games and the rated ones; every person's count of rated games
+    matches the games marked rated (no rating without its mark, nor a mark without its rating)."""
+    store = await Store.open(database, catch_up=False)
+    try:
+        finished = [r["id"] for r in await store.db.fetchall(
+            "SELECT id FROM games WHERE status = 'finished' ORDER BY id")]
+        rated = [g for g, _ in await store.ratings.rated_games()]
+        assert len(rated) == len(set(rated)) and set(rated) <= set(finished)
+        counts: Counter[str] = Counter()
+        for game_id in rated:
+            counts.update(s.player for s in await results(store, game_id) if not s.computer)
+        assert {p: g for p, (_, _, g) in (await stored(store, ACROSS)).items()} == dict(counts)
+        return finished, rated
+    finally:
+        await store.close()
+
+
+async def unrate(database: str) -> None:
+    """The database as migration 12 finds one: finished games with results, none rated."""
+    store = await Store.open(database, catch_up=False)
+
+    async def work(tx):
+        for table in ("ratings", "rated_games", "seasons"):
+            await tx.execute(f"DELETE FROM {table}")
+
+    await store.db.transaction(work)
+    await store.close()
+
+
+async def test_killed_at_each_step_every_finished_game_is_rated_exactly_once(database):
+    store = await Store.open(database)
+    games = [(await finish(store, table_of(ids, 40 + n), 40 + n, channel=n)).id
+             for n, ids in enumerate((["a", "b"], ["b", "c", "a"], ["c", "a"]))]
+    # One more game, one move from its end (the worker plays that move).
+    rnd, state = random.Random(9), new_game(["a", "c"], seed=49)[0]
+    record = await store.games.create_game(GUILD, 9, table_of(["a", "c"], 49), state)
+    while True:
+        player, action = random_action(record.state, rnd)
+        result = apply(record.state, player, action)
+        if result.state.phase == "game_over":
+            break
+        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                 result.state)
+    want = close(await expected(store, games), {"a": 3, "b": 2, "c": 2})
+    await store.close()
+    # The catch-up (migration 12's games), killed at each of its steps, then run to its end at the next open.
+    for step in range(2 * len(games)):
+        await unrate(database)
+        assert not run_worker(database, "catch_up", step)
+        finished, rated = await consistent(database)
+        assert finished == games and len(rated) == step // 2  # each game is rated whole or not at all
+        assert run_worker(database, "catch_up", -1)
+        finished, rated = await consistent(database)
+        assert rated == games
+        store = await Store.open(database)
+        assert await stored(store, ACROSS) == want
+        await store.close()
+    # A game's end and its rating: killed inside their transaction, neither happened; killed after, both did.
+    assert not run_worker(database, "finish", 0)
+    assert await consistent(database) == (games, games)
+    assert not run_worker(database, "finish", 1)
+    finished, rated = await consistent(database)
+    assert finished == rated == games + [record.id]
+    store = await Store.open(database)
+    try:
+        assert await stored(store, ACROSS) == close(await expected(store, finished), {"a": 4, "b": 2, "c": 3})
+    finally:
+        await store.close()
