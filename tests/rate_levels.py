@@ -38,6 +38,13 @@ def deal(seed: int) -> list[tuple[list[str], list[int], list[int]]]:
     return games
 
 
+def figures(ratings: dict[str, skill.Rating], wins: dict[str, float], scores: dict[str, list[int]],
+            played: int) -> list[str]:
+    return [f"games={played}"] + [
+        f"{k}: mu={ratings[k].mu:.2f} sigma={ratings[k].sigma:.2f} ordinal={ratings[k].ordinal:.2f}"
+        f" win_share={wins[k] / played:.3f} mean_score={sum(scores[k]) / len(scores[k]):.1f}" for k in LEVELS]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=100, help="deals, each played in 3 rotations (default 100)")
@@ -60,16 +67,13 @@ def main() -> int:
                     wins[k] += (p == 1) / firsts
                     scores[k].append(s)
                 played += 1
-            print(f"{played} games: " + " ".join(f"{k}={ratings[k].mu:.2f}/{ratings[k].sigma:.2f}" for k in LEVELS),
-                  file=sys.stderr, flush=True)  # a prefix of the deals rates as `--deals` that many
+            # After each deal, the figures so far: a prefix of the deals is what `--deals` that many prints.
+            print(" | ".join(figures(ratings, wins, scores, played)), file=sys.stderr, flush=True)
     finally:
         if pool:
             pool.shutdown()
     print(f"games={played} deals={args.deals} seed={args.seed} seconds={time.perf_counter() - started:.0f}")
-    for k in LEVELS:
-        r = ratings[k]
-        print(f"{k}: mu={r.mu:.2f} sigma={r.sigma:.2f} ordinal={r.ordinal:.2f} win_share={wins[k] / played:.3f}"
-              f" mean_score={sum(scores[k]) / len(scores[k]):.1f}")
+    print("\n".join(figures(ratings, wins, scores, played)[1:]))
     print("MARKS = {" + ", ".join(f'"{k}": ({ratings[k].mu:.2f}, {ratings[k].sigma:.2f})' for k in LEVELS) + "}")
     return 0
 
