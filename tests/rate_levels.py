@@ -24,6 +24,9 @@ from engine.ai.simulate import play_game  # noqa: E402
 from storage import skill  # noqa: E402
 
 LEVELS = ("easy", "normal", "strong")
+# The strong level's work per decision is fixed; its wall-clock safety cap is lifted here, so that a busy
+# machine cannot cut a decision short and change the games: the same command plays the same games anywhere.
+NO_CAP = 1e9
 
 
 def deal(seed: int) -> list[tuple[list[str], list[int], list[int]]]:
@@ -31,7 +34,7 @@ def deal(seed: int) -> list[tuple[list[str], list[int], list[int]]]:
     games = []
     for r in range(len(LEVELS)):
         kinds = list(LEVELS[r:] + LEVELS[:r])
-        state = play_game(kinds, seed, 0).state
+        state = play_game(kinds, seed, 0, think=NO_CAP).state
         assert state.winners is not None
         ends = [(p.score, p.id in state.winners) for p in state.players]
         games.append((kinds, [skill.place(s, w, ends) for s, w in ends], [s for s, _ in ends]))
