@@ -76,3 +76,28 @@ async def test_a_profile_shows_the_rating_here_and_everywhere_and_reliability(ha
     assert records.rating_title(w, "", 1, 1) in board.content and records.rated_rule(w) in board.content
     h.assert_all_answered()
     h.assert_no_errors()
+
+
+async def test_the_lobby_shows_reliability_and_a_host_can_ask_for_a_minimum(harness):
+    h = harness
+    store = service(h).core.store
+    await play_game(service(h), h.guild_id, h.channel_id, [str(ADA), str(BEN)], 1, seed=6)
+    # Ben let a stand-in make all of his decisions in that game (as if his time had run out each time).
+    await store.db.transaction(lambda tx: tx.execute(
+        "UPDATE player_results SET stood_in = own_decisions + stood_in, own_decisions = 0 WHERE player = ?",
+        (str(BEN),)))
+    assert (await service(h).ratings.reliability(str(BEN))).percent == 0
+    assert (await service(h).ratings.reliability(str(ADA))).percent == 100
+    table = (await h.slash(ADA, "augsburg new", min_reliability=50)).answer.message_id
+    lobby = h.message(table).embeds[0]
+    shown = "\n".join(f["value"] for f in lobby["fields"])
+    assert "1. Ada (host) · reliability 100%" in shown and "at least 50%" in shown
+    refused = await h.click(BEN, table, label="Join")
+    assert refused.answer.ephemeral and "at least 50%; yours is 0%" in refused.answer.content
+    assert len(service(h).games.cached(h.channel_id).table.seats) == 1
+    joined = await h.click(CLEO, table, label="Join")  # no finished game yet: new people may join
+    assert not joined.answer.ephemeral or "yours" not in (joined.answer.content or "")
+    seats = service(h).games.cached(h.channel_id).table.seats
+    assert [(s.id, s.reliability) for s in seats] == [(str(ADA), 100), (str(CLEO), None)]
+    h.assert_all_answered()
+    h.assert_no_errors()

@@ -94,10 +94,12 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     # --- the table
 
     @app_commands.command(name="new", description="Open a table for a new game in this channel")
-    @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)")
+    @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)",
+                           min_reliability="The least reliability (%) a person needs to join (default: none)")
     @app_commands.choices(thread=[app_commands.Choice(name=n, value=v) for n, v in THREAD_CHOICES])
-    async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.lobby.new_table(interaction, thread.value if thread else None)
+    async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None,
+                  min_reliability: app_commands.Range[int, 0, 100] = 0) -> None:
+        await self.handlers.lobby.new_table(interaction, thread.value if thread else None, min_reliability)
 
     @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
     async def rematch(self, interaction: discord.Interaction) -> None:
