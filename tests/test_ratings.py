@@ -237,3 +237,42 @@ async def test_killed_at_each_step_every_finished_game_is_rated_exactly_once(dat
         assert await stored(store, ACROSS) == close(await expected(store, finished), {"a": 4, "b": 2, "c": 3})
     finally:
         await store.close()
+
+
+async def test_the_migration_rates_the_games_finished_before_it_once_in_order(database):
+    """A database as the schema before ratings left it (SQLite's 11, PostgreSQL's 5): its finished games are
+    rated once when it is opened, in the order they ended, to the ratings they got as each ended; each seat's
+    own and stand-in decisions are counted from the stored moves as the end of a game counts them."""
+    from storage.postgres.migrate import LATEST as PG_LATEST
+    from storage.sqlite.migrate import LATEST as SQLITE_LATEST
+
+    store = await Store.open(database)
+    seats = (Seat(id="a", name="A"), Seat(id="b", name="B"), Seat(id="ai1", kind="computer", number=1, level="easy"))
+    await finish(store, Table(host="a", seats=seats, seed=51), 51, channel=1, actors={"b": "stand_in"})
+    await finish(store, table_of(["c", "a"], 52), 52, channel=2, guild=GUILD + 1)
+    await finish(store, table_of(["b", "c", "a"], 53), 53, channel=3, actors={"c": "clock"})
+    boards = [await stored(store, g) for g in (ACROSS, GUILD, GUILD + 1)]
+    counted = await store.db.fetchall("SELECT game_id, player, own_decisions, stood_in FROM player_results"
+                                      " ORDER BY game_id, player")
+    assert any(r["stood_in"] for r in counted) and all(r["own_decisions"] or r["stood_in"] for r in counted)
+    rated = await store.ratings.rated_games()
+    before = (SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST) - 1
+
+    async def back(tx):
+        for statement in ("DROP TABLE ratings", "DROP TABLE rated_games", "DROP TABLE seasons",
+                          "ALTER TABLE player_results DROP COLUMN own_decisions",
+                          "ALTER TABLE player_results DROP COLUMN stood_in",
+                          f"UPDATE schema_version SET version = {before}"):
+            await tx.execute(statement)
+
+    await store.db.transaction(back)
+    await store.close()
+    store = await Store.open(database)
+    try:
+        assert [await stored(store, g) for g in (ACROSS, GUILD, GUILD + 1)] == boards
+        assert [g for g, _ in await store.ratings.rated_games()] == [g for g, _ in rated]
+        assert await store.db.fetchall("SELECT game_id, player, own_decisions, stood_in FROM player_results"
+                                       " ORDER BY game_id, player") == counted
+        assert await store.ratings.catch_up() == 0
+    finally:
+        await store.close()
