@@ -47,6 +47,8 @@ async def test_the_leaderboard_ranks_by_rating_in_the_season_and_all_time(harnes
     every = await h.click(CLEO, season.message_id, label="All time")  # the all-time table a click away
     assert every.answer.kind == "update" and f"P{ADA}" in h.message(season.message_id).content
     assert "all time" in h.message(season.message_id).content
+    offered = await h.autocomplete(CLEO, "augsburg records leaderboard", "season", "")
+    assert [(c["name"], c["value"]) for c in offered] == [("All time", "all"), ("Season S1", "S1")]
     back = _private(await h.slash(CLEO, "augsburg records leaderboard", season="S1"))
     assert back.content == season.content
     unknown = _private(await h.slash(CLEO, "augsburg records leaderboard", season="S9"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from .handlers.play import Suggestion
 from .handlers.records import RecordsHandlers
 
 MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
@@ -30,7 +31,7 @@ class RecordsCommands(app_commands.Group, name="records", description="Statistic
         await self.handlers.show_leaderboard(interaction, finished, wins, season)
 
     @leaderboard.autocomplete("season")
-    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
         return await self.handlers.suggest_seasons(interaction, current)
 
     @app_commands.command(name="season",

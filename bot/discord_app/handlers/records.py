@@ -11,12 +11,11 @@ import io
 import math
 
 import discord
-from discord import app_commands
 
 from storage import STEADY, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
 
 from ...service.export import export_bytes, file_name, is_complete
-from ...wording import records
+from ...wording import records, words
 from ...wording.table import people_at
 from .. import answers
 from ..payload import channel_of
@@ -26,6 +25,7 @@ from ..threads import parent_of
 from ..widgets import Button, Routed, view_of
 from .base import Front, guarded, reader, say
 from .info import log_page_of
+from .play import Suggestion
 
 BOARD_PAGE = 10  # people per page of the leaderboard
 HISTORY_PAGE = 10  # games per page of the history: two rows of five buttons, the paging row below
@@ -121,14 +121,12 @@ class RecordsHandlers:
             text = records.seasons_by(w, mode)
         await answers.send(interaction, text, allowed_mentions=NOBODY)
 
-    async def suggest_seasons(self, interaction: discord.Interaction,
-                              current: str) -> list[app_commands.Choice[str]]:
+    async def suggest_seasons(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
         """Autocomplete for the leaderboard's season: the all-time table and the server's seasons, newest first."""
+        w = words(interaction.locale)
         seasons = await self.service.ratings.seasons(interaction.guild_id or 0)
-        pairs = [(records.all_time(reader()), "all")] + [(records.season_button(reader(), s.season), s.season)
-                                                         for s in seasons]
-        found = [p for p in pairs if current.lower() in p[0].lower() or current.lower() in p[1].lower()]
-        return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:25]]
+        pairs = [(records.all_time(w), "all")] + [(records.season_button(w, s.season), s.season) for s in seasons]
+        return await answers.suggest_matching(interaction, pairs, current)
 
     @guarded(edits=True)
     async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int,
