@@ -10,7 +10,7 @@ from support.fake_discord import FakeUser
 from support.played import play_game
 
 from bot.wording import records, words
-from storage import skill
+from storage import RatedRow, skill
 
 MOD = 1010  # may manage the server
 
@@ -59,6 +59,17 @@ async def test_the_leaderboard_ranks_by_rating_in_the_season_and_all_time(harnes
     h.assert_no_errors()
 
 
+def test_a_rating_is_placed_among_the_computer_levels():
+    w, marks = words("en"), [("easy", skill.Rating(20.0, 1.0)), ("normal", skill.Rating(25.0, 1.0)),
+                             ("strong", skill.Rating(30.0, 1.0))]
+    row = RatedRow(1, "a", "A", 27.0 + 3 * 2.0, 2.0, 10)  # ordinal 27: above easy (17) and normal (22)
+    assert records.against_levels(w, row, marks) == "Above the computer levels Easy, Normal; below Strong."
+    assert records.against_levels(w, RatedRow(1, "a", "A", 25.0, 8.0, 1), marks) == \
+        "Below every computer level so far."
+    assert records.against_levels(w, RatedRow(1, "a", "A", 40.0, 1.0, 50), marks) == "Above every computer level."
+    assert "Strong" not in records.against_levels(words("de"), row, marks)  # the levels in the reader's words
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "it"])
 async def test_a_profile_shows_the_rating_here_and_everywhere_and_reliability(harness, lang):
     h = harness
@@ -72,6 +83,8 @@ async def test_a_profile_shows_the_rating_here_and_everywhere_and_reliability(ha
     assert records.rating_block(w, records.rating_everywhere(w), await service(h).ratings.rating("4040"), 2) \
         in stats.content
     assert records.marks(w, service(h).ratings.marks()) in stats.content
+    everywhere = await service(h).ratings.rating("4040")
+    assert records.against_levels(w, everywhere, service(h).ratings.marks()) in stats.content
     assert records.reliability(w, await service(h).ratings.reliability("4040")) in stats.content
     assert (lang == "en") == ("Reliability: 100%" in stats.content)
     board = _private(await h.slash(4040, "augsburg records leaderboard"))

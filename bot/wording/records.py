@@ -261,3 +261,14 @@ def seasons_by(w: Words, mode: str) -> str:
 
 def seasons_for_managers(w: Words) -> str:
     return w._("Only someone who can manage this server can change its seasons.")
+
+
+def against_levels(w: Words, row: RatedRow, levels: Sequence[tuple[str, skill.Rating]]) -> str:
+    """Where a person's rating stands among the computer levels' marks (each compared by its ordinal)."""
+    above = [names.level(w, level) for level, r in levels if row.ordinal > r.ordinal]
+    below = [names.level(w, level) for level, r in levels if row.ordinal <= r.ordinal]
+    if not above:
+        return w._("Below every computer level so far.")
+    if not below:
+        return w._("Above every computer level.")
+    return w._("Above the computer levels {above}; below {below}.", above=", ".join(above), below=", ".join(below))

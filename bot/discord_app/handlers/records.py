@@ -47,11 +47,13 @@ class RecordsHandlers:
         rated = [records.rating_block(w, heading, await ratings.rating(player, scope),
                                       (await ratings.board(scope, "", 0, 0))[1])
                  for heading, scope in ((records.rating_here(w), guild), (records.rating_everywhere(w), 0))]
+        everywhere = await ratings.rating(player)
+        compared = [records.against_levels(w, everywhere, ratings.marks())] if everywhere is not None else []
         text = "\n\n".join([records.stats_title(w, name),
                             records.stats_block(w, records.on_this_server(w), here),
                             records.stats_block(w, records.everywhere(w), overall),
-                            "\n".join(rated + [records.marks(w, ratings.marks()),
-                                               records.reliability(w, await ratings.reliability(player))]),
+                            "\n".join(rated + [records.marks(w, ratings.marks())] + compared
+                                      + [records.reliability(w, await ratings.reliability(player))]),
                             f"-# {records.counted(w)}"])
         await answers.send(interaction, text[:2000], allowed_mentions=NOBODY)
 
