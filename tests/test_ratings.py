@@ -3,6 +3,7 @@ their fixed marks, seasons, reliability, and each finished game rated exactly on
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import subprocess
@@ -274,5 +275,32 @@ async def test_the_migration_rates_the_games_finished_before_it_once_in_order(da
         assert await store.db.fetchall("SELECT game_id, player, own_decisions, stood_in FROM player_results"
                                        " ORDER BY game_id, player") == counted
         assert await store.ratings.catch_up() == 0
+    finally:
+        await store.close()
+
+
+async def test_two_games_ending_at_once_with_the_same_people_both_count(database):
+    """On PostgreSQL the two ends run at once on connections of their own: the second waits for the first's
+    lock on the people's ratings, then rates from what it wrote (in one order or the other, never lost)."""
+    store = await Store.open(database)
+    try:
+        almost = []
+        for n in range(2):
+            rnd, state = random.Random(60 + n), new_game(["a", "b", "c"], seed=60 + n)[0]
+            record = await store.games.create_game(GUILD, 20 + n, table_of(["a", "b", "c"], 60 + n), state)
+            while True:
+                player, action = random_action(record.state, rnd)
+                result = apply(record.state, player, action)
+                if result.state.phase == "game_over":
+                    break
+                record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                         result.state)
+            almost.append((record, player, action.to_json_dict(), result.state))
+        await asyncio.gather(*(store.games.commit_action(r.id, r.version, p, a, s) for r, p, a, s in almost))
+        ids = [r.id for r, *_ in almost]
+        counts = {"a": 2, "b": 2, "c": 2}
+        assert sorted(g for g, _ in await store.ratings.rated_games()) == ids
+        assert await stored(store, GUILD) in (close(await expected(store, ids), counts),
+                                              close(await expected(store, ids[::-1]), counts))
     finally:
         await store.close()
