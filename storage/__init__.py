@@ -6,6 +6,7 @@ writes one entry of a game's log as JSON data (an exported game's file). Backups
 database: storage.backups.
 """
 
+from . import skill
 from .errors import (
     ChannelBusy,
     DatabaseBusy,
@@ -19,6 +20,7 @@ from .errors import (
 )
 from .lease import Lease, LeaseHeld
 from .ownership import ShardLost
+from .ratings import SEASON_MODES, RatedRow, Reliability, Season
 from .records import (
     ENTRY,
     LOG,
@@ -38,9 +40,10 @@ from .records import (
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 
-__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "Actor", "Ahead", "BoardRow", "GameSummary", "PlayerStats",
+__all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "SEASON_MODES", "Actor", "Ahead", "RatedRow", "Reliability", "Season",
+           "BoardRow", "GameSummary", "PlayerStats",
            "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
            "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "PingMessage", "Seat", "ShardLost",
            "StorageError", "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict",
-           "WrongStatus"]
+           "WrongStatus", "skill"]

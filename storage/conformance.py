@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .postgres.database import PostgresDatabase, PostgresDialect
     from .postgres.database import _Connection as PostgresTransaction
     from .postgres.lease import AdvisoryLeases
+    from .ratings import Ratings
     from .settings import Settings
     from .sql import Database, Dialect, Transaction
     from .sqlite.database import SQLiteDatabase, SQLiteDialect
@@ -84,3 +85,7 @@ def settings(settings: Settings) -> contract.SettingsStore:
 
 def records(records: Records) -> contract.RecordStore:
     return records
+
+
+def ratings(ratings: Ratings) -> contract.RatingStore:
+    return ratings

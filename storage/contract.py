@@ -1,7 +1,7 @@
 """The storage contract: what the game service needs from storage, one Protocol per concern.
 
 A `Store` (store.py) holds one object per concern: `games` (GameStore), `log` (GameLog: the moves
-and what they caused), `deadlines`, `settings`, `records` and `leases`. Each backend (SQLite,
+and what they caused), `deadlines`, `settings`, `records`, `ratings` and `leases`. Each backend (SQLite,
 PostgreSQL) provides them all; the service is handed the store, the scheduler only its deadlines,
 the lease keeper only its lease. The types they speak (records.py, stats.py, errors.py) are all the
 front-ends ever import from storage.
@@ -19,6 +19,7 @@ from engine import Event, GameState
 from .errors import GameNotPlayable, GameQuarantined
 from .lease import Lease
 from .ownership import Ownership
+from .ratings import RatedRow, Reliability, Season
 from .records import Actor, Deadline, DeadlinePlan, GameRecord, LogEntry, LoggedMove, Table, TableMessages
 from .stats import BoardRow, GameSummary, PlayerStats
 
@@ -128,6 +129,22 @@ class RecordStore(Protocol):
                            limit: int = 10) -> list[GameSummary]:
         """The server's ended games, or one channel's and its threads', newest first."""
     async def game_summary(self, game_id: int) -> GameSummary | None: ...
+
+
+class RatingStore(Protocol):
+    """The skill ratings (written with each game's end), the seasons, each person's reliability."""
+
+    async def catch_up(self) -> int: ...
+    async def board(self, guild_id: int, season: str = "", offset: int = 0,
+                    limit: int = 10) -> tuple[list[RatedRow], int]: ...
+    async def rating(self, player: str, guild_id: int = 0, season: str = "") -> RatedRow | None: ...
+    async def rated_games(self, guild_id: int | None = None) -> list[tuple[int, int]]: ...
+    async def seasons(self, guild_id: int) -> list[Season]: ...
+    async def season_now(self, guild_id: int, now: float | None = None) -> str: ...
+    async def season_mode(self, guild_id: int) -> str: ...
+    async def start_season(self, guild_id: int, now: float | None = None) -> str: ...
+    async def set_season_mode(self, guild_id: int, mode: str, now: float | None = None) -> None: ...
+    async def reliability(self, player: str) -> Reliability: ...
 
 
 class LeaseStore(Protocol):

@@ -38,7 +38,9 @@ TABLES = (("games", ("id",)), ("actions", ("game_id", "move")), ("table_log", ("
           ("deadlines", ("game_id", "player", "kind")), ("game_notes", ("id",)),
           ("player_results", ("game_id", "player")), ("noble_wins", ("game_id", "player", "noble")),
           ("player_totals", ("guild_id", "player")), ("player_settings", ("user_id",)),
-          ("guild_settings", ("guild_id",)), ("meta", ("key",)), ("person_deadlines", ("user_id", "kind")))
+          ("guild_settings", ("guild_id",)), ("meta", ("key",)), ("person_deadlines", ("user_id", "kind")),
+          ("ratings", ("guild_id", "season", "player")), ("rated_games", ("game_id",)),
+          ("seasons", ("guild_id", "season")))
 BATCH = 2000
 # A column's type (either backend's name for it) as the value the target takes.
 AS_PYTHON = {"integer": int, "bigint": int, "double precision": float, "real": float, "text": str, "jsonb": str,

@@ -52,6 +52,7 @@ class Seat(_Record):
     left: bool = False
     ahead: Ahead | None = None  # their next auction decision, settled ahead (bot/automatic.py)
     away_until: float | None = None  # on time away until then (epoch seconds): their clock does not run out
+    reliability: int | None = None  # a person's reliability (%) when they sat down (storage/ratings.py); None: new
 
     @field_validator("level", mode="before")
     @classmethod
@@ -87,6 +88,7 @@ class Table(_Record):
     # decides for them at once, or (`away_waits`) the table waits for them, their clock pushed past it.
     away_days: int = 7
     away_waits: bool = False
+    min_reliability: int = 0  # the host's minimum reliability (%) to join (issue 46); people with no record may
 
     @model_validator(mode="before")
     @classmethod

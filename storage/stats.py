@@ -2,7 +2,8 @@
 
 A finished game writes, in the transaction that finishes it: a `player_results`
 row per seat, `noble_wins` (auctions won per noble, counted from the game's own
-stored events) and adds itself to each player's `player_totals` on its server.
+stored events), adds itself to each player's `player_totals` on its server, and
+is rated (ratings.py).
 Cancelled and abandoned games write nothing, so they never count. The
 leaderboard reads `player_totals` only; a player's statistics read their own
 rows (index on the player).
@@ -17,7 +18,9 @@ from typing import Any
 
 from engine import GameState
 
+from . import skill
 from .decisions import Decisions, decisions
+from .ratings import OWN, STOOD_IN, rate_game
 from .records import Table
 from .rows import ENDED
 from .sql import Database, Dialect, Transaction, one
@@ -93,19 +96,22 @@ async def record_results(tx: Transaction, dialect: Dialect, game_id: int, state:
     row = await one(tx, "SELECT guild_id, setup, created_at FROM games WHERE id = ?", (game_id,))  # being written
     guild, table = row["guild_id"], Table.model_validate_json(row["setup"])
     timing = await _decisions(tx, game_id, table, state, row["created_at"])
+    actors: dict[tuple[str, str], int] = {(r["player"], r["actor"]): r["n"] for r in await tx.fetchall(
+        "SELECT player, actor, COUNT(*) AS n FROM actions WHERE game_id = ? GROUP BY player, actor", (game_id,))}
     for seat, p in enumerate(state.players):
         winner = p.id in winners
         # Winners share first place; everyone else is placed after all who scored more, and the winners.
-        place = 1 if winner else 1 + sum(1 for q in state.players if q.score > p.score or q.id in winners)
+        place = skill.place(p.score, winner, [(q.score, q.id in winners) for q in state.players])
         sat = table.seat(p.id)
         computer, name = int(sat is not None and sat.kind == "computer"), sat.name if sat is not None else ""
         left, mine = int(sat is not None and sat.left), timing[p.id]
+        own, stood_in = (sum(actors.get((p.id, actor), 0) for actor in kinds) for kinds in (OWN, STOOD_IN))
         await tx.execute(
             "INSERT INTO player_results (game_id, player, guild_id, seat, players, score, place, winner,"
-            " finished_at, computer, name, decisions, in_time, decide_seconds, left_game)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " finished_at, computer, name, decisions, in_time, decide_seconds, left_game, own_decisions, stood_in)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, p.id, guild, seat, len(state.players), p.score, place, int(winner), now, computer, name,
-             mine.made, mine.in_time, mine.seconds_json(), left),
+             mine.made, mine.in_time, mine.seconds_json(), left, own, stood_in),
         )
         await tx.execute(
             "INSERT INTO player_totals (guild_id, player, computer, name, games, wins, score_sum, best_score,"
@@ -125,6 +131,7 @@ async def record_results(tx: Transaction, dialect: Dialect, game_id: int, state:
         f" GROUP BY {who}, {noble}",
         (game_id, guild, game_id),
     )
+    await rate_game(tx, dialect, game_id, now)  # in this transaction: a finished game is rated exactly once
 
 
 async def _decisions(tx: Transaction, game_id: int, table: Table, state: GameState,

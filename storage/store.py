@@ -19,6 +19,7 @@ from .deadlines import Deadlines
 from .games import Games
 from .history import GameLog
 from .ownership import Ownership
+from .ratings import Ratings
 from .settings import Settings
 from .sql import Database
 from .stats import Records
@@ -41,15 +42,17 @@ class Store:
         self.deadlines = Deadlines(db, self.ownership)
         self.settings = Settings(db)
         self.records = Records(db)
+        self.ratings = Ratings(db)  # the skill ratings and seasons (issue 46)
         self.leases = leases  # the backend's: the lease rows behind its own locks (sqlite/lease.py, postgres/lease.py)
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
-                   **options: Any) -> Store:
+                   catch_up: bool = True, **options: Any) -> Store:
         """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
         path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
         waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
-        with (default: the shipped ones). `options` go to the backend."""
+        with (default: the shipped ones); `catch_up`: rate the finished games not rated yet (ratings.py; only
+        a test looking at a half-rated database says no). `options` go to the backend."""
         url = DatabaseURL.parse(where)
         if url.kind == "postgresql":
             from .postgres import open_postgres  # asyncpg is loaded only for a PostgreSQL database
@@ -61,7 +64,14 @@ class Store:
             from .sqlite import open_sqlite
 
             db, leases = await open_sqlite(url, **options)
-        return cls(db, url, leases, editions)
+        store = cls(db, url, leases, editions)
+        try:
+            if catch_up and options.get("migrate_to") is None:  # (an older schema, for a test: no ratings yet)
+                await store.ratings.catch_up()  # games finished before ratings existed (or by an older version)
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     @property
     def kind(self) -> str:

@@ -87,17 +87,22 @@ async def measure(path: Path, runs: int) -> dict[str, float]:
     await store.close()
     h = await Harness.create(make_bot(path), users=[FakeUser(USER, "Ada")], ignore=(long_lived,))
     try:
-        command = []
+        command, rated = [], []
         for _ in range(runs):
             t = time.perf_counter()
-            r = await h.slash(USER, "augsburg records leaderboard")
+            r = await h.slash(USER, "augsburg records leaderboard", wins=True)
             command.append((time.perf_counter() - t) * 1000)
             assert r.answer.ephemeral and "leaderboard" in r.answer.content, r.answer
+            t = time.perf_counter()
+            r = await h.slash(USER, "augsburg records leaderboard")  # by rating (issue 46)
+            rated.append((time.perf_counter() - t) * 1000)
+            assert r.answer.ephemeral and "ratings on this server" in r.answer.content, r.answer
         h.assert_all_answered()
     finally:
         await h.close()
     return {"query p50": p(query, 50), "query p99": p(query, 99),
-            "command p50": p(command, 50), "command p99": p(command, 99)}
+            "command p50": p(command, 50), "command p99": p(command, 99),
+            "rating command p50": p(rated, 50), "rating command p99": p(rated, 99)}
 
 
 async def main(argv: list[str] | None = None) -> int:

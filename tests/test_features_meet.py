@@ -693,6 +693,10 @@ class FeaturesMeet(RuleBasedStateMachine):
                 stored.id, stored.version, stored.state, stored.table), "the service holds another game"
         else:
             assert cached is None, "an ended game is still held"
+        # Issue 46: every finished game rated exactly once (in the transaction that finished it), no other game.
+        rated = [g for g, _ in await store.ratings.rated_games()]
+        finished = [r["id"] for r in await store.db.fetchall("SELECT id FROM games WHERE status = 'finished'")]
+        assert sorted(rated) == sorted(finished), f"rated {rated}, finished {finished}"
         self.active, deadlines = stored.status == "active", []
         if self.active:
             deadlines = await store.deadlines.deadlines_of(stored.id)

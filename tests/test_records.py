@@ -211,9 +211,14 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
     before = {(g, p): await store.records.player_stats(p, g) for g in GUILDS for p in players}
     boards = [await store.records.leaderboard(g, 0, 50) for g in GUILDS]
     computers = [await store.records.computer_totals(g) for g in GUILDS]
+    rated = [await store.ratings.board(g, "", 0, 50) for g in (0, *GUILDS)]
+    assert rated[0][1] == 4  # (a, b, c, d: rated as each game ended)
     await store.close()
     with sqlite3.connect(path) as db:  # the database as schema 6 left it
-        db.executescript("DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"
+        db.executescript("DROP TABLE ratings; DROP TABLE rated_games; DROP TABLE seasons;"
+                         " ALTER TABLE player_results DROP COLUMN own_decisions;"
+                         " ALTER TABLE player_results DROP COLUMN stood_in;"
+                         " DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"
                          " DROP INDEX games_by_guild; ALTER TABLE player_results DROP COLUMN computer;"
                          " ALTER TABLE player_results DROP COLUMN name; ALTER TABLE player_results DROP COLUMN"
                          " decisions; ALTER TABLE player_results DROP COLUMN in_time; ALTER TABLE player_results"
@@ -228,5 +233,10 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
         assert {(g, p): await store.records.player_stats(p, g) for g, p in before} == unknown
         assert [await store.records.leaderboard(g, 0, 50) for g in GUILDS] == boards
         assert [await store.records.computer_totals(g) for g in GUILDS] == computers and computers[0][0] > 0
+        # Migration 12 and the catch-up at open rated every finished game once, in the order they ended, by the
+        # same code: the same ratings as when each was rated at its end.
+        assert [await store.ratings.board(g, "", 0, 50) for g in (0, *GUILDS)] == rated
+        finished = await store.db.fetchall("SELECT id FROM games WHERE status = 'finished' ORDER BY id")
+        assert sorted(g for g, _ in await store.ratings.rated_games()) == [r["id"] for r in finished]
     finally:
         await store.close()

@@ -64,7 +64,7 @@ async def test_stats_leaderboard_and_history_of_finished_games(harness):
     assert "Favourite noble" in stats.content and f"best: {ada.best_score} prestige" in stats.content
     ben = _private(await _stats_of(h, ADA, BEN))
     assert "1 game" in ben.content
-    board = _private(await h.slash(CLEO, "augsburg records leaderboard"))
+    board = _private(await h.slash(CLEO, "augsburg records leaderboard", wins=True))
     assert "Ranked by wins" in board.content
     people = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
     assert len(people) == 3 and not any("Computer" in line for line in people)
@@ -103,7 +103,7 @@ async def test_leaderboard_pages_and_buttons_outlive_a_restart(harness):
     store = service(h).core.store
     for i in range(BOARD_PAGE + 2):  # more people than a page holds: two-player games between new people
         await _finished(h, humans=(str(2000 + 2 * i), str(2001 + 2 * i)), computers=0, seed=10 + i)
-    board = _private(await h.slash(ADA, "augsburg records leaderboard"))
+    board = _private(await h.slash(ADA, "augsburg records leaderboard", wins=True))
     assert "page 1 of 3" in board.content
     nxt = await h.click(ADA, board.message_id, label="Next ▶")
     assert nxt.answer.kind == "update" and "page 2 of 3" in h.message(board.message_id).content
@@ -183,7 +183,7 @@ async def test_stats_show_who_keeps_games_moving_and_the_leaderboard_filters_ste
     assert "median time to decide:" in stats.content and "Games finished: 1 · left: 0" in stats.content
     await store.db.transaction(lambda tx: tx.execute(  # Ben left that game: the computer finished it for him
         "UPDATE player_totals SET left_games = 1 WHERE player = ?", (str(BEN),)))
-    everyone = _private(await h.slash(CLEO, "augsburg records leaderboard"))
+    everyone = _private(await h.slash(CLEO, "augsburg records leaderboard", wins=True))
     steady = _private(await h.slash(CLEO, "augsburg records leaderboard", finished=True))
     assert "Only players who finished at least 80% of their games." in steady.content
     ranked = [line for line in steady.content.splitlines() if line[:2] in ("1.", "2.")]

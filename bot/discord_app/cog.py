@@ -21,9 +21,9 @@ from .owed import OwedWork
 from .pacing import Pacing
 from .pictures import Pictures
 from .presenter import Presenter
+from .records_commands import RecordsCommands
 from .upkeep import TimersFor, Upkeep
 
-MAX_INTEGER = 2**53 - 1  # the largest INTEGER option value Discord takes (larger: the whole sync is refused)
 # Choices are named in English here; command_words.py gives German and Italian clients their names.
 TOPICS = [app_commands.Choice(name=rules.topic_title(ENGLISH, t), value=t) for t in rules.TOPICS]
 THREAD_CHOICES = [("yes", "yes"), ("no", "no"), ("yes, and from now on for this server (Manage Server)", "always"),
@@ -45,6 +45,7 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
         self.computers = owed.computers if owed else ComputerRunner(service, self.presenter.show_move, computer_delay)
         self.handlers = Handlers(service, self.presenter, self.computers)
         self.me.handlers = self.handlers.me  # (discord.py bound a copy of the group to this cog)
+        self.records.handlers = self.handlers.records
         self.upkeep = Upkeep(bot, service, self.presenter, self.computers, self.handlers.front)
         self.scheduler = timers(self.upkeep.fire)
         service.on_deadlines(self.scheduler.wake)
@@ -93,10 +94,12 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     # --- the table
 
     @app_commands.command(name="new", description="Open a table for a new game in this channel")
-    @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)")
+    @app_commands.describe(thread="In a new thread of this channel, one of several (default: the server's choice)",
+                           min_reliability="The least reliability (%) a person needs to join (default: none)")
     @app_commands.choices(thread=[app_commands.Choice(name=n, value=v) for n, v in THREAD_CHOICES])
-    async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.lobby.new_table(interaction, thread.value if thread else None)
+    async def new(self, interaction: discord.Interaction, thread: app_commands.Choice[str] | None = None,
+                  min_reliability: app_commands.Range[int, 0, 100] = 0) -> None:
+        await self.handlers.lobby.new_table(interaction, thread.value if thread else None, min_reliability)
 
     @app_commands.command(name="rematch", description="Play this channel's last game again, with the same seats")
     async def rematch(self, interaction: discord.Interaction) -> None:
@@ -134,32 +137,9 @@ class Augsburg(commands.GroupCog, group_name="augsburg", group_description="Play
     async def log(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 7] | None = None) -> None:
         await self.handlers.info.show_log(interaction, round)
 
-    # --- records: statistics, the leaderboard, past games, a game's file (groups: Discord allows 25 children)
+    # --- records: statistics, ratings, the leaderboard, seasons, past games (records_commands.py)
 
-    records = app_commands.Group(name="records", description="Statistics, the leaderboard and past games")
-
-    @records.command(name="stats", description="A player's games, wins and scores (only you see it)")
-    @app_commands.describe(player="Whose statistics (yours if left out)")
-    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        await self.handlers.records.show_stats(interaction, player)
-
-    @records.command(name="leaderboard", description="This server's players ranked by wins (only you see it)")
-    @app_commands.describe(finished="Only players who finished at least 80% of their games")
-    async def leaderboard(self, interaction: discord.Interaction, finished: bool = False) -> None:
-        await self.handlers.records.show_leaderboard(interaction, finished)
-
-    @records.command(name="history", description="The last games here, with their final tables and logs")
-    @app_commands.describe(where="This channel (default) or the whole server")
-    @app_commands.choices(where=[app_commands.Choice(name="this channel", value="channel"),
-                                 app_commands.Choice(name="this server", value="server")])
-    async def history(self, interaction: discord.Interaction, where: app_commands.Choice[str] | None = None) -> None:
-        await self.handlers.records.show_history(interaction, where is not None and where.value == "server")
-
-    @records.command(name="export", description="This channel's game, or a past one, as a JSON file to replay")
-    @app_commands.describe(game="A game's number from the history (default: this channel's game)")
-    async def export(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, MAX_INTEGER] | None = None) -> None:
-        await self.handlers.records.export(interaction, game)
+    records = RecordsCommands()
 
     # --- seats during a game, and notifications: a group of their own too
 

@@ -20,11 +20,13 @@ COLOUR = discord.Colour.from_rgb(156, 102, 31)
 def lobby_embed(w: Words, record: GameRecord) -> discord.Embed:
     table = record.table
     seats = "\n".join(words.seat_line(w, i, names.seat(w, s), s.id == table.host,
-                                      s.level if s.kind == "computer" else None)
+                                      s.level if s.kind == "computer" else None, s.reliability)
                       for i, s in enumerate(table.seats, start=1))
     embed = discord.Embed(title=words.lobby_title(w), colour=COLOUR, description=words.lobby_intro(w))
     embed.add_field(name=words.seats_heading(w, len(table.seats), MAX_PLAYERS), value=seats or "—", inline=False)
     timing = f"{clock.per_decision(w, table.turn_seconds)}\n{clock.away_choice(w, table.away_days, table.away_waits)}"
+    if table.min_reliability:
+        timing += "\n" + words.min_reliability(w, table.min_reliability)
     embed.add_field(name=clock.clock_heading(w), value=timing, inline=False)
     if table.edition is not None:
         try:

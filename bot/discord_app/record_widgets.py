@@ -27,6 +27,21 @@ class BoardPage(Routed[Button], template=r"aug:lb:(?P<guild>\d+):(?P<page>\d+)(?
         return self.guild, self.page, self.steady
 
 
+class RatingPage(Routed[Button], template=r"aug:rb:(?P<guild>\d+):(?P<page>\d+):(?P<season>[\w-]*)"):
+    """A page of a server's rating table (records.py) in a season ('': all time)."""
+
+    handler = "records.rating_page"
+
+    def __init__(self, guild: str | int, page: str | int, season: str = "", label: str = "…",
+                 disabled: bool = False, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"aug:rb:{guild}:{page}:{season}", row=row))
+        self.guild, self.page, self.season = int(guild), int(page), season
+
+    def route(self, interaction: discord.Interaction) -> tuple[int, int, str]:
+        return self.guild, self.page, self.season
+
+
 class HistoryPage(Routed[Button], template=r"aug:hp:(?P<scope>[cs]):(?P<before>\d+)"):
     """A page of past games of the channel ("c") or server ("s") where it is clicked: those before game
     `before` (0: the newest)."""
@@ -56,5 +71,5 @@ class HistoryGame(Routed[Button], template=r"aug:hg:(?P<game>\d+)"):
         return (self.game,)
 
 
-RECORD_ITEMS = (BoardPage, HistoryPage, HistoryGame)
+RECORD_ITEMS = (BoardPage, RatingPage, HistoryPage, HistoryGame)
 ALL_ITEMS = DYNAMIC_ITEMS + RECORD_ITEMS + AHEAD_ITEMS + UNDO_ITEMS  # every item discord.py routes

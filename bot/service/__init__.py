@@ -18,6 +18,7 @@ one per concern, each reached as an attribute of the service:
     undo       taking a decision back
     settings   each person's and each server's settings (their hours too), facts about the deployment
     mine       every game of a person's in every server, and their daily word (mine.py)
+    ratings    skill ratings, the computer levels' marks, seasons and reliability (ratings.py)
 
 The table's rules live beside them: turns.py (the clock), automatic.py (moves the bot makes for a person),
 codes.py (actions as short codes), choices.py (options as a front-end groups them). The service is the
@@ -46,6 +47,7 @@ from .observing import Observer
 from .outcome import MAX_PLAYERS, MIN_PLAYERS, Notice, Outcome, refuse
 from .pinged import Pinged
 from .pings import Pings
+from .ratings import Ratings
 from .seats import Seats
 from .settings import Settings
 from .showing import Decision, Due, decision_key
@@ -74,6 +76,7 @@ class GameService:
         self.undo = Undo(core)
         self.settings = Settings(store.settings, core.hours)
         self.mine = Mine(core, self.settings)
+        self.ratings = Ratings(core)
         core.on_closed = lambda game_id: self.decisions.thinkers.forget(game_id)
 
     @classmethod

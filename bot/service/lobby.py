@@ -32,10 +32,12 @@ class Lobby:
         self.deal_seed = deal_seed  # None (production): every deal unpredictable; see deal_seed()
 
     async def open_table(self, guild_id: int, channel_id: int, host: Seat, clock: bool = True,
-                         lang: str = "en", parent_id: int | None = None) -> Outcome:
+                         lang: str = "en", parent_id: int | None = None, min_reliability: int = 0) -> Outcome:
         """A new table with its host seated; `clock`: the server's default time per decision, else none;
         `lang`: the language of its public messages, and the server's default edition, until the host
-        chooses others; `parent_id`: the channel whose thread `channel_id` is."""
+        chooses others; `parent_id`: the channel whose thread `channel_id` is; `min_reliability`: the least
+        reliability (%) a person needs to join (people without finished games may join)."""
+        host = await self._with_reliability(host)
         async with self.core.lock(channel_id):
             try:
                 existing = await self.core.current(channel_id)
@@ -50,7 +52,9 @@ class Lobby:
             try:
                 record = await self.core.store.games.open_lobby(guild_id, channel_id,
                                                      Table(host=host.id, seats=(host,), turn_seconds=turn,
-                                                           lang=lang, edition=edition), parent_id)
+                                                           lang=lang, edition=edition,
+                                                           min_reliability=max(0, min(100, min_reliability))),
+                                                     parent_id)
             except ChannelBusy:
                 return refuse("channel_busy")
             return Outcome(True, record=self.core.keep(record))
@@ -61,6 +65,7 @@ class Lobby:
         its computers at their levels, its clock, language and edition, in its channel (a thread stays one of
         its channel: the game's `parent_id`, else the one given). Its other people are not seated: each
         confirms by joining, or by asking for the rematch too (then they join the table it opened)."""
+        person = await self._with_reliability(person)
         async with self.core.lock(channel_id):
             try:
                 previous = await self.core.store.games.load_game(game_id)
@@ -126,12 +131,22 @@ class Lobby:
                                                                                           table))
             return changed if isinstance(changed, Outcome) else Outcome(True, record=changed)
 
+    async def _with_reliability(self, seat: Seat) -> Seat:
+        """A person's seat with their reliability now (issue 46), shown beside their name in the lobby."""
+        if seat.kind != "human":
+            return seat
+        return seat.model_copy(update={"reliability": (await self.core.store.ratings.reliability(seat.id)).percent})
+
     async def join(self, channel_id: int, game_id: int, seat: Seat) -> Outcome:
+        seat = await self._with_reliability(seat)
+
         def change(table: Table) -> Table | Notice:
             if table.seat(seat.id) is not None:
                 return Notice("already_seated")
             if len(table.seats) >= MAX_PLAYERS:
                 return Notice("table_full", {"most": MAX_PLAYERS})
+            if seat.reliability is not None and seat.reliability < table.min_reliability:
+                return Notice("too_unreliable", {"least": table.min_reliability, "yours": seat.reliability})
             return table.with_seats([*table.seats, seat])
 
         return await self._change_table(channel_id, game_id, change)

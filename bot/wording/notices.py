@@ -43,6 +43,8 @@ def _table(w: Words, p: Params, people: People) -> Texts:
         "already_started": lambda: w._("This game has already started."),
         "already_seated": lambda: w._("You already have a seat at this table."),
         "table_full": lambda: w._("The table is full ({most} players).", most=p["most"]),
+        "too_unreliable": lambda: w._("This table's host asks for a reliability of at least {least}%; yours is"
+                                      " {yours}% (see `/augsburg records stats`).", least=p["least"], yours=p["yours"]),
         "not_at_table": lambda: w._("You are not seated at this table."),
         "host_cannot_leave": lambda: w._("The host cannot leave; use `/augsburg cancel` to close the table."),
         "host_only_computers": lambda: w._("Only the host can add computer players."),

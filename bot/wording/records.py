@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from babel.numbers import format_decimal, format_percent
 
-from storage import MIN_GAMES, BoardRow, GameSummary, PlayerStats
+from storage import MIN_GAMES, BoardRow, GameSummary, PlayerStats, RatedRow, Reliability, skill
 
 from . import names
 from .words import People, Words
@@ -164,3 +166,109 @@ def unknown_game(w: Words) -> str:
 
 def no_game_to_export(w: Words) -> str:
     return w._("There is no game in this channel. Name one from `/augsburg records history` with `game:`.")
+
+
+# --- ratings (issue 46): the skill rating, the computer levels' marks, seasons, reliability
+
+
+def _rating(w: Words, value: float) -> str:
+    return format_decimal(round(value, 1), format="#,##0.0", locale=w.lang)
+
+
+def rating_title(w: Words, season: str, page: int, pages: int) -> str:
+    if season:
+        return w._("**Augsburg 1520 — ratings on this server, season {season}** (page {page} of {pages})",
+                   season=season, page=page, pages=pages)
+    return w._("**Augsburg 1520 — ratings on this server, all time** (page {page} of {pages})", page=page,
+               pages=pages)
+
+
+def rating_order(w: Words) -> str:
+    return w._("Ranked by rating: the cautious estimate μ − 3σ, which rises as more games make it sure"
+               " (openskill's Plackett–Luce model); ± is the uncertainty σ.")
+
+
+def rating_line(w: Words, row: RatedRow) -> str:
+    return w._("{place}. {name} — **{rating}** ({mu} ± {sigma}) · {games}", place=row.place,
+               name=row.name or row.player, rating=_rating(w, row.ordinal), mu=_rating(w, row.mu),
+               sigma=_rating(w, row.sigma), games=w.n_("{n} game", "{n} games", row.games))
+
+
+def rating_empty(w: Words) -> str:
+    return w._("Nobody has a rating here yet.")
+
+
+def marks(w: Words, levels: Sequence[tuple[str, skill.Rating]]) -> str:
+    return w._("Computer levels, fixed: {levels}", levels=" · ".join(
+        f"{names.level(w, level)} {_rating(w, r.ordinal)}" for level, r in levels))
+
+
+def rated_rule(w: Words) -> str:
+    return w._("Rated: games played to their end with at least one person. Whoever left, or let a stand-in make"
+               " more than half of their decisions, is rated last; computers play at their fixed marks.")
+
+
+def all_time(w: Words) -> str:
+    return w._("All time")
+
+
+def season_button(w: Words, season: str) -> str:
+    return w._("Season {season}", season=season)
+
+
+def rating_block(w: Words, heading: str, row: RatedRow | None, people: int) -> str:
+    if row is None:
+        return f"**{heading}:** " + w._("not rated yet")
+    return f"**{heading}:** " + w._("rating **{rating}** ({mu} ± {sigma}), place {place} of {all} · {games}",
+                                    rating=_rating(w, row.ordinal), mu=_rating(w, row.mu),
+                                    sigma=_rating(w, row.sigma), place=row.place, all=people,
+                                    games=w.n_("{n} rated game", "{n} rated games", row.games))
+
+
+def rating_here(w: Words) -> str:
+    return w._("Rating on this server")
+
+
+def rating_everywhere(w: Words) -> str:
+    return w._("Rating on all servers")
+
+
+def reliability(w: Words, r: Reliability) -> str:
+    if r.percent is None:
+        return w._("Reliability: no finished games yet")
+    return w._("Reliability: {percent}% — finished without leaving {finished} of {games}; decisions made by a"
+               " stand-in: {share}", percent=r.percent, finished=r.games - r.left,
+               games=w.n_("{n} game", "{n} games", r.games), share=_percent(w, r.stood_in_share or 0.0))
+
+
+def unknown_season(w: Words, season: str, known: Sequence[str]) -> str:
+    return w._("This server has no season “{season}”. Its seasons: {known}.", season=season,
+               known=", ".join(known) or "—")
+
+
+def season_started(w: Words, season: str) -> str:
+    return w._("Season {season} has started: the leaderboard shows its ratings from now on, beside the all-time"
+               " table. Run this again to start the next one.", season=season)
+
+
+def seasons_by(w: Words, mode: str) -> str:
+    if mode == "month":
+        return w._("Seasons now run by calendar month: each month's games make its own table.")
+    if mode == "quarter":
+        return w._("Seasons now run by calendar quarter: each quarter's games make its own table.")
+    return w._("Seasons are off: the leaderboard shows the all-time table.")
+
+
+def seasons_for_managers(w: Words) -> str:
+    return w._("Only someone who can manage this server can change its seasons.")
+
+
+def against_levels(w: Words, row: RatedRow, levels: Sequence[tuple[str, skill.Rating]]) -> str:
+    """Where a person's rating stands among the computer levels' marks (each compared by its ordinal)."""
+    above = [names.level(w, level) for level, r in levels if row.ordinal > r.ordinal]
+    below = [names.level(w, level) for level, r in levels if row.ordinal <= r.ordinal]
+    if not above:
+        return w._("Below every computer level so far.")
+    if not below:
+        return w._("Above every computer level.")
+    return w._("Above the computer levels {above}; below {below}.", above=", ".join(above), below=", ".join(below))

@@ -78,13 +78,21 @@ def seats_heading(w: Words, count: int, most: int) -> str:
     return w._("Seats ({count}/{most})", count=count, most=most)
 
 
-def seat_line(w: Words, number: int, name: str, host: bool, level: str | None = None) -> str:
-    """A lobby seat; `level`: a computer's."""
+def seat_line(w: Words, number: int, name: str, host: bool, level: str | None = None,
+              reliability: int | None = None) -> str:
+    """A lobby seat; `level`: a computer's; `reliability`: a person's (%), when they have finished games."""
     if host:
-        return w._("{number}. {name} (host)", number=number, name=name)
-    if level is not None:
+        line = w._("{number}. {name} (host)", number=number, name=name)
+    elif level is not None:
         return w._("{number}. {name} · {level}", number=number, name=name, level=names.level(w, level))
-    return w._("{number}. {name}", number=number, name=name)
+    else:
+        line = w._("{number}. {name}", number=number, name=name)
+    return line if reliability is None else line + " · " + w._("reliability {percent}%", percent=reliability)
+
+
+def min_reliability(w: Words, percent: int) -> str:
+    return w._("To join: a reliability of at least {percent}% (people new to the game may join too).",
+               percent=percent)
 
 
 def round_title(w: Words, view: View) -> str:

@@ -25,7 +25,8 @@ class LobbyHandlers:
         self.front, self.service, self.presenter = front, front.service, front.presenter
 
     @guarded(public=True)
-    async def new_table(self, interaction: discord.Interaction, thread: str | None = None) -> None:
+    async def new_table(self, interaction: discord.Interaction, thread: str | None = None,
+                        min_reliability: int = 0) -> None:
         """`thread`: "yes" or "no" (a new thread of this channel for the table, or not; without it, as the
         server's setting says), "always" or "never" (the same, and from now on the server's setting)."""
         if interaction.guild_id is None:
@@ -44,10 +45,11 @@ class LobbyHandlers:
         host = Seat(id=str(interaction.user.id), name=interaction.user.display_name)
         lang = language_of(interaction.guild_locale)  # the server's language, until the host picks one
         if opens_thread:
-            await self._new_in_thread(interaction, interaction.guild_id, host, lang)
+            await self._new_in_thread(interaction, interaction.guild_id, host, lang, min_reliability)
             return
         outcome = await self.service.lobby.open_table(interaction.guild_id, channel_of(interaction), host, lang=lang,
-                                                parent_id=threads.parent_of(interaction))
+                                                parent_id=threads.parent_of(interaction),
+                                                min_reliability=min_reliability)
         if not outcome.ok:
             if outcome.record is None or not await self._table_again(interaction, outcome.record):
                 await say(interaction, self.front.notice(refused(outcome)))
@@ -73,12 +75,14 @@ class LobbyHandlers:
             return None
         return True
 
-    async def _new_in_thread(self, interaction: discord.Interaction, guild_id: int, host: Seat, lang: str) -> None:
+    async def _new_in_thread(self, interaction: discord.Interaction, guild_id: int, host: Seat, lang: str,
+                             min_reliability: int = 0) -> None:
         """The table in a new public thread of this channel; here, a line that links to it and pings nobody."""
         client, channel = self.presenter.client, channel_of(interaction)
         await self.presenter.pacing.turn(channel)
         thread_id = await threads.open_thread(client, channel, threads.thread_name(host.name))
-        outcome = await self.service.lobby.open_table(guild_id, thread_id, host, lang=lang, parent_id=channel)
+        outcome = await self.service.lobby.open_table(guild_id, thread_id, host, lang=lang, parent_id=channel,
+                                                      min_reliability=min_reliability)
         if not outcome.ok:
             await say(interaction, self.front.notice(refused(outcome), outcome.record))
             return

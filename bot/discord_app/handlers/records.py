@@ -15,16 +15,17 @@ import discord
 from storage import STEADY, GameNotFound, GameNotPlayable, GameQuarantined, GameRecord
 
 from ...service.export import export_bytes, file_name, is_complete
-from ...wording import records
+from ...wording import records, words
 from ...wording.table import people_at
 from .. import answers
 from ..payload import channel_of
 from ..people import NOBODY
-from ..record_widgets import BoardPage, HistoryGame, HistoryPage
+from ..record_widgets import BoardPage, HistoryGame, HistoryPage, RatingPage
 from ..threads import parent_of
 from ..widgets import Button, Routed, view_of
 from .base import Front, guarded, reader, say
 from .info import log_page_of
+from .play import Suggestion
 
 BOARD_PAGE = 10  # people per page of the leaderboard
 HISTORY_PAGE = 10  # games per page of the history: two rows of five buttons, the paging row below
@@ -42,16 +43,92 @@ class RecordsHandlers:
         here = await queries.player_stats(player, interaction.guild_id)
         overall = await queries.player_stats(player)
         name = getattr(who, "display_name", None) or await queries.player_name(player) or player
-        text = "\n\n".join([records.stats_title(reader(), name),
-                            records.stats_block(reader(), records.on_this_server(reader()), here),
-                            records.stats_block(reader(), records.everywhere(reader()), overall),
-                            f"-# {records.counted(reader())}"])
+        w, ratings, guild = reader(), self.service.ratings, interaction.guild_id or 0
+        rated = [records.rating_block(w, heading, await ratings.rating(player, scope),
+                                      (await ratings.board(scope, "", 0, 0))[1])
+                 for heading, scope in ((records.rating_here(w), guild), (records.rating_everywhere(w), 0))]
+        everywhere = await ratings.rating(player)
+        compared = [records.against_levels(w, everywhere, ratings.marks())] if everywhere is not None else []
+        text = "\n\n".join([records.stats_title(w, name),
+                            records.stats_block(w, records.on_this_server(w), here),
+                            records.stats_block(w, records.everywhere(w), overall),
+                            "\n".join(rated + [records.marks(w, ratings.marks())] + compared
+                                      + [records.reliability(w, await ratings.reliability(player))]),
+                            f"-# {records.counted(w)}"])
         await answers.send(interaction, text[:2000], allowed_mentions=NOBODY)
 
     @guarded
-    async def show_leaderboard(self, interaction: discord.Interaction, steady: bool = False) -> None:
-        content, view = await self._board(interaction.guild_id or 0, 0, steady)
+    async def show_leaderboard(self, interaction: discord.Interaction, steady: bool = False, wins: bool = False,
+                               season: str | None = None) -> None:
+        """The rating table of the season under way (or of `season`; 'all': all time), or (`wins`) the table of
+        wins, which the `steady` filter applies to."""
+        guild = interaction.guild_id or 0
+        if wins or steady:
+            content, view = await self._board(guild, 0, steady)
+        else:
+            ratings = self.service.ratings
+            if season is None:
+                season = await ratings.season_now(guild)
+            elif season.strip().lower() in ("all", ""):
+                season = ""
+            else:
+                known = [s.season for s in await ratings.seasons(guild)]
+                if season.strip() not in known:
+                    await say(interaction, records.unknown_season(reader(), season[:40], known[:20]))
+                    return
+                season = season.strip()
+            content, view = await self._ratings(guild, season, 0)
         await answers.send(interaction, content, view=view, allowed_mentions=NOBODY)
+
+    @guarded(edits=True)
+    async def rating_page(self, interaction: discord.Interaction, guild: int, page: int, season: str) -> None:
+        if guild != (interaction.guild_id or 0):
+            await say(interaction, records.unknown_game(reader()))
+            return
+        content, view = await self._ratings(guild, season, page)
+        await answers.update(interaction, content, view=view)
+
+    async def _ratings(self, guild: int, season: str, page: int) -> tuple[str, discord.ui.View]:
+        w, ratings = reader(), self.service.ratings
+        total = (await ratings.board(guild, season, 0, 0))[1]
+        pages = max(1, math.ceil(total / BOARD_PAGE))
+        page = max(0, min(page, pages - 1))
+        rows, _ = await ratings.board(guild, season, page * BOARD_PAGE, BOARD_PAGE)
+        lines = [records.rating_title(w, season, page + 1, pages), f"-# {records.rating_order(w)}", ""]
+        lines += [records.rating_line(w, r) for r in rows] or [records.rating_empty(w)]
+        lines += ["", records.marks(w, ratings.marks()), f"-# {records.rated_rule(w)}"]
+        items: list[Routed[Button]] = []
+        if pages > 1:
+            items += [RatingPage(guild, max(0, page - 1), season, records.previous(w), disabled=page == 0),
+                      RatingPage(guild, page + 1, season, records.next_page(w), disabled=page >= pages - 1)]
+        now = await ratings.season_now(guild)
+        if season:  # a season's table: the all-time one is a click away
+            items.append(RatingPage(guild, 0, "", records.all_time(w), row=1))
+        elif now:
+            items.append(RatingPage(guild, 0, now, records.season_button(w, now), row=1))
+        return "\n".join(lines)[:2000], view_of(*items) if items else discord.utils.MISSING
+
+    @guarded
+    async def seasons(self, interaction: discord.Interaction, what: str) -> None:
+        """A manager's: start the next season now, run them by calendar month or quarter, or stop them."""
+        w, guild = reader(), interaction.guild_id or 0
+        if not (interaction.permissions and interaction.permissions.manage_guild):
+            await say(interaction, records.seasons_for_managers(w))
+            return
+        if what == "new":
+            text = records.season_started(w, await self.service.ratings.start_season(guild))
+        else:
+            mode = "" if what == "off" else what
+            await self.service.ratings.set_season_mode(guild, mode)
+            text = records.seasons_by(w, mode)
+        await answers.send(interaction, text, allowed_mentions=NOBODY)
+
+    async def suggest_seasons(self, interaction: discord.Interaction, current: str) -> list[Suggestion]:
+        """Autocomplete for the leaderboard's season: the all-time table and the server's seasons, newest first."""
+        w = words(interaction.locale)
+        seasons = await self.service.ratings.seasons(interaction.guild_id or 0)
+        pairs = [(records.all_time(w), "all")] + [(records.season_button(w, s.season), s.season) for s in seasons]
+        return await answers.suggest_matching(interaction, pairs, current)
 
     @guarded(edits=True)
     async def leaderboard_page(self, interaction: discord.Interaction, guild: int, page: int,
