@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from engine import Event, GameState
 
+from . import skill
 from .errors import GameNotPlayable, GameQuarantined
 from .lease import Lease
 from .ownership import Ownership
@@ -145,6 +146,7 @@ class RatingStore(Protocol):
     async def start_season(self, guild_id: int, now: float | None = None) -> str: ...
     async def set_season_mode(self, guild_id: int, mode: str, now: float | None = None) -> None: ...
     async def reliability(self, player: str) -> Reliability: ...
+    async def changes(self, game_id: int) -> dict[str, tuple[skill.Rating, skill.Rating]]: ...
 
 
 class LeaseStore(Protocol):

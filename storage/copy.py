@@ -40,7 +40,8 @@ TABLES = (("games", ("id",)), ("actions", ("game_id", "move")), ("table_log", ("
           ("player_totals", ("guild_id", "player")), ("player_settings", ("user_id",)),
           ("guild_settings", ("guild_id",)), ("meta", ("key",)), ("person_deadlines", ("user_id", "kind")),
           ("ratings", ("guild_id", "season", "player")), ("rated_games", ("game_id",)),
-          ("seasons", ("guild_id", "season")))
+          ("seasons", ("guild_id", "season")), ("departures", ("game_id", "player")),
+          ("rating_changes", ("game_id", "player")))
 BATCH = 2000
 # A column's type (either backend's name for it) as the value the target takes.
 AS_PYTHON = {"integer": int, "bigint": int, "double precision": float, "real": float, "text": str, "jsonb": str,

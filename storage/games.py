@@ -32,6 +32,7 @@ from .errors import (
 )
 from .ownership import Ownership
 from .people import seated_games
+from .ratings import record_departures
 from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
 from .rows import META, OPEN, SELECT_GAME, record_from, sha
 from .sql import Database, Row, Transaction, one
@@ -195,6 +196,8 @@ class Games:
             await announce(tx, game_id, expected_version + 1, announce_at)
             if ended and record.state is not None:
                 await record_results(tx, self.db.dialect, game_id, record.state, now)
+            elif status != "finished":  # those who left it count it as left (reliability)
+                await record_departures(tx, game_id, table, status, now)
 
         sets = {"status": status, "finished_at": now, "updated_at": now, "setup": table.model_dump_json()}
         return await self._write(game_id, expected_version, record.status, sets, record.state, also,

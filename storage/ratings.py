@@ -9,6 +9,11 @@ transaction changes nothing). Each scope is rated apart: across servers (guild 0
 (season ''), this server's season of the game's end. A person's rows are locked (`FOR UPDATE`) before they
 are read, so two games ending at once with the same person both count, one after the other.
 
+A person's reliability counts their finished games (player_results) and the games they left that then ended
+unplayed (`departures`, written by `record_departures` in the transaction that cancels or abandons the game):
+leaving a game that was cancelled later still counts as leaving it; a game cancelled or abandoned (its channel
+deleted) while they were still seated does not count at all, for it was not theirs to finish.
+
 Seasons are per server: none (the default), started by a manager ('S1', 'S2'... each ends when the next
 starts, or by hand), or by calendar months ('2026-11') or quarters ('2026-Q4'), set in the server's settings
 (`seasons`: 'manual' | 'month' | 'quarter'). A game counts in the season under way when it ended.
@@ -59,9 +64,10 @@ class Season:
 
 @dataclass(frozen=True)
 class Reliability:
-    """A person's record of keeping their seat, over their finished games on every server."""
+    """A person's record of keeping their seat, over their games on every server: those finished, and those
+    they left that then ended unplayed."""
 
-    games: int  # finished games they sat at
+    games: int  # games they sat at (finished, or left and then cancelled or abandoned)
     left: int  # of which they left before the end
     own: int  # decisions they made themselves
     stood_in: int  # decisions a stand-in made for them
@@ -133,12 +139,34 @@ async def rate_game(tx: Transaction, dialect: Dialect, game_id: int, now: float)
     names = {r["player"]: r["name"] for r in rows}
     scopes = [(ACROSS, ""), (guild, "")] + ([(guild, season)] if season else [])
     for scope_guild, scope_season in scopes:
-        await _rate_scope(tx, dialect, scope_guild, scope_season, seats, names, now)
+        changed = await _rate_scope(tx, dialect, scope_guild, scope_season, seats, names, now)
+        if (scope_guild, scope_season) == (guild, ""):  # what the game's standings show: this server, all time
+            await tx.executemany(
+                "INSERT INTO rating_changes (game_id, player, mu_before, sigma_before, mu, sigma)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, player) DO UPDATE SET mu_before = excluded.mu_before,"
+                " sigma_before = excluded.sigma_before, mu = excluded.mu, sigma = excluded.sigma",
+                [(game_id, p, old.mu, old.sigma, new.mu, new.sigma) for p, (old, new) in changed.items()])
     return True
 
 
+async def record_departures(tx: Transaction, game_id: int, table: Table, status: str, now: float) -> None:
+    """A game ended unplayed ('cancelled' or 'abandoned'): each person who had left it counts it as a game
+    left, with the decisions they and their stand-in made in it."""
+    gone = [s.id for s in table.seats if s.kind == "human" and s.left]
+    if not gone:
+        return
+    counts: dict[tuple[str, str], int] = {(r["player"], r["actor"]): r["n"] for r in await tx.fetchall(
+        "SELECT player, actor, COUNT(*) AS n FROM actions WHERE game_id = ? GROUP BY player, actor", (game_id,))}
+    await tx.executemany(
+        "INSERT INTO departures (game_id, player, status, own_decisions, stood_in, ended_at)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, player) DO NOTHING",
+        [(game_id, p, status, sum(counts.get((p, a), 0) for a in OWN), sum(counts.get((p, a), 0) for a in STOOD_IN),
+          now) for p in gone])
+
+
 async def _rate_scope(tx: Transaction, dialect: Dialect, guild: int, season: str, seats: Sequence[skill.Seated],
-                      names: dict[str, str], now: float) -> None:
+                      names: dict[str, str], now: float) -> dict[str, tuple[skill.Rating, skill.Rating]]:
+    """Rate the game in one scope; each person's rating there (before, after)."""
     people = sorted(s.player for s in seats if not s.computer)
     await tx.executemany(
         "INSERT INTO ratings (guild_id, season, player, name, mu, sigma, ordinal, games, updated_at)"
@@ -154,6 +182,7 @@ async def _rate_scope(tx: Transaction, dialect: Dialect, guild: int, season: str
         " WHERE guild_id = ? AND season = ? AND player = ?",
         [(r.mu, r.sigma, r.ordinal, names[s.player], now, guild, season, s.player)
          for s, r in zip(seats, after) if not s.computer])
+    return {s.player: (held[s.player], r) for s, r in zip(seats, after) if not s.computer}
 
 
 class Ratings:
@@ -249,10 +278,22 @@ class Ratings:
 
         await self.db.transaction(work)
 
+    async def changes(self, game_id: int) -> dict[str, tuple[skill.Rating, skill.Rating]]:
+        """Each person's rating on the game's server before and after it (empty: not rated, or rated before
+        changes were kept)."""
+        rows = await self.db.fetchall("SELECT player, mu_before, sigma_before, mu, sigma FROM rating_changes"
+                                      " WHERE game_id = ?", (game_id,))
+        return {r["player"]: (skill.Rating(r["mu_before"], r["sigma_before"]), skill.Rating(r["mu"], r["sigma"]))
+                for r in rows}
+
     async def reliability(self, player: str) -> Reliability:
+        """Over their finished games, and the games they left that then ended unplayed (all counted as left)."""
         row = await one(self.db, "SELECT COUNT(*) AS games, COALESCE(SUM(left_game), 0) AS left_games,"
                         " COALESCE(SUM(own_decisions), 0) AS own, COALESCE(SUM(stood_in), 0) AS stood_in"
-                        " FROM player_results WHERE player = ? AND computer = 0", (player,))
+                        " FROM (SELECT left_game, own_decisions, stood_in FROM player_results"
+                        " WHERE player = ? AND computer = 0"
+                        " UNION ALL SELECT 1, own_decisions, stood_in FROM departures WHERE player = ?) AS seated",
+                        (player, player))
         return Reliability(row["games"], row["left_games"], row["own"], row["stood_in"])
 
 

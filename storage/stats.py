@@ -4,7 +4,8 @@ A finished game writes, in the transaction that finishes it: a `player_results`
 row per seat, `noble_wins` (auctions won per noble, counted from the game's own
 stored events), adds itself to each player's `player_totals` on its server, and
 is rated (ratings.py).
-Cancelled and abandoned games write nothing, so they never count. The
+Cancelled and abandoned games write no results, so they never count here (those who left them count it
+in their reliability: ratings.py, `departures`). The
 leaderboard reads `player_totals` only; a player's statistics read their own
 rows (index on the player).
 """

@@ -81,6 +81,10 @@ async def everything(database: str) -> dict:
             "stats": {(p, g): await store.records.player_stats(p, g) for p in PEOPLE for g in (*GUILDS, None)},
             "history": {g: await store.records.recent_games(g, limit=50) for g in GUILDS},
             "channel 20": [g.id for g in await store.records.recent_games(2, 20)],  # with its thread's
+            "ratings": {g: await store.ratings.board(g, "", 0, 50) for g in (0, *GUILDS)},
+            "rated": await store.ratings.rated_games(),
+            "changes": {g: await store.ratings.changes(g) for g in ids},
+            "reliability": {p: await store.ratings.reliability(p) for p in PEOPLE},
         }
     finally:
         await store.close()
@@ -103,6 +107,7 @@ async def test_sqlite_to_postgres_and_back_loses_nothing(tmp_path, postgres_url,
     assert "was already damaged in the source (quarantined): copied as it was" in said
     assert await everything(postgres_url) == before
     assert len(before["channel 20"]) == 2 and '"parent_id": 20' in before["games"][4][0]  # the thread's game
+    assert before["reliability"]["c"].left == 1 and sum(map(len, before["changes"].values())) > 0
 
     back = f"sqlite:///{tmp_path / 'back.sqlite3'}"
     code, said = await copy(postgres_url, back, capsys)

@@ -71,7 +71,7 @@ from engine.actions import Done
 from engine.editions import Library, read_file
 from engine.randomplay import concrete
 from engine.undo import History
-from storage import Seat
+from storage import Seat, Table
 from storage.repair import playable, replay_table
 
 CHANNEL, GUILD, HOUR, DAY = 700, 7, 3600, 86400
@@ -107,7 +107,7 @@ EVERY_FEATURE = {
     "taken_back", "away", "back_from_away", "away_over", "clock_ran_out", "stand_in", "left", "replaced",
     "other_edition", "forgotten", "restarted", "reopened", "raced", "refused", "game_over", "public_cards",
     "computer_marker", "ping_put_off", "raced_the_clock", "hours_set", "clock_inside_hours",
-    "clock_waited_for_hours", "daily_word",
+    "clock_waited_for_hours", "daily_word", "abandoned",
 }
 # People's hours (issue 43): zones around the world, daily windows (over midnight too).
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney")
@@ -543,6 +543,8 @@ class FeaturesMeet(RuleBasedStateMachine):
         self.note("leave", outcome)
         if outcome.ok:
             FEATURES["left"] += 1
+            if outcome.record is not None and outcome.record.status == "abandoned":
+                FEATURES["abandoned"] += 1  # (everyone left: it counts in their reliability as left)
 
     def replace(self, data):
         """The host (or a channel manager, or someone else: refused) hands a seat to the computer."""
@@ -697,6 +699,17 @@ class FeaturesMeet(RuleBasedStateMachine):
         rated = [g for g, _ in await store.ratings.rated_games()]
         finished = [r["id"] for r in await store.db.fetchall("SELECT id FROM games WHERE status = 'finished'")]
         assert sorted(rated) == sorted(finished), f"rated {rated}, finished {finished}"
+        # ...and each person's reliability counts the finished games they sat at, and those they left that then
+        # ended unplayed (abandoned: everyone left), all as left.
+        counted: Counter[tuple[str, str]] = Counter()
+        for row in await store.db.fetchall("SELECT status, setup FROM games WHERE status IN ('finished', 'abandoned')"):
+            for seat in Table.model_validate_json(row["setup"]).seats:
+                if seat.kind == "human" and (row["status"] == "finished" or seat.left):
+                    counted[seat.id, "games"] += 1
+                    counted[seat.id, "left"] += seat.left
+        for person in {p for p, _ in counted}:
+            mine = await store.ratings.reliability(person)
+            assert (mine.games, mine.left) == (counted[person, "games"], counted[person, "left"]), person
         self.active, deadlines = stored.status == "active", []
         if self.active:
             deadlines = await store.deadlines.deadlines_of(stored.id)

@@ -128,6 +128,59 @@ async def test_computers_play_at_their_marks_and_stand_ins_rank_a_person_last(st
     assert (await store.ratings.reliability("nobody")).percent is None
 
 
+async def some_moves(store: Store, table: Table, seed: int, channel: int, moves: int,
+                     actors: dict[str, str] | None = None) -> GameRecord:
+    """A game of `table` started and played `moves` random decisions through the store, left running."""
+    rnd = random.Random(seed)
+    state, _ = new_game(table.players, seed=table.seed)
+    record = await store.games.create_game(GUILD, channel, table, state)
+    for _ in range(moves):
+        player, action = random_action(record.state, rnd)
+        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                 apply(record.state, player, action).state,
+                                                 actor=(actors or {}).get(player, "player"))  # type: ignore[arg-type]
+    return record
+
+
+async def test_reliability_counts_a_game_left_that_then_ended_unplayed(store):
+    """Leaving counts against a person even when the game is then cancelled or abandoned; a game cancelled
+    (or its channel deleted) while they still sat at it does not count for or against them."""
+    # Cancelled after b left: b left one game (a stand-in made their later decisions); a and c, still seated,
+    # count nothing of it.
+    record = await some_moves(store, table_of(["a", "b", "c"], 31), 31, channel=1, moves=30, actors={"b": "clock"})
+    left = record.table.with_seat("b", left=True)
+    await store.games.finish_game(record.id, record.version, "cancelled", table=left)
+    b = await store.ratings.reliability("b")
+    assert (b.games, b.left, b.own, b.percent) == (1, 1, 0, 0) and b.stood_in > 0
+    assert (await store.ratings.reliability("a")).games == 0 and (await store.ratings.reliability("c")).games == 0
+    # Abandoned: everyone left. A game whose channel was deleted ends abandoned with nobody having left: nothing.
+    record = await some_moves(store, table_of(["a", "c"], 32), 32, channel=2, moves=12)
+    gone = record.table.with_seat("a", left=True).with_seat("c", left=True)
+    await store.games.finish_game(record.id, record.version, "abandoned", table=gone)
+    record = await some_moves(store, table_of(["a", "c"], 33), 33, channel=3, moves=5)
+    await store.games.finish_game(record.id, record.version, "abandoned")
+    a = await store.ratings.reliability("a")
+    assert (a.games, a.left, a.percent) == (1, 1, 0) and a.own > 0 and a.stood_in == 0
+    # A finished game then: a kept their seat in one of two.
+    await finish(store, table_of(["a", "c"], 34), 34, channel=4)
+    a = await store.ratings.reliability("a")
+    assert (a.games, a.left, a.finished_share, a.percent) == (2, 1, 0.5, 50)
+
+
+async def test_a_rated_game_keeps_each_persons_rating_here_before_and_after(store):
+    g1 = await finish(store, table_of(["a", "b"], 41), 41, channel=1)
+    g2 = await finish(store, table_of(["b", "a", "c"], 42), 42, channel=2)
+    first, second = await store.ratings.changes(g1.id), await store.ratings.changes(g2.id)
+    assert set(first) == {"a", "b"} and all(before == skill.NEW for before, _ in first.values())
+    assert second["a"][0] == first["a"][1] and second["b"][0] == first["b"][1] and second["c"][0] == skill.NEW
+    for person, (_, after) in second.items():
+        now = await store.ratings.rating(person, GUILD)
+        assert now is not None and (now.mu, now.sigma) == (after.mu, after.sigma)
+    bots = tuple(Seat(id=f"ai{i}", kind="computer", number=i) for i in (1, 2))
+    g3 = await finish(store, Table(host="x", seats=bots, seed=43), 43, channel=3)
+    assert await store.ratings.changes(g3.id) == {}  # not rated: computers only
+
+
 async def test_seasons_by_hand_and_by_calendar(store):
     assert await store.ratings.season_now(GUILD) == "" and await store.ratings.season_mode(GUILD) == ""
     g0 = await finish(store, table_of(["a", "b"], 30), 6, channel=1)
@@ -192,7 +245,7 @@ async def unrate(database: str) -> None:
     store = await Store.open(database, catch_up=False)
 
     async def work(tx):
-        for table in ("ratings", "rated_games", "seasons"):
+        for table in ("ratings", "rated_games", "seasons", "rating_changes"):
             await tx.execute(f"DELETE FROM {table}")
 
     await store.db.transaction(work)
@@ -257,10 +310,12 @@ async def test_the_migration_rates_the_games_finished_before_it_once_in_order(da
                                       " ORDER BY game_id, player")
     assert any(r["stood_in"] for r in counted) and all(r["own_decisions"] or r["stood_in"] for r in counted)
     rated = await store.ratings.rated_games()
-    before = (SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST) - 1
+    before = 11 if store.kind == "sqlite" else 5
+    assert (SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST) == before + 2  # (ratings, then departures)
 
     async def back(tx):
-        for statement in ("DROP TABLE ratings", "DROP TABLE rated_games", "DROP TABLE seasons",
+        for statement in ("DROP TABLE departures", "DROP TABLE rating_changes",
+                          "DROP TABLE ratings", "DROP TABLE rated_games", "DROP TABLE seasons",
                           "ALTER TABLE player_results DROP COLUMN own_decisions",
                           "ALTER TABLE player_results DROP COLUMN stood_in",
                           f"UPDATE schema_version SET version = {before}"):
@@ -275,6 +330,38 @@ async def test_the_migration_rates_the_games_finished_before_it_once_in_order(da
         assert await store.db.fetchall("SELECT game_id, player, own_decisions, stood_in FROM player_results"
                                        " ORDER BY game_id, player") == counted
         assert await store.ratings.catch_up() == 0
+    finally:
+        await store.close()
+
+
+async def test_the_migration_counts_the_games_left_before_it_that_ended_unplayed(database):
+    """A database as the schema before departures were kept (SQLite's 12, PostgreSQL's 6): the games people
+    left that were then cancelled or abandoned count in their reliability once it is migrated, with the
+    decisions they and their stand-in made, as if kept when each ended."""
+    from storage.postgres.migrate import LATEST as PG_LATEST
+    from storage.sqlite.migrate import LATEST as SQLITE_LATEST
+
+    store = await Store.open(database)
+    record = await some_moves(store, table_of(["a", "b", "c"], 71), 71, channel=1, moves=30, actors={"b": "away"})
+    await store.games.finish_game(record.id, record.version, "cancelled", table=record.table.with_seat("b", left=True))
+    record = await some_moves(store, table_of(["a", "c"], 72), 72, channel=2, moves=9)
+    gone = record.table.with_seat("a", left=True).with_seat("c", left=True)
+    await store.games.finish_game(record.id, record.version, "abandoned", table=gone)
+    await finish(store, table_of(["c", "b"], 73), 73, channel=3)
+    kept = {p: await store.ratings.reliability(p) for p in "abc"}
+    assert [kept[p].left for p in "abc"] == [1, 1, 1] and [kept[p].games for p in "abc"] == [1, 2, 2]
+    latest = SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST
+
+    async def back(tx):
+        for statement in ("DROP TABLE departures", "DROP TABLE rating_changes",
+                          f"UPDATE schema_version SET version = {latest - 1}"):
+            await tx.execute(statement)
+
+    await store.db.transaction(back)
+    await store.close()
+    store = await Store.open(database)
+    try:
+        assert {p: await store.ratings.reliability(p) for p in "abc"} == kept
     finally:
         await store.close()
 

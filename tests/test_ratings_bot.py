@@ -27,9 +27,22 @@ async def test_the_leaderboard_ranks_by_rating_in_the_season_and_all_time(harnes
     h = harness
     h.add_user(FakeUser(MOD, "Mo", admin=True))
     ratings = service(h).ratings
-    await play_game(service(h), h.guild_id, h.channel_id, [str(ADA), str(BEN)], 1, seed=3)
+    ended = await play_game(service(h), h.guild_id, h.channel_id, [str(ADA), str(BEN)], 1, seed=3)
     board = _private(await h.slash(CLEO, "augsburg records leaderboard"))
     rows, total = await ratings.board(h.guild_id)
+    # The standings show each person's rating here before and after the game (computers: none).
+    h.bot.get_cog("Augsburg").presenter.refresh(ended)  # (played through the service: announced as a restart would)
+    await h.settle()
+    changes = await ratings.changes(ended.id)
+    assert sorted(changes) == sorted([str(ADA), str(BEN)])
+    for person, (old, new) in changes.items():
+        now = await ratings.rating(person, h.guild_id)
+        assert old == skill.NEW and now is not None and (new.mu, new.sigma) == (now.mu, now.sigma)
+    final = [m for m in h.channel_messages.values() if "final standings" in m.content]
+    fields = "\n".join(f["value"] for f in final[0].embeds[0]["fields"])
+    for person in (ADA, BEN):
+        assert records.rating_change(words("en"), *changes[str(person)]) in fields
+    assert fields.count("Rating on this server: ") == 2 and "→" in fields
     assert total == 2 and "all time" in board.content and "μ − 3σ" in board.content
     lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
     assert [f"{r.place}. P{r.player}" for r in rows] == [line.split(" —")[0] for line in lines]

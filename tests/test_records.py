@@ -215,7 +215,8 @@ async def test_migration_7_fills_the_records_of_games_stored_before_it(tmp_path)
     assert rated[0][1] == 4  # (a, b, c, d: rated as each game ended)
     await store.close()
     with sqlite3.connect(path) as db:  # the database as schema 6 left it
-        db.executescript("DROP TABLE ratings; DROP TABLE rated_games; DROP TABLE seasons;"
+        db.executescript("DROP TABLE departures; DROP TABLE rating_changes;"
+                         " DROP TABLE ratings; DROP TABLE rated_games; DROP TABLE seasons;"
                          " ALTER TABLE player_results DROP COLUMN own_decisions;"
                          " ALTER TABLE player_results DROP COLUMN stood_in;"
                          " DROP TABLE noble_wins; DROP TABLE player_totals; DROP INDEX player_results_by_guild_player;"

@@ -167,17 +167,18 @@ def test_a_capped_gain_reads_as_one_story_and_says_why():
 
 @pytest.mark.parametrize("lang", ["en", "de", "it"])
 def test_help_names_every_command_group_a_newcomer_needs(lang):
-    """/augsburg help lists the picture of the table, the log and the records too, and leaving, replacing,
-    coming back and how one is told (issue 27), as the reader's client names them."""
+    """/augsburg help lists the picture of the table, the log and the records too, the ratings' leaderboard
+    and seasons (issue 46), and leaving, replacing, coming back and how one is told (issue 27), as the reader's
+    client names them."""
     from bot.wording import rules, words
 
     text = rules.commands(words(lang))
-    wanted = {"en": ["board", "log", "records stats", "seat leave", "seat replace", "seat back", "seat notify",
-                     "undo"],
-              "de": ["brett", "verlauf", "chronik statistik", "platz verlassen", "platz ersetzen", "platz zurück",
-                     "platz benachrichtigung", "zurücknehmen"],
-              "it": ["tabellone", "cronaca", "archivio statistiche", "posto lascia", "posto sostituisci",
-                     "posto rientra", "posto avvisi", "ritira"]}[lang]
+    wanted = {"en": ["board", "log", "records stats", "records leaderboard", "records season", "seat leave",
+                     "seat replace", "seat back", "seat notify", "undo"],
+              "de": ["brett", "verlauf", "chronik statistik", "chronik rangliste", "chronik saison", "platz verlassen",
+                     "platz ersetzen", "platz zurück", "platz benachrichtigung", "zurücknehmen"],
+              "it": ["tabellone", "cronaca", "archivio statistiche", "archivio classifica", "archivio stagione",
+                     "posto lascia", "posto sostituisci", "posto rientra", "posto avvisi", "ritira"]}[lang]
     for name in wanted:
         assert f"`/augsburg {name}`" in text
 

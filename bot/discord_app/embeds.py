@@ -8,9 +8,10 @@ from engine import View, spectator_view
 from engine.editions import EditionUnavailable, resolve
 from engine.events import GameOver
 from storage import GameRecord
+from storage.skill import Rating
 
 from ..service import MAX_PLAYERS
-from ..wording import Words, clock, end, hours, names, phases, rules
+from ..wording import Words, clock, end, hours, names, phases, records, rules
 from ..wording import table as words
 from .people import people
 
@@ -66,8 +67,10 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
     return embed
 
 
-def standings_embed(w: Words, record: GameRecord, over: GameOver, prestige: dict[str, dict[str, int]]) -> discord.Embed:
-    """Each player's score broken down, in the order of the standings."""
+def standings_embed(w: Words, record: GameRecord, over: GameOver, prestige: dict[str, dict[str, int]],
+                    changes: dict[str, tuple[Rating, Rating]]) -> discord.Embed:
+    """Each player's score broken down, in the order of the standings; and each person's rating on this
+    server before and after, if the game was rated (`changes`)."""
     assert record.state is not None, "a finished game has its state"
     who = people(w, record.table)
     embed = discord.Embed(colour=COLOUR)
@@ -75,5 +78,7 @@ def standings_embed(w: Words, record: GameRecord, over: GameOver, prestige: dict
     money = {p.id: p.money for p in record.state.players}
     for player, points in end.ranked(over):
         value = end.breakdown(w, public[player], prestige.get(player, {}), money[player])
+        if player in changes:
+            value += "\n" + records.rating_change(w, *changes[player])
         embed.add_field(name=f"{who.name(player)} — {points}"[:256], value=value[:1024], inline=False)
     return embed

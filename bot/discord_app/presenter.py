@@ -277,7 +277,7 @@ class Presenter:
             return None
         humans = [p for p in over.winners if not record.table.is_computer(p)]
         w = _words(record)
-        embed = standings_embed(w, record, over, prestige)
+        embed = standings_embed(w, record, over, prestige, await self.service.ratings.changes(record.id))
         again = view_of(RematchButton(record.id, end.rematch_button(w))) if record.table.humans() else None
         message = await self.post(record.channel_id, end.standings(w, over, people(w, record.table))[:2000],
                                   humans, embed, nonce=f"augsburg-end-{record.id}"[-25:], must=True, view=again)

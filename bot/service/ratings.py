@@ -49,5 +49,9 @@ class Ratings:
         """A manager's: seasons by calendar 'month' or 'quarter', or none ('')."""
         await self._store.set_season_mode(guild_id, mode, self._core.clock.now())
 
+    async def changes(self, game_id: int) -> dict[str, tuple[skill.Rating, skill.Rating]]:
+        """Each person's rating on the game's server before and after the game (empty: not rated)."""
+        return await self._store.changes(game_id)
+
     async def reliability(self, player: str) -> Reliability:
         return await self._store.reliability(player)

@@ -225,6 +225,13 @@ def rating_block(w: Words, heading: str, row: RatedRow | None, people: int) -> s
                                     games=w.n_("{n} rated game", "{n} rated games", row.games))
 
 
+def rating_change(w: Words, before: skill.Rating, after: skill.Rating) -> str:
+    """A person's rating on the server before and after a game, for its standings."""
+    change = format_decimal(round(after.ordinal - before.ordinal, 1), format="+#,##0.0;-#,##0.0", locale=w.lang)
+    return w._("Rating on this server: {before} → {after} ({change})", before=_rating(w, before.ordinal),
+               after=_rating(w, after.ordinal), change=change)
+
+
 def rating_here(w: Words) -> str:
     return w._("Rating on this server")
 
