@@ -18,7 +18,7 @@ from . import people
 from .ownership import Ownership
 from .records import Deadline
 from .rows import OPEN
-from .sql import Database, Transaction
+from .sql import Database, Transaction, one
 from .writes import UPSERT_DEADLINE
 
 
@@ -64,6 +64,16 @@ class Deadlines:
         if 0 in self.ownership.shards or self.ownership.count == 1:  # people's own: shard 0's process
             found = sorted(found + await people.person_deadlines(self.db, due_before, limit), key=lambda d: d.due_at)
         return found[:limit] if limit is not None else found
+
+    async def count_pending(self) -> int:
+        """How many deadlines `deadlines()` would list (a gauge): counted, none read."""
+        owned, params = self.ownership.only_owned("g.guild_id")
+        row = await one(self.db, "SELECT COUNT(*) AS n FROM deadlines d JOIN games g ON g.id = d.game_id"
+                        f" WHERE (g.status IN {OPEN} OR d.kind = 'announce'){owned}", params)
+        count: int = row["n"]
+        if 0 in self.ownership.shards or self.ownership.count == 1:
+            count += (await one(self.db, "SELECT COUNT(*) AS n FROM person_deadlines"))["n"]
+        return count
 
     async def set_person_deadline(self, user: str, kind: str, due_at: float | None) -> None:
         """A person's own deadline (game id 0): set to `due_at`, or (None) gone."""

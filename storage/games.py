@@ -292,6 +292,13 @@ class Games:
                                       params)
         return [(r["id"], r["guild_id"], r["channel_id"]) for r in rows]
 
+    async def count_open(self) -> int:
+        """How many games of this process's shards are open (a gauge): counted, none read."""
+        owned, params = self.ownership.only_owned("guild_id")
+        row = await one(self.db, f"SELECT COUNT(*) AS n FROM games WHERE status IN {OPEN}{owned}", params)
+        count: int = row["n"]
+        return count
+
 
 async def _explain_miss(tx: Transaction, game_id: int, expected_version: int, wanted: str) -> NoReturn:
     row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))

@@ -8,9 +8,9 @@ import random
 
 import pytest
 from support.raw import rows
-from support.storage_helpers import new_stored_game, table_of
+from support.storage_helpers import new_stored_game, table_of, up_to_the_last_move
 
-from engine import apply, new_game
+from engine import apply
 from engine.randomplay import random_action
 from storage import ChannelBusy, Deadline, Seat, Store, Table, VersionConflict
 from storage.chain import first_break
@@ -86,18 +86,9 @@ async def test_games_ending_at_once_both_count_in_the_totals(stores):
     a, b = stores
     ids, last = ["p", "q"], []
     for channel, store in ((1, a), (2, b)):
-        state, _ = new_game(ids, seed=channel)
-        record = await store.games.create_game(9, channel, table_of(ids, channel), state)
-        rnd = random.Random(channel)
-        while True:  # up to the move that ends it, which is left to make
-            player, action = random_action(record.state, rnd)
-            result = apply(record.state, player, action)
-            if result.state.phase == "game_over":
-                break
-            record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                                     result.state)
-        last.append(store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                              result.state))
+        record, player, action, state = await up_to_the_last_move(store, 9, channel, table_of(ids, channel),
+                                                                  random.Random(channel))
+        last.append(store.games.commit_action(record.id, record.version, player, action, state))
     finals = await asyncio.gather(*last)
     assert [f.status for f in finals] == ["finished", "finished"]
     board, people = await a.records.leaderboard(9, 0, 10)

@@ -1,4 +1,4 @@
-"""The service keeps each person's decision per game version (issue 44): the panel, its live redraw and the check
+"""The service keeps each person's decision per game record (issue 44): the panel, its live redraw and the check
 whether to redraw ask for it several times per move. What is kept must never outlive its move, nor be shown to
 another player (a panel is private: hidden information never leaks)."""
 

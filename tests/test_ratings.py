@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from support.storage_helpers import table_of
+from support.storage_helpers import table_of, up_to_the_last_move
 
 from engine import apply, new_game
 from engine.randomplay import random_action
@@ -22,18 +22,27 @@ from storage.ratings import ACROSS, calendar_season, rate_game
 GUILD = 7
 
 
-async def finish(store: Store, table: Table, seed: int, channel: int, guild: int = GUILD,
-                 actors: dict[str, str] | None = None) -> GameRecord:
-    """A game of `table` played at random to its end through the store; `actors`: whose moves (by player) are
-    stored as made by someone else (the clock, a stand-in), so the rule about stand-ins can be tried."""
+async def some_moves(store: Store, table: Table, seed: int, channel: int, moves: int | None = None,
+                     guild: int = GUILD, actors: dict[str, str] | None = None) -> GameRecord:
+    """A game of `table` played at random through the store: `moves` decisions, left running (None: to its
+    end). `actors`: whose moves (by player) are stored as made by someone else (the clock, a stand-in), so the
+    rule about stand-ins can be tried."""
     rnd = random.Random(seed)
     state, _ = new_game(table.players, seed=table.seed)
     record = await store.games.create_game(guild, channel, table, state)
-    while record.state is not None and record.state.phase != "game_over":
+    while record.state is not None and record.state.phase != "game_over" and (moves is None or moves > 0):
         player, action = random_action(record.state, rnd)
         result = apply(record.state, player, action)
         record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
                                                  result.state, actor=(actors or {}).get(player, "player"))  # type: ignore[arg-type]
+        moves = None if moves is None else moves - 1
+    return record
+
+
+async def finish(store: Store, table: Table, seed: int, channel: int, guild: int = GUILD,
+                 actors: dict[str, str] | None = None) -> GameRecord:
+    """A game of `table` played at random to its end through the store."""
+    record = await some_moves(store, table, seed, channel, None, guild, actors)
     assert record.status == "finished"
     return record
 
@@ -126,20 +135,6 @@ async def test_computers_play_at_their_marks_and_stand_ins_rank_a_person_last(st
     assert (b.games, b.stood_in_share, b.percent) == (1, 1.0, 0)
     assert (a.finished_share, a.stood_in_share, a.percent) == (1.0, 0.0, 100)
     assert (await store.ratings.reliability("nobody")).percent is None
-
-
-async def some_moves(store: Store, table: Table, seed: int, channel: int, moves: int,
-                     actors: dict[str, str] | None = None) -> GameRecord:
-    """A game of `table` started and played `moves` random decisions through the store, left running."""
-    rnd = random.Random(seed)
-    state, _ = new_game(table.players, seed=table.seed)
-    record = await store.games.create_game(GUILD, channel, table, state)
-    for _ in range(moves):
-        player, action = random_action(record.state, rnd)
-        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                                 apply(record.state, player, action).state,
-                                                 actor=(actors or {}).get(player, "player"))  # type: ignore[arg-type]
-    return record
 
 
 async def test_reliability_counts_a_game_left_that_then_ended_unplayed(store):
@@ -257,15 +252,7 @@ async def test_killed_at_each_step_every_finished_game_is_rated_exactly_once(dat
     games = [(await finish(store, table_of(ids, 40 + n), 40 + n, channel=n)).id
              for n, ids in enumerate((["a", "b"], ["b", "c", "a"], ["c", "a"]))]
     # One more game, one move from its end (the worker plays that move).
-    rnd, state = random.Random(9), new_game(["a", "c"], seed=49)[0]
-    record = await store.games.create_game(GUILD, 9, table_of(["a", "c"], 49), state)
-    while True:
-        player, action = random_action(record.state, rnd)
-        result = apply(record.state, player, action)
-        if result.state.phase == "game_over":
-            break
-        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                                 result.state)
+    record, *_ = await up_to_the_last_move(store, GUILD, 9, table_of(["a", "c"], 49), random.Random(9))
     want = close(await expected(store, games), {"a": 3, "b": 2, "c": 2})
     await store.close()
     # The catch-up (migration 12's games), killed at each of its steps, then run to its end at the next open.
@@ -293,6 +280,20 @@ async def test_killed_at_each_step_every_finished_game_is_rated_exactly_once(dat
         await store.close()
 
 
+async def migrated_again(store: Store, database: str, version: int, *undo: str) -> Store:
+    """The database taken back to schema `version` (the tables of migration 13/7 dropped, then `undo`), closed,
+    and opened again: migrated to the latest, and caught up."""
+
+    async def back(tx):
+        for statement in ("DROP TABLE departures", "DROP TABLE rating_changes", *undo,
+                          f"UPDATE schema_version SET version = {version}"):
+            await tx.execute(statement)
+
+    await store.db.transaction(back)
+    await store.close()
+    return await Store.open(database)
+
+
 async def test_the_migration_rates_the_games_finished_before_it_once_in_order(database):
     """A database as the schema before ratings left it (SQLite's 11, PostgreSQL's 5): its finished games are
     rated once when it is opened, in the order they ended, to the ratings they got as each ended; each seat's
@@ -313,17 +314,9 @@ async def test_the_migration_rates_the_games_finished_before_it_once_in_order(da
     before = 11 if store.kind == "sqlite" else 5
     assert (SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST) == before + 2  # (ratings, then departures)
 
-    async def back(tx):
-        for statement in ("DROP TABLE departures", "DROP TABLE rating_changes",
-                          "DROP TABLE ratings", "DROP TABLE rated_games", "DROP TABLE seasons",
-                          "ALTER TABLE player_results DROP COLUMN own_decisions",
-                          "ALTER TABLE player_results DROP COLUMN stood_in",
-                          f"UPDATE schema_version SET version = {before}"):
-            await tx.execute(statement)
-
-    await store.db.transaction(back)
-    await store.close()
-    store = await Store.open(database)
+    store = await migrated_again(store, database, before, "DROP TABLE ratings", "DROP TABLE rated_games",
+                                 "DROP TABLE seasons", "ALTER TABLE player_results DROP COLUMN own_decisions",
+                                 "ALTER TABLE player_results DROP COLUMN stood_in")
     try:
         assert [await stored(store, g) for g in (ACROSS, GUILD, GUILD + 1)] == boards
         assert [g for g, _ in await store.ratings.rated_games()] == [g for g, _ in rated]
@@ -350,16 +343,7 @@ async def test_the_migration_counts_the_games_left_before_it_that_ended_unplayed
     await finish(store, table_of(["c", "b"], 73), 73, channel=3)
     kept = {p: await store.ratings.reliability(p) for p in "abc"}
     assert [kept[p].left for p in "abc"] == [1, 1, 1] and [kept[p].games for p in "abc"] == [1, 2, 2]
-    latest = SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST
-
-    async def back(tx):
-        for statement in ("DROP TABLE departures", "DROP TABLE rating_changes",
-                          f"UPDATE schema_version SET version = {latest - 1}"):
-            await tx.execute(statement)
-
-    await store.db.transaction(back)
-    await store.close()
-    store = await Store.open(database)
+    store = await migrated_again(store, database, (SQLITE_LATEST if store.kind == "sqlite" else PG_LATEST) - 1)
     try:
         assert {p: await store.ratings.reliability(p) for p in "abc"} == kept
     finally:
@@ -371,18 +355,8 @@ async def test_two_games_ending_at_once_with_the_same_people_both_count(database
     lock on the people's ratings, then rates from what it wrote (in one order or the other, never lost)."""
     store = await Store.open(database)
     try:
-        almost = []
-        for n in range(2):
-            rnd, state = random.Random(60 + n), new_game(["a", "b", "c"], seed=60 + n)[0]
-            record = await store.games.create_game(GUILD, 20 + n, table_of(["a", "b", "c"], 60 + n), state)
-            while True:
-                player, action = random_action(record.state, rnd)
-                result = apply(record.state, player, action)
-                if result.state.phase == "game_over":
-                    break
-                record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
-                                                         result.state)
-            almost.append((record, player, action.to_json_dict(), result.state))
+        almost = [await up_to_the_last_move(store, GUILD, 20 + n, table_of(["a", "b", "c"], 60 + n),
+                                            random.Random(60 + n)) for n in range(2)]
         await asyncio.gather(*(store.games.commit_action(r.id, r.version, p, a, s) for r, p, a, s in almost))
         ids = [r.id for r, *_ in almost]
         counts = {"a": 2, "b": 2, "c": 2}

@@ -117,6 +117,12 @@ async def test_each_process_reads_and_claims_only_its_own_shards_deadlines(proce
     assert [d.game_id for d in await first.deadlines.deadlines(due_before=T0 + 5)] == [games[0].id]
     assert [d.game_id for d in await second.deadlines.deadlines(due_before=T0 + 5)] == [games[1].id]
     assert [g for g, _, _ in await first.games.open_channels()] == [games[0].id]
+    await reader.deadlines.set_person_deadline("u", "daily", T0 + 9)  # a person's own: shard 0's process counts it
+    # The operator's gauges count what the lists hold, shard by shard, without reading them.
+    assert [await s.games.count_open() for s in processes] == [1, 1, 2]
+    assert [await s.deadlines.count_pending() for s in processes] == [2, 1, 3]
+    assert [len(await s.deadlines.deadlines()) for s in processes] == [2, 1, 3]
+    await reader.deadlines.set_person_deadline("u", "daily", None)
     assert [g.id for g in (await second.games.active_games())[0]] == [games[1].id]
     (theirs,) = await second.deadlines.deadlines()
     assert not await first.deadlines.drop_deadline(theirs)  # not its shard: the claim is refused

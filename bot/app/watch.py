@@ -125,6 +125,6 @@ class Watch:
             return
         self.metrics.gateway(shards)
         if bot.service is not None:
-            live = len(await bot.service.games.open_channels())
-            pending = len(await bot.service.deadlines.deadlines())
+            live = await bot.service.games.count_open()  # counted by the database: nothing read per game
+            pending = await bot.service.deadlines.count_pending()
             self.metrics.games(live, bot.service.games.phases(), pending)

@@ -8,14 +8,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.events import GameOver
-from storage import Deadline, GameRecord, LoggedMove, Table, TableMessages
+from storage import Deadline, GameRecord, LoggedMove, TableMessages
 
 from .core import Core
 from .export import export_game
-from .showing import Decision, Due, decision_key, decision_of, due_of
+from .showing import Decision, Due, decision_of, due_of
 from .turns import next_up
 
-DECISIONS_KEPT = 256  # the newest; a game's version changes with every move, so old ones are never asked again
 RECORDS_KEPT = 256  # the records asked about last: who is due and their decisions, worked out once per record
 
 
@@ -31,11 +30,9 @@ class _Known:
 class Games:
     def __init__(self, core: Core):
         self.core = core
-        # A person's decision per game version: a panel, its live redraw and the check whether it should be
-        # redrawn each ask for it, a few times per move; worked out once (the engine's view and options).
-        self._decisions: OrderedDict[tuple[object, ...], tuple[Table, Decision]] = OrderedDict()
-        # The same record object is asked about again and again within a move's life (the cache shares it):
-        # by its identity, the answers come without building a key.
+        # Who is due and each person's decision: a panel, its live redraw, the check whether it should be
+        # redrawn and the pings ask, a few times per move, about the same record object (the cache shares it,
+        # and a record is never changed in place): worked out once per record, found by its identity.
         self._known: OrderedDict[int, _Known] = OrderedDict()
 
     def _of(self, record: GameRecord) -> _Known:
@@ -77,6 +74,10 @@ class Games:
         """(game id, guild id, channel id) of every open game."""
         return await self.core.store.games.open_channels()
 
+    async def count_open(self) -> int:
+        """How many games are open (counted, for the operator's gauge)."""
+        return await self.core.store.games.count_open()
+
     # --- what a front-end shows
 
     def due(self, record: GameRecord | None) -> Due:
@@ -89,29 +90,13 @@ class Games:
         return known.due
 
     def decision(self, record: GameRecord, player: str) -> Decision:
-        """`player`'s part of the game now, as their panel shows it: their own, never another's (the key
-        names the player), and never of an older state (it names the version, and the table is compared; and,
-        should a state ever differ at one version, the decision now and what the player holds)."""
+        """`player`'s part of the game now, as their panel shows it: their own, never another's, and never of
+        another state (kept for this very record object only)."""
         known = self._of(record)
         decided = known.decisions.get(player)
         if decided is None:
-            decided = known.decisions[player] = self._decision(record, player)
+            decided = known.decisions[player] = decision_of(record, player)
         return decided
-
-    def _decision(self, record: GameRecord, player: str) -> Decision:
-        state = record.state
-        assert state is not None, "a lobby has no decisions"
-        mine = next(((tuple(p.hand), tuple(p.offered), p.money) for p in state.players if p.id == player), ())
-        key = (record.id, record.version, record.status, player, decision_key(state), state.phase, mine)
-        kept = self._decisions.get(key)
-        if kept is not None and (kept[0] is record.table or kept[0] == record.table):
-            self._decisions.move_to_end(key)
-            return kept[1]
-        decision = decision_of(record, player)
-        self._decisions[key] = (record.table, decision)
-        if len(self._decisions) > DECISIONS_KEPT:
-            self._decisions.popitem(last=False)
-        return decision
 
     @staticmethod
     def next_up(record: GameRecord, due: set[str]) -> str | None:

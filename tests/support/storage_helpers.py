@@ -6,7 +6,7 @@ import asyncio
 import random
 import threading
 
-from engine import apply, new_game
+from engine import GameState, apply, new_game
 from engine.randomplay import random_action
 from storage import GameRecord, Seat, Store, Table
 
@@ -30,6 +30,21 @@ async def play_random(store: Store, record: GameRecord, moves: int, rnd: random.
         result = apply(record.state, player, action)
         record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(), result.state)
     return record
+
+
+async def up_to_the_last_move(store: Store, guild: int, channel: int, table: Table,
+                              rnd: random.Random) -> tuple[GameRecord, str, dict, GameState]:
+    """A game of `table` (dealt from its seed) played at random up to the move that ends it, which is left to
+    make: the record, and that move's player, action and the state it leads to."""
+    state, _ = new_game(table.players, seed=table.seed)
+    record = await store.games.create_game(guild, channel, table, state)
+    while True:
+        player, action = random_action(record.state, rnd)
+        result = apply(record.state, player, action)
+        if result.state.phase == "game_over":
+            return record, player, action.to_json_dict(), result.state
+        record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                 result.state)
 
 
 HOLD = 20.0  # seconds a transaction held half-way waits for its release at most (a test that failed first)
