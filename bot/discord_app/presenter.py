@@ -96,7 +96,7 @@ class Presenter:
         if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
             try:
                 return self.pings.through_token(await hook.send(content, embed=embed, allowed_mentions=mentions,
-                                                                wait=True, view=buttons), expires)
+                                                                wait=True, view=buttons), hook, expires)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
