@@ -20,7 +20,7 @@ from .errors import (
 )
 from .lease import Lease, LeaseHeld
 from .ownership import ShardLost
-from .ratings import SEASON_MODES, RatedRow, Reliability, Season
+from .ratings import SEASON_MODES, RatedRow, Season
 from .records import (
     ENTRY,
     LOG,
@@ -37,6 +37,7 @@ from .records import (
     TableEvent,
     TableMessages,
 )
+from .reliability import Reliability
 from .stats import MIN_GAMES, STEADY, BoardRow, GameSummary, PlayerStats
 from .store import Store
 

@@ -20,8 +20,9 @@ from . import skill
 from .errors import GameNotPlayable, GameQuarantined
 from .lease import Lease
 from .ownership import Ownership
-from .ratings import RatedRow, Reliability, Season
+from .ratings import RatedRow, Season
 from .records import Actor, Deadline, DeadlinePlan, GameRecord, LogEntry, LoggedMove, Table, TableMessages
+from .reliability import Reliability
 from .stats import BoardRow, GameSummary, PlayerStats
 
 

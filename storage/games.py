@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from engine import EVENTS, Event, GameState
 from engine.editions import Library
@@ -27,14 +27,13 @@ from .errors import (
     GameQuarantined,
     StorageUnavailable,
     UniqueViolation,
-    VersionConflict,
     WrongStatus,
 )
 from .ownership import Ownership
 from .people import seated_games
-from .ratings import record_departures
 from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
-from .rows import META, OPEN, SELECT_GAME, record_from, sha
+from .reliability import record_departures
+from .rows import META, OPEN, SELECT_GAME, explain_miss, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
 from .writes import announce, log_entries, plan
@@ -218,7 +217,7 @@ class Games:
                 f" RETURNING {META}", (*sets.values(), game_id, expected_version, status),
             )
             if row is None:
-                await _explain_miss(tx, game_id, expected_version, status)
+                await explain_miss(tx, game_id, expected_version, status)
             await self.ownership.fence(tx, self.db.dialect, row["guild_id"])
             if also is not None:
                 await also(tx)
@@ -295,15 +294,5 @@ class Games:
     async def count_open(self) -> int:
         """How many games of this process's shards are open (a gauge): counted, none read."""
         owned, params = self.ownership.only_owned("guild_id")
-        row = await one(self.db, f"SELECT COUNT(*) AS n FROM games WHERE status IN {OPEN}{owned}", params)
-        count: int = row["n"]
-        return count
+        return int((await one(self.db, f"SELECT COUNT(*) AS n FROM games WHERE status IN {OPEN}{owned}", params))["n"])
 
-
-async def _explain_miss(tx: Transaction, game_id: int, expected_version: int, wanted: str) -> NoReturn:
-    row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
-    if row is None:
-        raise GameNotFound(game_id)
-    if row["status"] != wanted:
-        raise WrongStatus(game_id, row["status"], wanted)
-    raise VersionConflict(game_id, expected_version)

@@ -9,11 +9,6 @@ transaction changes nothing). Each scope is rated apart: across servers (guild 0
 (season ''), this server's season of the game's end. A person's rows are locked (`FOR UPDATE`) before they
 are read, so two games ending at once with the same person both count, one after the other.
 
-A person's reliability counts their finished games (player_results) and the games they left that then ended
-unplayed (`departures`, written by `record_departures` in the transaction that cancels or abandons the game):
-leaving a game that was cancelled later still counts as leaving it; a game cancelled or abandoned (its channel
-deleted) while they were still seated does not count at all, for it was not theirs to finish.
-
 Seasons are per server: none (the default), started by a manager ('S1', 'S2'... each ends when the next
 starts, or by hand), or by calendar months ('2026-11') or quarters ('2026-Q4'), set in the server's settings
 (`seasons`: 'manual' | 'month' | 'quarter'). A game counts in the season under way when it ended.
@@ -31,13 +26,12 @@ from engine.levels import DEFAULT_LEVEL
 
 from . import skill
 from .records import Table
+from .reliability import Reliability, reliability
 from .sql import Database, Dialect, Reader, Transaction, one
 
 SeasonMode = Literal["manual", "month", "quarter"]
 SEASON_MODES: tuple[SeasonMode, ...] = ("manual", "month", "quarter")
 ACROSS = 0  # the guild id of the ratings across every server
-OWN = ("player", "ahead")  # the actors of a person's own decisions
-STOOD_IN = ("stand_in", "clock", "away")  # the computer's for a person: standing in, on time away, at the clock
 
 
 @dataclass(frozen=True)
@@ -60,34 +54,6 @@ class Season:
     season: str
     started_at: float
     ended_at: float | None
-
-
-@dataclass(frozen=True)
-class Reliability:
-    """A person's record of keeping their seat, over their games on every server: those finished, and those
-    they left that then ended unplayed."""
-
-    games: int  # games they sat at (finished, or left and then cancelled or abandoned)
-    left: int  # of which they left before the end
-    own: int  # decisions they made themselves
-    stood_in: int  # decisions a stand-in made for them
-
-    @property
-    def finished_share(self) -> float | None:
-        return (self.games - self.left) / self.games if self.games else None
-
-    @property
-    def stood_in_share(self) -> float | None:
-        made = self.own + self.stood_in
-        return self.stood_in / made if made else None
-
-    @property
-    def percent(self) -> int | None:
-        """One figure, as Board Game Arena's karma: the share of their games finished without leaving, less
-        the share of their decisions a stand-in made (None: no finished games yet)."""
-        if self.finished_share is None:
-            return None
-        return max(0, round(100 * (self.finished_share - (self.stood_in_share or 0.0))))
 
 
 def calendar_season(mode: str, at: float) -> str:
@@ -147,21 +113,6 @@ async def rate_game(tx: Transaction, dialect: Dialect, game_id: int, now: float)
                 " sigma_before = excluded.sigma_before, mu = excluded.mu, sigma = excluded.sigma",
                 [(game_id, p, old.mu, old.sigma, new.mu, new.sigma) for p, (old, new) in changed.items()])
     return True
-
-
-async def record_departures(tx: Transaction, game_id: int, table: Table, status: str, now: float) -> None:
-    """A game ended unplayed ('cancelled' or 'abandoned'): each person who had left it counts it as a game
-    left, with the decisions they and their stand-in made in it."""
-    gone = [s.id for s in table.seats if s.kind == "human" and s.left]
-    if not gone:
-        return
-    counts: dict[tuple[str, str], int] = {(r["player"], r["actor"]): r["n"] for r in await tx.fetchall(
-        "SELECT player, actor, COUNT(*) AS n FROM actions WHERE game_id = ? GROUP BY player, actor", (game_id,))}
-    await tx.executemany(
-        "INSERT INTO departures (game_id, player, status, own_decisions, stood_in, ended_at)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, player) DO NOTHING",
-        [(game_id, p, status, sum(counts.get((p, a), 0) for a in OWN), sum(counts.get((p, a), 0) for a in STOOD_IN),
-          now) for p in gone])
 
 
 async def _rate_scope(tx: Transaction, dialect: Dialect, guild: int, season: str, seats: Sequence[skill.Seated],
@@ -287,14 +238,7 @@ class Ratings:
                 for r in rows}
 
     async def reliability(self, player: str) -> Reliability:
-        """Over their finished games, and the games they left that then ended unplayed (all counted as left)."""
-        row = await one(self.db, "SELECT COUNT(*) AS games, COALESCE(SUM(left_game), 0) AS left_games,"
-                        " COALESCE(SUM(own_decisions), 0) AS own, COALESCE(SUM(stood_in), 0) AS stood_in"
-                        " FROM (SELECT left_game, own_decisions, stood_in FROM player_results"
-                        " WHERE player = ? AND computer = 0"
-                        " UNION ALL SELECT 1, own_decisions, stood_in FROM departures WHERE player = ?) AS seated",
-                        (player, player))
-        return Reliability(row["games"], row["left_games"], row["own"], row["stood_in"])
+        return await reliability(self.db, player)
 
 
 async def _set_mode(tx: Transaction, guild_id: int, mode: str, at: float) -> None:

@@ -1,13 +1,16 @@
-"""How a stored game reads: its row as a GameRecord, and the SQL fragments that select it."""
+"""How a stored game reads: its row as a GameRecord, the SQL fragments that select it, and why a versioned
+write missed it."""
 
 from __future__ import annotations
 
 import hashlib
+from typing import NoReturn
 
 from engine import GameState
 
+from .errors import GameNotFound, VersionConflict, WrongStatus
 from .records import GameRecord, Table, TableMessages
-from .sql import Row
+from .sql import Row, Transaction
 
 OPEN = "('lobby', 'active')"  # the statuses of an open game, as SQL; one open game per channel
 ENDED = "('finished', 'cancelled', 'abandoned')"
@@ -44,3 +47,13 @@ def read_messages(text: str | None) -> TableMessages:
         return TableMessages.model_validate_json(text or "{}")
     except ValueError:
         return TableMessages()
+
+
+async def explain_miss(tx: Transaction, game_id: int, expected_version: int, wanted: str) -> NoReturn:
+    """A versioned write matched no row: why (the game is gone, has another status, or another version)."""
+    row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id)
+    if row["status"] != wanted:
+        raise WrongStatus(game_id, row["status"], wanted)
+    raise VersionConflict(game_id, expected_version)

@@ -21,8 +21,9 @@ from engine import GameState
 
 from . import skill
 from .decisions import Decisions, decisions
-from .ratings import OWN, STOOD_IN, rate_game
+from .ratings import rate_game
 from .records import Table
+from .reliability import OWN, STOOD_IN
 from .rows import ENDED
 from .sql import Database, Dialect, Transaction, one
 

@@ -7,8 +7,7 @@ import discord
 from engine import View, spectator_view
 from engine.editions import EditionUnavailable, resolve
 from engine.events import GameOver
-from storage import GameRecord
-from storage.skill import Rating
+from storage import GameRecord, skill
 
 from ..service import MAX_PLAYERS
 from ..wording import Words, clock, end, hours, names, phases, records, rules
@@ -68,7 +67,7 @@ def table_embed(w: Words, record: GameRecord, view: View, latest: list[str], due
 
 
 def standings_embed(w: Words, record: GameRecord, over: GameOver, prestige: dict[str, dict[str, int]],
-                    changes: dict[str, tuple[Rating, Rating]]) -> discord.Embed:
+                    changes: dict[str, tuple[skill.Rating, skill.Rating]]) -> discord.Embed:
     """Each player's score broken down, in the order of the standings; and each person's rating on this
     server before and after, if the game was rated (`changes`)."""
     assert record.state is not None, "a finished game has its state"
