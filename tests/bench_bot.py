@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -33,6 +34,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -271,12 +273,14 @@ class People:
         self.first: dict[str, list[float]] = {k: [] for k in self.KINDS}
         self.filled: dict[str, list[float]] = {k: [] for k in self.KINDS}
         self.late = self.failed = self.moves = 0
+        self.failed_kinds: Counter[str] = Counter()
         self.counting = False
 
     def reset(self) -> None:
         for k in self.KINDS:
             self.first[k].clear(), self.filled[k].clear()
         self.late = self.failed = self.moves = 0
+        self.failed_kinds.clear()
         self.counting = True
 
     def interactions(self) -> int:
@@ -293,6 +297,7 @@ class People:
         except (HarnessError, TimeoutError):
             self.failed += 1
             self.late += 1
+            self.failed_kinds[kind] += 1
             return None
         self.first[kind].append(result.latency)
         self.filled[kind].append(time.monotonic() - result.sent_at)
@@ -417,6 +422,7 @@ async def people(args, folder: Path) -> dict:
             "answer_filled_ms": {k: percentiles(v) for k, v in crowd.filled.items()},
             "count": {k: len(v) for k, v in crowd.first.items()},
             "not_answered_within_3s": crowd.late, "no_answer_at_all": crowd.failed,
+            "no_answer_by_kind": dict(crowd.failed_kinds),
             "cpu_ms_per_interaction": round(1000 * cpu / max(1, done), 2), "cpu_share": round(cpu / took, 2),
             "rss_mb_empty": round(rss_empty / 1024), "rss_mb_samples": [round(r / 1024) for r in rss],
             "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
@@ -424,6 +430,9 @@ async def people(args, folder: Path) -> dict:
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
             "tasks": monitor.get("tasks"), "census": monitor.get("census"),
+            # The benchmark's own process (the fake Discord and the people): a long pause here delays Discord's
+            # side, and counts against the bot's 3 s.
+            "bench_gc_full_ms": sorted(BENCH_GC.full_ms, reverse=True)[:5],
         }
 
 
@@ -500,6 +509,26 @@ async def startup(count: int, folder: Path) -> dict:
             await fake.wait_answered(result, timeout=60)
             return {"stored_games": count, "first_answer_after_ready_ms": round(1000 * (time.monotonic() - ready)),
                     "rss_mb": round(rss_kb(proc.pid) / 1024)}
+
+
+class _BenchGC:
+    """The benchmark process's own full collections (ms), so its pauses are not mistaken for the bot's."""
+
+    def __init__(self) -> None:
+        self.full_ms: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._seen)
+
+    def _seen(self, phase: str, info: dict) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.full_ms.append(round(1000 * (time.perf_counter() - self._start), 1))
+
+
+BENCH_GC = _BenchGC()
 
 
 async def main() -> None:
