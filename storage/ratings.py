@@ -67,9 +67,9 @@ async def _mode(reader: Reader, guild_id: int) -> str:
     return mode if mode in SEASON_MODES else ""
 
 
-async def season_at(reader: Reader, guild_id: int, at: float) -> str:
-    """The server's season under way at `at` ('': none)."""
-    mode = await _mode(reader, guild_id)
+async def season_at(reader: Reader, guild_id: int, at: float, mode: str | None = None) -> str:
+    """The server's season under way at `at` ('': none); `mode`: its season mode, if read already."""
+    mode = await _mode(reader, guild_id) if mode is None else mode
     if mode in ("month", "quarter"):
         return calendar_season(mode, at)
     row = await reader.fetchone(
@@ -93,13 +93,14 @@ async def rate_game(tx: Transaction, dialect: Dialect, game_id: int, now: float)
                                   sat.level if sat is not None else DEFAULT_LEVEL, bool(r["left_game"]),
                                   r["own_decisions"], r["stood_in"]))
     people = sum(1 for s in seats if not s.computer) if skill.rated(seats) else 0
-    season = await season_at(tx, guild, ended) if people else ""
+    mode = await _mode(tx, guild) if people else ""
+    season = await season_at(tx, guild, ended, mode) if people else ""
     claimed = await tx.execute(
         "INSERT INTO rated_games (game_id, guild_id, season, people, rated_at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game_id) DO NOTHING", (game_id, guild, season, people, now))
     if not claimed or not people:
         return bool(claimed)
-    if season and await _mode(tx, guild) in ("month", "quarter"):
+    if season and mode in ("month", "quarter"):
         await tx.execute("INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)"
                          " ON CONFLICT (guild_id, season) DO NOTHING", (guild, season, ended))
     names = {r["player"]: r["name"] for r in rows}
