@@ -60,6 +60,9 @@ def never(lease: Lease) -> bool:
     return False
 
 
+RENEW = "UPDATE lease SET heartbeat_at = ? WHERE holder = ?"
+
+
 class Leases:
     """The lease rows alone (what each backend's lock stands in front of)."""
 
@@ -122,7 +125,7 @@ class Leases:
         now = time.time() if now is None else now
 
         async def work(tx: Transaction) -> bool:
-            return await tx.execute("UPDATE lease SET heartbeat_at = ? WHERE holder = ?", (now, holder)) == rows
+            return await tx.execute(RENEW, (now, holder)) == rows
 
         return await self.db.transaction(work)
 

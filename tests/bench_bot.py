@@ -395,7 +395,16 @@ async def people(args, folder: Path) -> dict:
         moves_before = await moves_in(where)
         crowd.reset()
         cpu0, at0, monitor0 = cpu_seconds(proc.pid), time.time(), _monitor(monitor_file)
+        own0 = time.process_time()
         rss = [rss_kb(proc.pid)]
+        lags: list[float] = []
+
+        async def lag() -> None:  # the benchmark's own loop: how late a 50 ms sleep wakes
+            while True:
+                at = time.monotonic()
+                await asyncio.sleep(0.05)
+                lags.append(time.monotonic() - at - 0.05)
+        lagger = asyncio.ensure_future(lag())
 
         async def sample() -> None:
             while True:
@@ -403,8 +412,9 @@ async def people(args, folder: Path) -> dict:
                 rss.append(rss_kb(proc.pid))
         sampler = asyncio.ensure_future(sample())
         await crowd.run(args.in_flight, args.seconds)
-        sampler.cancel()
+        sampler.cancel(), lagger.cancel()
         took, cpu = time.time() - at0, cpu_seconds(proc.pid) - cpu0
+        own = time.process_time() - own0
         await asyncio.sleep(WRITE_WAIT)
         monitor, moves = _monitor(monitor_file), await moves_in(where)
         if args.keep_monitor and monitor_file.exists():
@@ -433,6 +443,7 @@ async def people(args, folder: Path) -> dict:
             # The benchmark's own process (the fake Discord and the people): a long pause here delays Discord's
             # side, and counts against the bot's 3 s.
             "bench_gc_full_ms": sorted(BENCH_GC.full_ms, reverse=True)[:5],
+            "bench_cpu_share": round(own / took, 2), "bench_loop_lag_ms": percentiles(lags),
         }
 
 

@@ -184,6 +184,26 @@ async def test_a_join_on_a_slow_database_is_deferred_and_then_answered(h):
     assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
 
 
+async def test_a_click_that_waited_before_its_handler_ran_is_deferred_within_discords_3_s(h, monkeypatch):
+    """Discord's 3 s count from the click, not from when the handler starts: after a stall, interactions wait
+    for the lease's renewal (bot/service/lease.py) before their handlers run. One that waited 1.5 s and then
+    meets a slow database is deferred 2 s after the click, not 2 s after its handler began (3.5 s: too late)."""
+    table = (await h.slash(ADA, "augsburg new")).answer.message_id
+    serving = h.bot.serving
+
+    async def after_a_stall(interaction):
+        await asyncio.sleep(1.5)
+        return await serving(interaction)
+
+    monkeypatch.setattr(h.bot, "serving", after_a_stall)
+    holder = hold_the_database(h.db_path, 3.5)
+    joined = await h.click(BEN, table, label="Join", settle=False)
+    await h.settle(15)
+    holder.join()
+    assert not joined.unanswered and 1.5 < joined.latency < 2.5 and joined.response.kind == "defer_update"
+    assert joined.answer.kind == "update" and "Ben" in joined.answer.embeds[0]["fields"][0]["value"]
+
+
 # --- 4. a lost answer is not an error: Discord did it (40060 on the retry), or takes no answer any more
 
 

@@ -160,6 +160,61 @@ async def test_on_postgres_a_frozen_holder_loses_the_lease_once_its_heartbeat_is
         await second.close()
 
 
+async def test_on_postgres_the_heartbeat_does_not_wait_for_the_game_writes(postgres_url):
+    """Under load every connection of the pool can be in a game write; the heartbeat runs on the locks' own
+    connection, so it is not queued behind them (it was, for seconds: every interaction after a stall waits
+    for it)."""
+    store = await Store.open(postgres_url)
+    release = asyncio.Event()
+    busy: list[asyncio.Task] = []
+    try:
+        await store.leases.take_lease("a", 11, "host-a", 30, now=T0)
+        held = asyncio.Semaphore(0)
+
+        async def a_long_write(tx):
+            held.release()
+            await release.wait()
+
+        busy = [asyncio.create_task(store.db.transaction(a_long_write)) for _ in range(store.db._pool.get_max_size())]
+        for _ in busy:
+            await asyncio.wait_for(held.acquire(), 10)
+        assert await asyncio.wait_for(store.leases.renew_lease("a", now=T0 + 10), 2)
+        assert (await store.leases.lease()).heartbeat_at == T0 + 10
+    finally:
+        release.set()
+        await asyncio.gather(*busy, return_exceptions=True)
+        await store.close()
+
+
+async def test_after_a_stall_the_heartbeat_and_the_waiting_interactions_share_one_renewal(store):
+    class Counting:  # the lease store, its renewals slow and counted
+        def __init__(self, leases):
+            self.leases, self.renewals = leases, 0
+
+        def __getattr__(self, name):
+            return getattr(self.leases, name)
+
+        async def renew_lease(self, holder, now=None):
+            self.renewals += 1
+            await asyncio.sleep(0.3)
+            return await self.leases.renew_lease(holder, now)
+
+    async def on_lost():
+        raise AssertionError("the lease is held")
+
+    leases = Counting(store.leases)
+    keeper = LeaseKeeper(leases, store.where, 0.6, on_lost)  # a heartbeat every 0.2 s
+    await keeper.take()
+    try:
+        await asyncio.sleep(0.25)  # the heartbeat's renewal is under way
+        assert leases.renewals == 1
+        keeper._renewed -= keeper.seconds  # as if the loop had stalled: the interactions ask the database
+        assert await asyncio.gather(*(keeper.still_held() for _ in range(20))) == [True] * 20
+        assert leases.renewals == 1  # they waited for the heartbeat's renewal, not each for one after it
+    finally:
+        await keeper.release()
+
+
 HOLDER = """
 import asyncio, os, socket, sys
 from storage import Store

@@ -36,7 +36,7 @@ from .choices import filtered
 
 log = logging.getLogger(__name__)
 MISSING = discord.utils.MISSING
-DEFER_AFTER = 2.0  # seconds of work before an answer is deferred (Discord allows 3)
+DEFER_AFTER = 2.0  # seconds after Discord created an interaction before its answer is deferred (it allows 3)
 ACKNOWLEDGED = 40060  # "Interaction has already been acknowledged"
 GONE = {50027: "its token has expired", 10062: "Discord no longer knows the interaction"}
 Kind = discord.InteractionResponseType
@@ -114,14 +114,26 @@ def _edits(interaction: discord.Interaction, state: _Answer) -> bool:
 @contextlib.asynccontextmanager
 async def answering(interaction: discord.Interaction, edits: bool = False, public: bool = False,
                     what: str = "an interaction") -> AsyncIterator[None]:
-    """Run a handler (`what`: its name); if it has not answered after DEFER_AFTER seconds, defer its answer."""
+    """Run a handler (`what`: its name); if it has not answered DEFER_AFTER seconds after Discord created the
+    interaction, defer its answer."""
     interaction.extras["answer"] = _Answer(edits, public, what)
     timer = asyncio.get_running_loop().call_later(
-        DEFER_AFTER, lambda: asyncio.ensure_future(_late(interaction)))
+        defer_in(interaction), lambda: asyncio.ensure_future(_late(interaction)))
     try:
         yield
     finally:
         timer.cancel()
+
+
+def defer_in(interaction: discord.Interaction) -> float:
+    """Seconds left until the answer must be deferred. Discord's 3 s count from the interaction's creation
+    (its id's time), not from when the handler starts: under load an interaction can wait in the gateway's
+    stream and the event loop's queue for a second or more first. A clock that disagrees with Discord's by
+    more than DEFER_AFTER is not trusted: then the handler gets the whole DEFER_AFTER."""
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if not 0.0 <= waited <= DEFER_AFTER + 1.0:
+        return DEFER_AFTER
+    return max(0.0, DEFER_AFTER - waited)
 
 
 async def _late(interaction: discord.Interaction) -> None:

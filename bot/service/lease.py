@@ -66,7 +66,7 @@ class LeaseKeeper:
         self._renewed = 0.0  # time.monotonic() of the last renewal
         self._task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
-        self._asking: asyncio.Task[bool] | None = None  # the renewal the interactions after a stall all wait for
+        self._asking: asyncio.Task[bool] | None = None  # the renewal under way, which all who need one wait for
         self._fenced_out: asyncio.Task[None] | None = None  # stopping after a write was refused (ownership.py)
 
     async def take(self) -> None:
@@ -82,7 +82,7 @@ class LeaseKeeper:
     async def _heartbeat(self) -> None:
         while not self.lost:
             await asyncio.sleep(self.seconds / 3)
-            await self._renew()
+            await asyncio.shield(self._renewal())
 
     async def still_held(self) -> bool:
         """Before serving an interaction. While the heartbeat is on time nobody can have taken the lease;
@@ -92,10 +92,15 @@ class LeaseKeeper:
             return False
         if time.monotonic() - self._renewed < self.seconds / 2:
             return True
-        if self._asking is None:  # one question for all the interactions that queued up meanwhile
-            self._asking = asyncio.create_task(self._renew(), name="lease: asked after a stall")
+        return await asyncio.shield(self._renewal())
+
+    def _renewal(self) -> asyncio.Task[bool]:
+        """The renewal under way, or a new one: the heartbeat and every interaction queued up after a stall
+        share one question to the database, rather than waiting for one another's."""
+        if self._asking is None:
+            self._asking = asyncio.create_task(self._renew(), name="lease: renewing")
             self._asking.add_done_callback(lambda _: setattr(self, "_asking", None))
-        return await asyncio.shield(self._asking)
+        return self._asking
 
     async def _renew(self) -> bool:
         try:
@@ -137,6 +142,9 @@ class LeaseKeeper:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._asking is not None:  # a renewal under way ends before the lease is given up, not after
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._asking)
         if self.held:
             self.held = False
             try:

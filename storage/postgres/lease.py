@@ -21,12 +21,13 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from ..lease import Lease, LeaseHeld, Leases
+from ..lease import RENEW, Lease, LeaseHeld, Leases
 from ..ownership import Ownership
-from .database import PostgresDatabase, lost
+from .database import PostgresDatabase, lost, numbered
 
 KEY = 0x6175677362757202  # the advisory lock key of shard 0's lease, the whole database's ("augsbur\x02")
 TAKEOVER_WAIT = 5.0  # seconds to wait for a frozen holder's session to end once it was told to
+HEARTBEAT_TIMEOUT = 5.0  # seconds a heartbeat may take before the keeper counts it failed (lease.py retries)
 
 
 def key(shard: int) -> int:
@@ -145,27 +146,30 @@ class AdvisoryLeases:
     async def _renew(self, holder: str, now: float | None) -> bool:
         if not self._holding:
             return False
-        if self._con is None or not await self._still_locked():
-            await self._drop_connection()
-            con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
-            for shard in self._shards:
-                if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
-                    await con.close()  # another process holds it now
-                    self._holding = False
-                    return False
-            self._con = con
-        return await self.rows.renew_lease(holder, now, rows=len(self._shards))
-    async def _still_locked(self) -> bool:
+        now = time.time() if now is None else now
         con = self._con
-        if con is None or con.is_closed():
-            return False
-        try:
-            await con.fetchval("SELECT 1", timeout=5)
-        except Exception as exc:
-            if lost(exc):
+        if con is not None and not con.is_closed():
+            try:
+                return await self._heartbeat(con, holder, now)
+            except Exception as exc:
+                if not lost(exc):
+                    raise
+        await self._drop_connection()
+        con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
+        for shard in self._shards:
+            if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+                await con.close()  # another process holds it now
+                self._holding = False
                 return False
-            raise
-        return True
+        self._con = con
+        return await self._heartbeat(con, holder, now)
+
+    async def _heartbeat(self, con: asyncpg.Connection, holder: str, now: float) -> bool:
+        """The rows' heartbeat, on the locks' own connection: it proves the locks are still held, and never
+        waits behind the game writes for one of the pool's (under load that took seconds, and every
+        interaction after a stall waits for the lease: lease.py's still_held)."""
+        status = await con.execute(numbered(RENEW), now, holder, timeout=HEARTBEAT_TIMEOUT)
+        return status == f"UPDATE {len(self._shards)}"
 
     async def release_lease(self, holder: str) -> bool:
         async with self._busy:
