@@ -47,18 +47,21 @@ class Store:
 
     @classmethod
     async def open(cls, where: str | Path, *, retry_seconds: float | None = None, editions: Library | None = None,
-                   catch_up: bool = True, **options: Any) -> Store:
+                   catch_up: bool = True, pool_size: int | None = None, **options: Any) -> Store:
         """The database at `where`: a DATABASE_URL (`sqlite:///file`, `postgresql://...`) or a SQLite file's
         path; created and migrated to the latest schema as needed. `retry_seconds`: how long PostgreSQL is
         waited for when out of reach (SQLite is a file: nothing to wait for); `editions`: what games are loaded
         with (default: the shipped ones); `catch_up`: rate the finished games not rated yet (ratings.py; only
-        a test looking at a half-rated database says no). `options` go to the backend."""
+        a test looking at a half-rated database says no); `pool_size`: PostgreSQL's connections for writes
+        (default: postgres/database.py's; SQLite writes in one thread). `options` go to the backend."""
         url = DatabaseURL.parse(where)
         if url.kind == "postgresql":
             from .postgres import open_postgres  # asyncpg is loaded only for a PostgreSQL database
 
             if retry_seconds is not None:
                 options["retry_seconds"] = retry_seconds
+            if pool_size is not None:
+                options["max_size"] = pool_size
             db, leases = await open_postgres(url, **options)
         else:
             from .sqlite import open_sqlite

@@ -186,6 +186,21 @@ async def test_on_postgres_the_heartbeat_does_not_wait_for_the_game_writes(postg
         await store.close()
 
 
+async def test_database_pool_size_sets_the_connections_for_writes_and_half_as_many_for_reads(postgres_url,
+                                                                                            monkeypatch):
+    from bot.app.config import Settings
+
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "")  # empty: not set
+    assert Settings(_env_file=None).database_pool_size == 20
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "6")
+    size = Settings(_env_file=None).database_pool_size
+    store = await Store.open(postgres_url, pool_size=size)
+    try:
+        assert (store.db._pool.get_max_size(), store.db._reads.get_max_size()) == (6, 3)
+    finally:
+        await store.close()
+
+
 async def test_after_a_stall_the_heartbeat_and_the_waiting_interactions_share_one_renewal(store):
     class Counting:  # the lease store, its renewals slow and counted
         def __init__(self, leases):

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     # PostgreSQL only: how long a lost server is waited for (tries with backoff) before a player is told that
     # nothing was applied.
     database_retry_seconds: float = Field(10.0, ge=0)
+    # PostgreSQL only: connections each process opens for writes (reads get half as many more, the lease one).
+    # A write holds its connection for its whole transaction, so under load too few queue moves for seconds.
+    database_pool_size: int = Field(20, ge=1)
     discord_guild_id: int | None = Field(None, gt=0)  # sync commands to this guild at once instead of globally
     log_level: str = "INFO"
     discord_api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 for a Discord-compatible server

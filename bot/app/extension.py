@@ -42,6 +42,7 @@ async def open_service(settings: Settings, clock: Clock) -> GameService:
     thinkers = Thinkers(settings.computer_workers, settings.computer_think_seconds)
     return await GameService.open(settings.database, clock, timing, thinkers=thinkers,
                                   retry_seconds=settings.database_retry_seconds,
+                                  pool_size=settings.database_pool_size,
                                   deal_seed=settings.deal_seed, editions=editions_of(settings))
 
 

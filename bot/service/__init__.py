@@ -82,11 +82,12 @@ class GameService:
     @classmethod
     async def open(cls, database: str, clock: Clock | None = None, timing: Timing | None = None,
                    thinkers: Thinkers | None = None, retry_seconds: float | None = None,
-                   deal_seed: int | None = None, editions: Library | None = None) -> GameService:
+                   deal_seed: int | None = None, editions: Library | None = None,
+                   pool_size: int | None = None) -> GameService:
         """The service on the database at `database` (a DATABASE_URL or a SQLite file), opened and migrated;
         `retry_seconds`: how long PostgreSQL is waited for when out of reach; `editions`: what games are
-        played with (default: the shipped ones)."""
-        store = await Store.open(database, retry_seconds=retry_seconds, editions=editions)
+        played with (default: the shipped ones); `pool_size`: PostgreSQL's connections for writes."""
+        store = await Store.open(database, retry_seconds=retry_seconds, editions=editions, pool_size=pool_size)
         return cls(store, clock, timing, thinkers, deal_seed)
 
     async def close(self) -> None:

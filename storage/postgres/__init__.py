@@ -8,12 +8,12 @@ from __future__ import annotations
 from ..contract import LeaseStore
 from ..sql import Database
 from ..url import DatabaseURL
-from .database import RETRY_SECONDS, PostgresDatabase
+from .database import POOL_SIZE, RETRY_SECONDS, PostgresDatabase
 from .lease import AdvisoryLeases
 
 
 async def open_postgres(url: DatabaseURL, *, migrate_to: int | None = None, retry_seconds: float = RETRY_SECONDS,
-                        min_size: int = 1, max_size: int = 10) -> tuple[Database, LeaseStore]:
+                        min_size: int = 1, max_size: int = POOL_SIZE) -> tuple[Database, LeaseStore]:
     """The database at `url` and its lease, as the storage contract takes them (the type checker holds the
     backend to it here, and in conformance.py). `retry_seconds`, `min_size`, `max_size`: database.py's."""
     if url.dsn is None:

@@ -33,6 +33,7 @@ from ..sql import Params, Row, Transaction
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 10.0  # how long a lost server is waited for before a call gives up
+POOL_SIZE = 20  # connections for writes (DATABASE_POOL_SIZE); reads get half as many, at least 2
 FIRST_WAIT, MAX_WAIT = 0.05, 2.0  # seconds between tries: doubling from the first up to the cap
 CONNECT_TIMEOUT = 5.0
 COMMAND_TIMEOUT = 30.0  # a statement that hangs this long (a half-open connection) counts as a lost one
@@ -126,13 +127,14 @@ class PostgresDatabase:
         self.path: str | None = None  # a file only on SQLite
 
     @classmethod
-    async def open(cls, dsn: str, *, retry_seconds: float = RETRY_SECONDS, min_size: int = 1, max_size: int = 10,
+    async def open(cls, dsn: str, *, retry_seconds: float = RETRY_SECONDS, min_size: int = 1, max_size: int = POOL_SIZE,
                    migrate_to: int | None = None) -> PostgresDatabase:
         from .migrate import migrate
 
-        async def start() -> asyncpg.Pool:
-            return await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
-                                             command_timeout=COMMAND_TIMEOUT, reset=_nothing_to_reset)
+        async def start(size: int = max_size) -> asyncpg.Pool:
+            return await asyncpg.create_pool(dsn, min_size=min(min_size, size), max_size=size,
+                                             timeout=CONNECT_TIMEOUT, command_timeout=COMMAND_TIMEOUT,
+                                             reset=_nothing_to_reset)
 
         try:
             pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
@@ -141,7 +143,7 @@ class PostgresDatabase:
         try:
             async with pool.acquire() as con:
                 await migrate(con, migrate_to)
-            reads = await retrying(start, retry_seconds, "connect to PostgreSQL")
+            reads = await retrying(lambda: start(max(2, max_size // 2)), retry_seconds, "connect to PostgreSQL")
         except BaseException:
             await pool.close()
             raise
