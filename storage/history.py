@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from engine import EVENTS, parse_action
@@ -10,7 +11,27 @@ from engine import EVENTS, parse_action
 from .errors import GameNotFound
 from .records import ENTRY, LoggedMove
 from .rows import read_messages
-from .sql import Database, one
+from .sql import Database, Row, one
+
+# A game's moves after a move (first ?: the game, second: the move), with their events, and the table events
+# from that move on: one query, the actions first (part 0, by move), then the table events (part 1, by seq).
+SINCE = ("SELECT 0 AS part, move, player, actor, events AS body, at, 0 AS seq FROM actions"
+         " WHERE game_id = ? AND move > ?"
+         " UNION ALL SELECT 1, move, NULL, NULL, entry, at, seq FROM table_log WHERE game_id = ? AND move >= ?")
+
+
+def _logged(rows: Sequence[Row]) -> list[LoggedMove]:
+    moves: dict[int, LoggedMove] = {}
+    for row in rows:
+        if row["part"] == 0:
+            moves[row["move"]] = LoggedMove(row["move"], row["player"], row["actor"],
+                                            [*EVENTS.validate_json(row["body"])], row["at"])
+            continue
+        logged = moves.get(row["move"])
+        if logged is None:  # what followed move `after` itself (or, at 0, the deal)
+            logged = moves[row["move"]] = LoggedMove(row["move"], None, "player", [], row["at"])
+        logged.entries.append(ENTRY.validate_json(row["body"]))
+    return [moves[m] for m in sorted(moves)]
 
 
 class GameLog:
@@ -36,21 +57,17 @@ class GameLog:
 
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:
         """The moves after move `after` with their events, and the table events from `after` on, in order."""
-        actions = await self.db.fetchall(
-            "SELECT move, player, actor, events, at FROM actions WHERE game_id = ? AND move > ? ORDER BY move",
-            (game_id, after),
-        )
-        extra = await self.db.fetchall(
-            "SELECT move, entry, at FROM table_log WHERE game_id = ? AND move >= ? ORDER BY seq", (game_id, after)
-        )
-        moves = {a["move"]: LoggedMove(a["move"], a["player"], a["actor"], [*EVENTS.validate_json(a["events"])],
-                                       a["at"]) for a in actions}
-        for row in extra:
-            logged = moves.get(row["move"])
-            if logged is None:  # what followed move `after` itself (or, at 0, the deal)
-                logged = moves[row["move"]] = LoggedMove(row["move"], None, "player", [], row["at"])
-            logged.entries.append(ENTRY.validate_json(row["entry"]))
-        return [moves[m] for m in sorted(moves)]
+        return _logged(await self.db.fetchall(f"{SINCE} ORDER BY part, seq, move",
+                                              (game_id, after, game_id, after)))
+
+    async def moves_since_decision(self, game_id: int, player: str) -> list[LoggedMove]:
+        """`moves_since` the move at which `player` last decided for themselves (`last_decision`), in one
+        query: a panel asks at every open."""
+        last = ("(SELECT COALESCE(MAX(move), 0) FROM actions WHERE game_id = ? AND player = ?"
+                " AND actor = 'player')")
+        sql = SINCE.replace("move > ?", f"move > {last}").replace("move >= ?", f"move >= {last}")
+        return _logged(await self.db.fetchall(f"{sql} ORDER BY part, seq, move",
+                                              (game_id, game_id, player, game_id, game_id, player)))
 
     async def last_decision(self, game_id: int, player: str) -> int:
         """The move at which `player` last decided for themselves (0: not yet)."""

@@ -9,6 +9,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import threading
 import time
 
 import pytest
@@ -165,19 +166,24 @@ async def test_on_postgres_the_heartbeat_does_not_wait_for_the_game_writes(postg
     connection, so it is not queued behind them (it was, for seconds: every interaction after a stall waits
     for it)."""
     store = await Store.open(postgres_url)
-    release = asyncio.Event()
+    release = threading.Event()  # the writes run on a loop of their own, in a thread (postgres/thread.py)
     busy: list[asyncio.Task] = []
     try:
         await store.leases.take_lease("a", 11, "host-a", 30, now=T0)
-        held = asyncio.Semaphore(0)
+        held: list[int] = []
 
         async def a_long_write(tx):
-            held.release()
-            await release.wait()
+            await tx.fetchone("SELECT 1")
+            held.append(1)
+            while not release.is_set():
+                await asyncio.sleep(0.01)
 
         busy = [asyncio.create_task(store.db.transaction(a_long_write)) for _ in range(store.db._pool.get_max_size())]
-        for _ in busy:
-            await asyncio.wait_for(held.acquire(), 10)
+        for _ in range(1000):
+            if len(held) == len(busy):
+                break
+            await asyncio.sleep(0.01)
+        assert len(held) == len(busy)
         assert await asyncio.wait_for(store.leases.renew_lease("a", now=T0 + 10), 2)
         assert (await store.leases.lease()).heartbeat_at == T0 + 10
     finally:

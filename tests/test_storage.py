@@ -285,3 +285,24 @@ async def test_a_started_game_without_its_seed_is_refused_before_anything_is_wri
         await store.games.create_game(1, 1, Table(host="a", seats=tuple(Seat(id=i, name=i) for i in ids)), state)
     assert await store.games.load_channel(1) is None
     assert (await store.games.create_game(1, 1, table_of(ids, 5), state)).state == state
+
+
+async def test_what_happened_since_a_players_own_last_decision_reads_as_the_two_steps_do(store):
+    """A panel shows what happened since its person last decided for themselves: one query
+    (`moves_since_decision`), the same as finding that move and reading on from it."""
+    record = await new_stored_game(store, channel=1, seed=3, players=3)
+    rnd = random.Random(3)
+    for i in range(40):
+        player, action = random_action(record.state, rnd)
+        result = apply(record.state, player, action)
+        record = await store.games.commit_action(
+            record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
+            actor="player" if i % 3 else "clock", log=result.events[:1] if i % 4 == 0 else ())
+    seen = []
+    for player in record.table.players:
+        last = await store.log.last_decision(record.id, player)
+        since = await store.log.moves_since_decision(record.id, player)
+        assert since == await store.log.moves_since(record.id, last)
+        seen.append((last, len(since), sum(len(m.entries) for m in since)))
+    assert all(last > 0 for last, _, _ in seen) and any(entries for _, _, entries in seen), seen
+    assert await store.log.moves_since_decision(record.id, "nobody") == await store.log.moves_since(record.id, 0)

@@ -107,8 +107,7 @@ class Games:
 
     async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:
         """What happened in the game since `player` last decided for themselves."""
-        log = self.core.store.log
-        return await log.moves_since(record.id, await log.last_decision(record.id, player))
+        return await self.core.store.log.moves_since_decision(record.id, player)
 
     async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
         """The game's moves after move `after` (-1: all of them, the deal included)."""

@@ -68,12 +68,14 @@ class LeaseKeeper:
         self._stopping: asyncio.Task[None] | None = None
         self._asking: asyncio.Task[bool] | None = None  # the renewal under way, which all who need one wait for
         self._fenced_out: asyncio.Task[None] | None = None  # stopping after a write was refused (ownership.py)
+        self._loop: asyncio.AbstractEventLoop | None = None  # the keeper's (its heartbeat's), once it took the lease
 
     async def take(self) -> None:
         """Hold the lease and keep it renewed; LeaseHeld if another live process has it."""
         ids, count = (self.shards.ids, self.shards.count) if self.shards is not None else ((0,), 1)
         await self.leases.take_lease(self.holder, self.pid, self.host, self.seconds, shards=ids, count=count)
         self.held, self._renewed = True, time.monotonic()
+        self._loop = asyncio.get_running_loop()
         self.leases.ownership.on_lost = self._fenced
         what = f" ({self.shards.describe()})" if self.shards is not None and self.shards.sharded else ""
         log.info("serving %s%s (lease held by pid %s on %s)", self.where, what, self.pid, self.host)
@@ -118,7 +120,12 @@ class LeaseKeeper:
         return False
 
     def _fenced(self, lost: ShardLost) -> None:
-        """A game write was refused: its shard is another process's now."""
+        """A game write was refused: its shard is another process's now. Called where the write runs (on
+        PostgreSQL, the writes' own thread: storage/postgres/thread.py), so handed to the keeper's loop."""
+        assert self._loop is not None, "fenced only once taken"
+        self._loop.call_soon_threadsafe(self._fenced_out_by, lost)
+
+    def _fenced_out_by(self, lost: ShardLost) -> None:
         if not self.lost and self._fenced_out is None:
             self._fenced_out = asyncio.get_running_loop().create_task(self._lose(
                 f"a write to a game of shard {lost.shard} was refused: another process holds that shard now"

@@ -30,6 +30,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from ..errors import CommitUncertain, StorageUnavailable, UniqueViolation
 from ..sql import Params, Row, Transaction
+from .thread import LoopThread
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 10.0  # how long a lost server is waited for before a call gives up
@@ -116,78 +117,86 @@ class PostgresDatabase:
 
     dialect = PostgresDialect()
 
-    def __init__(self, pool: asyncpg.Pool, dsn: str, retry_seconds: float, reads: asyncpg.Pool | None = None):
+    def __init__(self, pool: asyncpg.Pool, dsn: str, retry_seconds: float, reads: asyncpg.Pool,
+                 thread: LoopThread):
+        # Both pools live on a loop of their own (thread.py), where a round trip does not wait for a turn of
+        # the bot's busy loop; the caller's loop sees only each call's end.
+        self._thread = thread
         self._pool = pool  # transactions
-        # Reads outside a transaction have connections of their own: a transaction holds its connection for
-        # a round trip per statement, each waiting its turn on a busy event loop, so under load the writes
-        # could hold every connection of one pool and a panel's quick read would wait behind them for seconds.
-        self._reads = reads or pool
+        self._reads = reads  # reads outside a transaction: never waiting for a connection behind the writes
         self.dsn = dsn
         self.retry_seconds = retry_seconds
         self.path: str | None = None  # a file only on SQLite
 
     @classmethod
-    async def open(cls, dsn: str, *, retry_seconds: float = RETRY_SECONDS, min_size: int = 1, max_size: int = POOL_SIZE,
-                   migrate_to: int | None = None) -> PostgresDatabase:
+    async def open(cls, dsn: str, *, retry_seconds: float = RETRY_SECONDS, min_size: int = 1,
+                   max_size: int = POOL_SIZE, migrate_to: int | None = None) -> PostgresDatabase:
         from .migrate import migrate
 
-        async def start(size: int = max_size) -> asyncpg.Pool:
-            return await asyncpg.create_pool(dsn, min_size=min(min_size, size), max_size=size,
-                                             timeout=CONNECT_TIMEOUT, command_timeout=COMMAND_TIMEOUT,
-                                             reset=_nothing_to_reset)
+        def start(size: int) -> Callable[[], Awaitable[asyncpg.Pool]]:
+            return lambda: asyncpg.create_pool(dsn, min_size=min(min_size, size), max_size=size,
+                                               timeout=CONNECT_TIMEOUT, command_timeout=COMMAND_TIMEOUT,
+                                               reset=_nothing_to_reset)
 
+        async def pools() -> tuple[asyncpg.Pool, asyncpg.Pool]:  # on the thread's loop
+            pool = await retrying(start(max_size), retry_seconds, "connect to PostgreSQL")
+            try:
+                async with pool.acquire() as con:
+                    await migrate(con, migrate_to)
+                reads = await retrying(start(max(2, max_size // 2)), retry_seconds, "connect to PostgreSQL")
+            except BaseException:
+                await _closed(pool)
+                raise
+            return pool, reads
+
+        thread = LoopThread()
         try:
-            pool = await retrying(start, retry_seconds, "connect to PostgreSQL")
+            pool, reads = await thread.run(pools())
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:  # a wrong password, no such database
+            thread.stop()
             raise StorageUnavailable(f"PostgreSQL refused the connection: {exc}") from exc
-        try:
-            async with pool.acquire() as con:
-                await migrate(con, migrate_to)
-            reads = await retrying(lambda: start(max(2, max_size // 2)), retry_seconds, "connect to PostgreSQL")
         except BaseException:
-            await pool.close()
+            thread.stop()
             raise
-        return cls(pool, dsn, retry_seconds, reads)
+        return cls(pool, dsn, retry_seconds, reads, thread)
 
     async def connect(self) -> asyncpg.Connection:
         """A connection of its own, outside the pool (the lease's)."""
         return await asyncpg.connect(self.dsn, timeout=CONNECT_TIMEOUT)
 
     async def close(self) -> None:
-        for pool in {self._pool, self._reads}:
+        for pool in (self._pool, self._reads):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(pool.close(), 10)
-            pool.terminate()
+                await self._thread.run(_closed(pool))
+        self._thread.stop()
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        return await retrying(lambda: self._reads.fetchrow(numbered(sql), *params), self.retry_seconds, "read")
+        return await self._thread.run(
+            retrying(lambda: self._reads.fetchrow(numbered(sql), *params), self.retry_seconds, "read"))
 
     async def fetchall(self, sql: str, params: Params = ()) -> Sequence[Row]:
-        return await retrying(lambda: self._reads.fetch(numbered(sql), *params), self.retry_seconds, "read")
+        return await self._thread.run(
+            retrying(lambda: self._reads.fetch(numbered(sql), *params), self.retry_seconds, "read"))
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[T]], *, awaits_others: bool = False) -> T:
-        """Run `work(tx)` as one transaction (READ COMMITTED); retried whole if the connection was lost
-        before its COMMIT. (`awaits_others`: the same here, every transaction runs on the loop.)"""
+        """Run `work(tx)` as one transaction (READ COMMITTED) on the thread's loop; retried whole if the
+        connection was lost before its COMMIT. `awaits_others` (a copy reading another database as it
+        writes, on the caller's loop): on a connection of its own on the caller's loop."""
+        if awaits_others:
+            async def here() -> T:
+                con = await asyncpg.connect(self.dsn, timeout=CONNECT_TIMEOUT, command_timeout=COMMAND_TIMEOUT)
+                try:
+                    return await _whole(con, work)
+                finally:
+                    await con.close()
+
+            return await retrying(here, self.retry_seconds, "write")
 
         async def attempt() -> T:
             async with self._pool.acquire() as con:
-                tx = con.transaction()
-                await tx.start()
-                try:
-                    result = await work(_Connection(con))
-                except BaseException:
-                    with contextlib.suppress(Exception):  # a lost connection rolled back already
-                        await tx.rollback()
-                    raise
-                try:
-                    await tx.commit()
-                except Exception as exc:
-                    if lost(exc):
-                        raise CommitUncertain(f"the connection was lost during a commit: {exc}") from exc
-                    raise
-                return result
+                return await _whole(con, work)
 
-        return await retrying(attempt, self.retry_seconds, "write")
+        return await self._thread.run(retrying(attempt, self.retry_seconds, "write"))
 
     async def column_types(self) -> dict[str, dict[str, str]]:
         """Every table's columns, in order, with their types (copy.py, the schema test)."""
@@ -204,6 +213,33 @@ class PostgresDatabase:
         for table in ("games", "game_notes"):
             await tx.fetchone(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+
+
+async def _whole(con: asyncpg.Connection | PoolConnectionProxy, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    """BEGIN, `work`, COMMIT on `con` (rolled back on any error). A connection lost during the COMMIT leaves
+    the outcome unknown: CommitUncertain."""
+    tx = con.transaction()
+    await tx.start()
+    try:
+        result = await work(_Connection(con))
+    except BaseException:
+        with contextlib.suppress(Exception):  # a lost connection rolled back already
+            await tx.rollback()
+        raise
+    try:
+        await tx.commit()
+    except Exception as exc:
+        if lost(exc):
+            raise CommitUncertain(f"the connection was lost during a commit: {exc}") from exc
+        raise
+    return result
+
+
+async def _closed(pool: asyncpg.Pool) -> None:
+    """Close `pool` (on its own loop): gracefully for up to 10 s, then at once."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(pool.close(), 10)
+    pool.terminate()
 
 
 async def table_names(dsn: str) -> set[str]:

@@ -53,7 +53,7 @@ HOLD = 20.0  # seconds a transaction held half-way waits for its release at most
 class Halfway:
     """A write held open half-way: `reached` once it got there, going on once `release`d. On SQLite a
     transaction runs in the writer's thread (storage/sqlite/database.py), where it is held by blocking that
-    thread; on PostgreSQL it runs on the event loop, where it awaits."""
+    thread; on PostgreSQL on the writes' own loop in a thread (storage/postgres/thread.py), where it awaits."""
 
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -65,7 +65,15 @@ class Halfway:
             await self._go_here.wait()
         else:
             self.loop.call_soon_threadsafe(self.reached.set)
-            self._go.wait(HOLD)
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # SQLite's writer: no loop there
+                self._go.wait(HOLD)
+                return
+            for _ in range(int(HOLD / 0.005)):
+                if self._go.is_set():
+                    return
+                await asyncio.sleep(0.005)
 
     def release(self) -> None:
         self._go.set()
