@@ -32,7 +32,10 @@ class LoopThread:
             self.loop.close()
 
     async def run(self, work: Coroutine[Any, Any, T]) -> T:
-        """`work` run to its end on this thread's loop, awaited from the caller's."""
+        """`work` run to its end on this thread's loop, awaited from the caller's (RuntimeError once stopped)."""
+        if not self._thread.is_alive():
+            work.close()
+            raise RuntimeError("the database's connections are closed")
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
 
     def stop(self) -> None:
