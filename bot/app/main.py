@@ -40,7 +40,7 @@ UNREACHABLE = 5  # exit status: the database (PostgreSQL) could not be reached a
 # How long a busy thread keeps the GIL from another that waits for it (Python's default: 5 ms). The event loop
 # shares the process with the database's thread (SQLite's writer, PostgreSQL's loop: storage/postgres/thread.py),
 # which wants the GIL for a moment at every reply; at 5 ms a busy loop let it handle some 200 replies a
-# second, and transactions queued behind them (PostgreSQL, 1,000 live games: 53 interactions a second at
+# second, and transactions queued behind them (PostgreSQL, 1,000 live games: 43 interactions a second at
 # 24 ms each; at 0.5 ms, 62 at 17 ms).
 SWITCH_INTERVAL = 0.0005
 
