@@ -11,13 +11,22 @@ from engine import EVENTS, parse_action
 from .errors import GameNotFound
 from .records import ENTRY, LoggedMove
 from .rows import read_messages
-from .sql import Database, Row, one
+from .sql import Database, Row
 
-# A game's moves after a move (first ?: the game, second: the move), with their events, and the table events
-# from that move on: one query, the actions first (part 0, by move), then the table events (part 1, by seq).
-SINCE = ("SELECT 0 AS part, move, player, actor, events AS body, at, 0 AS seq FROM actions"
-         " WHERE game_id = ? AND move > ?"
-         " UNION ALL SELECT 1, move, NULL, NULL, entry, at, seq FROM table_log WHERE game_id = ? AND move >= ?")
+# The move at which a person (first ?: the game, second: the person) last decided for themselves (0: not yet).
+LAST_DECISION = ("(SELECT COALESCE(MAX(move), 0) FROM actions WHERE game_id = ? AND player = ?"
+                 " AND actor = 'player')")
+
+
+def _since(after: str) -> str:
+    """A game's moves after the move `after` (SQL; its parameters follow each game's ?) with their events, and
+    the table events from that move on: one query, the actions (part 0, by move), then the table events
+    (part 1, by seq)."""
+    return ("SELECT 0 AS part, move, player, actor, events AS body, at, 0 AS seq FROM actions"
+            f" WHERE game_id = ? AND move > {after}"
+            " UNION ALL SELECT 1, move, NULL, NULL, entry, at, seq FROM table_log"
+            f" WHERE game_id = ? AND move >= {after}"
+            " ORDER BY part, seq, move")
 
 
 def _logged(rows: Sequence[Row]) -> list[LoggedMove]:
@@ -57,25 +66,13 @@ class GameLog:
 
     async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:
         """The moves after move `after` with their events, and the table events from `after` on, in order."""
-        return _logged(await self.db.fetchall(f"{SINCE} ORDER BY part, seq, move",
-                                              (game_id, after, game_id, after)))
+        return _logged(await self.db.fetchall(_since("?"), (game_id, after, game_id, after)))
 
     async def moves_since_decision(self, game_id: int, player: str) -> list[LoggedMove]:
-        """`moves_since` the move at which `player` last decided for themselves (`last_decision`), in one
-        query: a panel asks at every open."""
-        last = ("(SELECT COALESCE(MAX(move), 0) FROM actions WHERE game_id = ? AND player = ?"
-                " AND actor = 'player')")
-        sql = SINCE.replace("move > ?", f"move > {last}").replace("move >= ?", f"move >= {last}")
-        return _logged(await self.db.fetchall(f"{sql} ORDER BY part, seq, move",
+        """`moves_since` the move at which `player` last decided for themselves, in one query: a panel asks at
+        every open."""
+        return _logged(await self.db.fetchall(_since(LAST_DECISION),
                                               (game_id, game_id, player, game_id, game_id, player)))
-
-    async def last_decision(self, game_id: int, player: str) -> int:
-        """The move at which `player` last decided for themselves (0: not yet)."""
-        row = await one(
-            self.db, "SELECT COALESCE(MAX(move), 0) AS move FROM actions WHERE game_id = ? AND player = ? AND"
-            " actor = 'player'", (game_id, player),
-        )
-        return int(row["move"])
 
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
         rows = await self.db.fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))

@@ -298,9 +298,10 @@ async def test_what_happened_since_a_players_own_last_decision_reads_as_the_two_
         record = await store.games.commit_action(
             record.id, record.version, player, action.to_json_dict(), result.state, events=result.events,
             actor="player" if i % 3 else "clock", log=result.events[:1] if i % 4 == 0 else ())
+    played = await store.log.moves_since(record.id, -1)
     seen = []
     for player in record.table.players:
-        last = await store.log.last_decision(record.id, player)
+        last = max((m.move for m in played if m.player == player and m.actor == "player"), default=0)
         since = await store.log.moves_since_decision(record.id, player)
         assert since == await store.log.moves_since(record.id, last)
         seen.append((last, len(since), sum(len(m.entries) for m in since)))
