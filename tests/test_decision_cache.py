@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 
 from bot.service import GameService
-from bot.service.showing import decision_of
-from engine.randomplay import concrete
-from storage import Seat, Store
+from bot.service.showing import decision_of, panel_marks
+from engine import apply, new_game
+from engine.randomplay import concrete, random_action
+from storage import GameRecord, Seat, Store, Table
 
 CHANNEL, GUILD = 500, 1
 
@@ -89,3 +90,39 @@ async def test_a_state_that_differs_at_the_same_version_is_never_answered_with_t
     me.hand = me.hand[1:]  # one card fewer in Ada's hand, the version unchanged
     changed = replace(record, state=state)
     assert service.games.decision(changed, "11") == decision_of(changed, "11") != before
+
+
+def marks_from_the_decision(record: GameRecord, player: str) -> tuple[object, ...]:
+    """What a live panel compared before (issue 44): worked out from the player's whole decision and view."""
+    if not record.open or record.state is None:
+        return ("over",)
+    decision = decision_of(record, player)
+    assert decision.view.you is not None
+    return decision.key if decision.due else "", tuple(decision.view.you.hand), decision.view.you.money
+
+
+@pytest.mark.parametrize("players,seed", [(2, 4), (3, 7), (5, 11)])
+def test_what_a_live_panel_compares_is_what_the_players_decision_shows_at_every_move(players, seed):
+    """A move asks every live panel of its game whether to redraw, from the state alone: it must say the same
+    as the player's decision and view would, at every move of whole games, or a panel would miss a redraw."""
+    ids = [str(10 + i) for i in range(players)]
+    table = Table(host=ids[0], seats=tuple(Seat(id=p, name=f"P{p}") for p in ids), seed=seed)
+    state = new_game(ids, seed=seed)[0]
+    rnd = random.Random(seed)
+    redraws = 0
+    while True:
+        record = GameRecord(id=1, guild_id=1, channel_id=2, status="active" if state.phase != "game_over"
+                            else "finished", version=state.moves, state=state, table=table,
+                            created_at=0.0, updated_at=0.0)
+        for player in ids:
+            assert panel_marks(record, player) == marks_from_the_decision(record, player)
+        if state.phase == "game_over":
+            assert panel_marks(record, ids[0]) == ("over",)
+            break
+        player, action = random_action(state, rnd)
+        result = apply(state, player, action)
+        assert result.ok
+        after = replace(record, state=result.state, version=record.version + 1)
+        redraws += panel_marks(after, player) != panel_marks(record, player)
+        state = result.state
+    assert redraws > 10  # the marks do change as the game goes: a panel is redrawn

@@ -41,12 +41,7 @@ TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes: a minute to s
 
 def shows(service: GameService, record: GameRecord, player: str) -> tuple[object, ...]:
     """What a panel offers that is worth redrawing it for: the decision due (if any), the hand and money."""
-    if not record.open or record.state is None:
-        return ("over",)
-    decision = service.games.decision(record, player)
-    you = decision.view.you
-    assert you is not None, "a panel is a seated player's: their own view"
-    return decision.key if decision.due else "", tuple(you.hand), you.money
+    return service.games.marks(record, player)
 
 
 async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int,

@@ -12,7 +12,7 @@ from storage import Deadline, GameRecord, LoggedMove, TableMessages
 
 from .core import Core
 from .export import export_game
-from .showing import Decision, Due, decision_of, due_of
+from .showing import Decision, Due, decision_of, due_of, panel_marks
 from .turns import next_up
 
 RECORDS_KEPT = 256  # the records asked about last: who is due and their decisions, worked out once per record
@@ -97,6 +97,11 @@ class Games:
         if decided is None:
             decided = known.decisions[player] = decision_of(record, player)
         return decided
+
+    @staticmethod
+    def marks(record: GameRecord, player: str) -> tuple[object, ...]:
+        """What `player`'s panel shows that is worth redrawing it for (showing.panel_marks)."""
+        return panel_marks(record, player)
 
     @staticmethod
     def next_up(record: GameRecord, due: set[str]) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import GameState, LegalOption, View, legal_actions, only_action, player_view, to_act
+from engine.state import seat_of
 from engine.actions import ActionModel
 from storage import Actor, Ahead, GameRecord
 
@@ -86,6 +87,19 @@ def due_of(record: GameRecord | None) -> Due:
     auto = automatic(state, table)
     made = bot_decides(state, table, auto)
     return Due(acting, frozenset(acting) - made, frozenset(computers_due(state, table, auto)), frozenset(made))
+
+
+def panel_marks(record: GameRecord, player: str) -> tuple[object, ...]:
+    """What `player`'s panel shows that is worth redrawing it for: the decision due (its key, "" if none),
+    their hand and money; ("over",) once the game is over. The same as their `decision_of` says, from the
+    state alone: every move asks it of every live panel of the game, and their whole view is what costs."""
+    state = record.state
+    if not record.open or state is None:
+        return ("over",)
+    seat = seat_of(state, player)
+    assert seat is not None, "a panel is a seated player's"
+    you = state.players[seat]
+    return decision_key(state) if legal_actions(state, player) else "", tuple(you.hand), you.money
 
 
 def decision_of(record: GameRecord, player: str) -> Decision:
