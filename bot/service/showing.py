@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import GameState, LegalOption, View, legal_actions, only_action, player_view, to_act
-from engine.state import seat_of
 from engine.actions import ActionModel
+from engine.state import seat_of
 from storage import Actor, Ahead, GameRecord
 
 from .automatic import ahead_choices, automatic
