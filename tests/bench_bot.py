@@ -401,6 +401,10 @@ async def people(args, folder: Path) -> dict:
         cpu0, at0, monitor0 = cpu_seconds(proc.pid), time.time(), _monitor(monitor_file)
         own0 = time.process_time()
         rss = [rss_kb(proc.pid)]
+        # What the RSS is made of, from the monitor's latest write: Python's objects (allocated blocks, in
+        # thousands), the C allocator's live and free memory (MB): growth in RSS that none of them shows is
+        # neither the games nor a leak of objects.
+        inside = [_inside(monitor0)]
         lags: list[float] = []
 
         async def lag() -> None:  # the benchmark's own loop: how late a 50 ms sleep wakes
@@ -414,6 +418,7 @@ async def people(args, folder: Path) -> dict:
             while True:
                 await asyncio.sleep(10)
                 rss.append(rss_kb(proc.pid))
+                inside.append(_inside(_monitor(monitor_file)))
         sampler = asyncio.ensure_future(sample())
         await crowd.run(args.in_flight, args.seconds)
         sampler.cancel(), lagger.cancel()
@@ -440,6 +445,7 @@ async def people(args, folder: Path) -> dict:
             "cpu_ms_per_interaction": round(1000 * cpu / max(1, done), 2), "cpu_share": round(cpu / took, 2),
             "rss_mb_empty": round(rss_empty / 1024), "rss_mb_samples": [round(r / 1024) for r in rss],
             "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
+            "memory_samples": [*inside, _inside(monitor)],  # [Python blocks (thousands), malloc used MB, free MB]
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
@@ -490,6 +496,12 @@ def _monitor(path: Path) -> dict:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
+
+
+def _inside(monitor: dict) -> list[float | None]:
+    malloc = monitor.get("malloc_mb") or {}
+    blocks = monitor.get("python_blocks")
+    return [round(blocks / 1000) if blocks is not None else None, malloc.get("used"), malloc.get("free")]
 
 
 def per(after: dict, before: dict, key: str, moves: int) -> float:
