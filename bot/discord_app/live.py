@@ -39,11 +39,6 @@ MISSING = discord.utils.MISSING
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes: a minute to spare
 
 
-def shows(service: GameService, record: GameRecord, player: str) -> tuple[object, ...]:
-    """What a panel offers that is worth redrawing it for: the decision due (if any), the hand and money."""
-    return service.games.marks(record, player)
-
-
 async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int,
                         note: str = "") -> tuple[str, discord.ui.View | None, discord.Embed | None]:
     """(content, view, embed) of a player's panel, with what happened since their last move (embed None:
@@ -98,8 +93,8 @@ class LivePanels:
         player, now = str(interaction.user.id), self.service.clock.now()
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
-        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id, shows(self.service, record, player),
-                                words(interaction.locale), now)
+        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id,
+                                self.service.games.marks(record, player), words(interaction.locale), now)
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
@@ -119,7 +114,7 @@ class LivePanels:
         if not record.open:
             self._ended[record.id] = record
         for player, live in list(panels.items()):
-            if live.shows != shows(self.service, record, player):
+            if live.shows != self.service.games.marks(record, player):
                 self._redraw_soon((record.id, player), record.channel_id)
 
     def _redraw_soon(self, key: tuple[int, str], channel_id: int) -> None:
@@ -148,7 +143,7 @@ class LivePanels:
         if self.service.clock.now() >= live.expires:
             self._drop(key, live)  # its token is spent
             return
-        now = shows(self.service, record, player)
+        now = self.service.games.marks(record, player)
         due = self.service.games.due(record)
         if now == live.shows or player in due.computers:
             return  # the bot moves for them in a moment: that move redraws it
