@@ -59,3 +59,17 @@ async def test_a_pause_of_the_bots_own_work_is_told_from_waiting_and_named(tmp_p
         assert any(at >= stuck and cpu >= 140 for at, ms, cpu in written["long_pauses"])
         stalls = dict(written["stall_stacks"])
         assert any(stack.startswith("test_monitor.py:_hold_the_loop") for stack in stalls)
+
+
+def test_a_long_collection_is_noted_and_only_a_full_one_counts_the_old_generation():
+    """Under load young collections pass 50 ms too; listing the old generation after each would add a
+    pause of its own (issue 44), so only a full collection counts it."""
+    monitor = monitoring.LoopMonitor(None)
+    for generation in (0, 2):
+        monitor._on_gc("start", {"generation": generation, "collected": 0, "uncollectable": 0})
+        time.sleep(0.06)  # a collection that took over 50 ms
+        monitor._on_gc("stop", {"generation": generation, "collected": 5, "uncollectable": 0})
+    young, full = monitor.stats["gc_long"]
+    assert young[1] == 0 and young[2] >= 50 and young[4] == 5 and young[5] == -1
+    assert full[1] == 2 and full[2] >= 50 and full[5] > 0
+    assert monitor.stats["gc_runs_by_generation"] == [1, 0, 1] and len(monitor.stats["gc_full"]) == 1

@@ -49,7 +49,8 @@ class Stats(TypedDict):
     gc_full: list[list[float]]  # every full (generation 2) collection: [at (Unix time), ms]
     rss_kb: int
     long_pauses: list[list[float]]  # [at (Unix time), pause ms, CPU ms]
-    gc_long: NotRequired[list[list[float]]]  # [at, generation, ms, CPU ms, collected, objects in generation 2]
+    gc_long: NotRequired[list[list[float]]]  # [at, generation, ms, CPU ms, collected, objects in generation 2
+    #                                          (counted after full collections only: -1 after the others)]
     python_blocks: NotRequired[int]
     malloc_mb: NotRequired[dict[str, float] | None]
     given_back_ms: NotRequired[list[float]]
@@ -117,10 +118,13 @@ class LoopMonitor:
         took = (time.perf_counter() - self._gc_started) * 1000
         if self.listener is not None:
             self.listener.gc_paused(info["generation"], took / 1000)
-        if took > LONG:  # a long one: with its CPU, what it freed and what the old generation holds now
+        if took > LONG:  # a long one: with its CPU, what it freed and (after a full one) what the old generation
+            # holds now. Young collections pass 50 ms too under load, and listing the old generation after each
+            # would add a pause of its own.
+            old = len(gc.get_objects(2)) if info["generation"] == 2 else -1
             self.stats["gc_long"] = [*self.stats.get("gc_long", [])[1 - NOTED:], [
                 round(time.time(), 3), info["generation"], round(took, 1),
-                round((time.thread_time() - self._gc_cpu) * 1000, 1), info["collected"], len(gc.get_objects(2))]]
+                round((time.thread_time() - self._gc_cpu) * 1000, 1), info["collected"], old]]
         self.stats["gc_runs"] += 1
         self.stats["gc_max_ms"] = max(self.stats["gc_max_ms"], round(took, 2))
         self.stats["gc_over_50ms"] += took > 50
