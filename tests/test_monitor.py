@@ -71,5 +71,5 @@ def test_a_long_collection_is_noted_and_only_a_full_one_counts_the_old_generatio
         monitor._on_gc("stop", {"generation": generation, "collected": 5, "uncollectable": 0})
     young, full = monitor.stats["gc_long"]
     assert young[1] == 0 and young[2] >= 50 and young[4] == 5 and young[5] == -1
-    assert full[1] == 2 and full[2] >= 50 and full[5] > 0
+    assert full[1] == 2 and full[2] >= 50 and full[5] >= 0  # (0 if everything was frozen: gc.freeze)
     assert monitor.stats["gc_runs_by_generation"] == [1, 0, 1] and len(monitor.stats["gc_full"]) == 1
