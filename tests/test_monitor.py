@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import time
 
@@ -73,3 +74,28 @@ def test_a_long_collection_is_noted_and_only_a_full_one_counts_the_old_generatio
     assert young[1] == 0 and young[2] >= 50 and young[4] == 5 and young[5] == -1
     assert full[1] == 2 and full[2] >= 50 and full[5] >= 0  # (0 if everything was frozen: gc.freeze)
     assert monitor.stats["gc_runs_by_generation"] == [1, 0, 1] and len(monitor.stats["gc_full"]) == 1
+
+
+class _Knot:
+    def __init__(self) -> None:
+        self.other: _Knot | None = None
+
+
+async def test_the_garbage_census_names_what_only_a_collection_frees_and_its_cycle(tmp_path, monkeypatch):
+    """MONITOR_GARBAGE: what the collections find in reference cycles (issue 44 found discord.py's
+    interactions there), by kind, with one cycle of each kind."""
+    monkeypatch.setenv("MONITOR_GARBAGE", "1")
+    path = tmp_path / "monitor.json"
+    async with _watching(path, monkeypatch):
+        for _ in range(3):
+            a, b = _Knot(), _Knot()
+            a.other, b.other = b, a  # a cycle: reference counting alone never frees it
+        del a, b
+        gc.collect()
+        await asyncio.sleep(0.05)
+        written = json.loads(path.read_text())
+    knot = f"{_Knot.__module__}._Knot"
+    assert dict(written["garbage"])[knot] == 6
+    cycle = next(c for c in written["cycles"] if c.startswith(knot))
+    assert cycle.endswith(knot) and cycle.count(knot) >= 2, cycle
+    assert gc.get_debug() == 0 and gc.garbage == []  # the rest of the process collects as before

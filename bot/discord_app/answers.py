@@ -47,7 +47,7 @@ Answer = Callable[Concatenate[discord.Interaction, P], Coroutine[Any, Any, int |
 
 
 class _Answer:
-    __slots__ = ("edits", "public", "lock", "filled", "what", "gone")
+    __slots__ = ("edits", "public", "lock", "filled", "what", "gone", "over")
 
     def __init__(self, edits: bool, public: bool = False, what: str = "an interaction"):
         self.edits = edits
@@ -56,6 +56,7 @@ class _Answer:
         self.filled = False  # a "thinking" defer has been replaced by the answer
         self.what = what  # what is being answered (a handler's name), for the log
         self.gone = False  # Discord takes no more answers to it
+        self.over = False  # its handler has finished: a late defer has nothing left to announce
 
 
 def _state(interaction: discord.Interaction) -> _Answer:
@@ -123,6 +124,23 @@ async def answering(interaction: discord.Interaction, edits: bool = False, publi
         yield
     finally:
         timer.cancel()
+        let_go(interaction)
+
+
+def let_go(interaction: discord.Interaction) -> None:
+    """Break the reference cycles discord.py builds around an interaction once it has been answered.
+
+    The interaction and its `response` refer to each other, and so do the interaction and its cached
+    "@original" message. Each cycle holds the whole interaction (its member, user, clicked message with
+    its embeds and components, its handler's state) until a garbage collection finds it: under load most
+    of what the young collections walked, and what made them pause the bot for 50 ms and more. Without the
+    cycles it all goes as soon as the last task lets go of the interaction. The response keeps its own
+    note of what was sent (`is_done()` still answers), so nothing answers twice."""
+    _state(interaction).over = True
+    interaction._original_response = None
+    response = getattr(interaction, "_cs_response", None)  # (discord.py makes it on first use)
+    if response is not None:
+        response._parent = None  # (nothing answers through it any more)
 
 
 def defer_in(interaction: discord.Interaction) -> float:
@@ -151,7 +169,7 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     or no longer knows the interaction (then no answer is tried after it)."""
     state = _state(interaction)
     async with state.lock:
-        if interaction.response.is_done():
+        if state.over or interaction.response.is_done():
             return
         edits = _edits(interaction, state)
         try:
@@ -268,6 +286,7 @@ async def suggest(interaction: discord.Interaction,
             if not _gone(interaction, error, "suggestions"):
                 raise
             interaction.response._response_type = Kind.autocomplete_result  # nothing more to send
+    let_go(interaction)  # (discord.py only asks the response whether it is done, after this)
     return []
 
 

@@ -119,13 +119,15 @@ async def command_refused(interaction: discord.Interaction, error: Exception) ->
     """Answer a command refused before it ran (forged or outdated input); False if the error is ours."""
     if not isinstance(error, REFUSED):
         return False
-    log.warning("refused a command in channel %s from %s: %s", interaction.channel_id, interaction.user.id, error)
+    log.warning("refused a command in channel %s from %s: %s", interaction.channel_id, interaction.user.id,
+                str(error))  # (its text: a log record kept by a handler would keep its frames alive)
     if interaction.type == discord.InteractionType.autocomplete:
         if not interaction.response.is_done():
             await answers.suggest(interaction, [])
         return True
     code = error.code if isinstance(error, BadInput) else "unknown_input"
     await answers.send(interaction, notices.notice(words(interaction.locale), code, {}, NOBODY))
+    answers.let_go(interaction)
     return True
 
 
@@ -156,3 +158,4 @@ async def answer_unrouted(interaction: discord.Interaction) -> None:
     log.info("unknown component %r in channel %s", payload(interaction).get("custom_id"), interaction.channel_id)
     if not interaction.response.is_done():
         await answers.send(interaction, notices.notice(words(interaction.locale), "not_ours", {}, NOBODY))
+    answers.let_go(interaction)
