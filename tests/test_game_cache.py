@@ -73,3 +73,30 @@ def test_the_checking_cache_of_the_tests_catches_a_change_in_place(hot):
     shared.state.players[0].money += 1  # what nothing in the bot may do
     with pytest.raises(AssertionError, match="changed in place"):
         cache.get(10)
+
+
+def test_a_held_game_stays_parsed_while_others_are_used_and_cools_once_released():
+    """The bot is about to move in a held game (a computer's turn, a moment later): it is not parsed again
+    however many other games are used meanwhile (issue 44: that reparse was a tenth of the bot's time)."""
+    cache = GameCache(hot=2)
+    cache.put(held := record(10))
+    cache.hold(10)
+    for c in (20, 30, 40):
+        cache.put(record(c))
+    assert cache.get(10) is held and cache.version(10) == (10, 1)  # the very object: not parsed again
+    assert cache.get(20) is not None and cache.get(20) is not None  # (a cold one is parsed, as ever)
+    assert len(cache) == 4
+    newer = replace(held, version=2)
+    cache.put(newer)  # the bot's move: the newer record is the one kept
+    cache.put(record(50))
+    cache.put(record(60))
+    assert cache.get(10) is newer
+    cache.release(10)
+    for c in (20, 30, 40):
+        cache.get(c)
+    back = cache.get(10)  # cooled as any other: parsed from its text, the newer one's
+    assert back is not None and back is not newer and back.version == 2 and text(back) == text(newer)
+    assert len(cache) == 6
+    cache.hold(70)  # a channel with no game: nothing to keep
+    cache.drop(10)
+    assert cache.get(10) is None and cache.get(70) is None and len(cache) == 5

@@ -35,12 +35,15 @@ class ComputerRunner:
 
     async def _play(self, channel_id: int, first: float) -> None:
         working_in(channel=channel_id)  # for this task's log lines
+        self.service.games.hold(channel_id)  # parsed until the computers are done, not parsed again for each turn
         try:
             delay = first
             while await self._turn(channel_id, delay):
                 delay = self.delay
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
+        finally:
+            self.service.games.release(channel_id)
 
     async def _turn(self, channel_id: int, delay: float) -> bool:
         """One computer move, `delay` seconds from now; False when no computer is due. Its own function so

@@ -8,7 +8,9 @@ walks), each is parsed again when a request needs it (a fraction of a millisecon
 Yet a game being played is asked for many times within seconds (the move, its
 table, the live panels, the pings, the computer's turn): the games used last
 (`HOT` of them) are kept parsed as well, and the newest state of a game is made
-text only once it leaves them. The records handed out are shared, never copied:
+text only once it leaves them. A game the bot is about to move in (a computer's turn, a
+moment after the move before) is `hold`: it stays parsed until `release`, whatever else is
+used meanwhile, so the turn does not parse it again. The records handed out are shared, never copied:
 nothing may change a record or its state in place (the engine's `apply` works on
 a copy; a test that sets up a state copies it and `put`s it).
 """
@@ -48,12 +50,17 @@ class GameCache:
         self._kept: dict[int, _Kept] = {}  # as text: every game not hot, and a hot one whose text is still true
         self._hot: OrderedDict[int, GameRecord] = OrderedDict()  # parsed: the games used last, newest at the end
         self._room = hot
+        self._held: set[int] = set()  # channels whose game stays parsed (hold): beyond the room of the others
+        self._aside: dict[int, GameRecord] = {}  # held games that would have cooled: parsed, out of the order
         self._phase: dict[int, str] = {}  # each game's phase ("lobby" before the start), for the operator's count
 
     def get(self, channel_id: int) -> GameRecord | None:
         record = self._hot.get(channel_id)
         if record is not None:
             self._hot.move_to_end(channel_id)
+            return record
+        record = self._aside.get(channel_id)
+        if record is not None:
             return record
         kept = self._kept.get(channel_id)
         if kept is None:
@@ -64,7 +71,7 @@ class GameCache:
 
     def version(self, channel_id: int) -> tuple[int, int] | None:
         """(game id, version) of the channel's game, without parsing it."""
-        hot = self._hot.get(channel_id)
+        hot = self._hot.get(channel_id) or self._aside.get(channel_id)
         if hot is not None:
             return hot.id, hot.version
         kept = self._kept.get(channel_id)
@@ -74,12 +81,24 @@ class GameCache:
         self._phase[record.channel_id] = str(record.state.phase) if record.state is not None else "lobby"
         self._kept.pop(record.channel_id, None)  # its text is of an older state: made again if it cools
         self._hot.pop(record.channel_id, None)
+        self._aside.pop(record.channel_id, None)
         self._warm(record.channel_id, record)
 
     def drop(self, channel_id: int) -> None:
         self._kept.pop(channel_id, None)
         self._hot.pop(channel_id, None)
+        self._aside.pop(channel_id, None)
         self._phase.pop(channel_id, None)
+
+    def hold(self, channel_id: int) -> None:
+        """Keep the channel's game parsed until `release` (if it is parsed now; else it is when next asked for)."""
+        self._held.add(channel_id)
+
+    def release(self, channel_id: int) -> None:
+        self._held.discard(channel_id)
+        record = self._aside.pop(channel_id, None)
+        if record is not None:  # it waits in the order again, as the game used last
+            self._warm(channel_id, record)
 
     def phases(self) -> Counter[str]:
         """How many games kept are in each phase, without parsing them."""
@@ -89,8 +108,11 @@ class GameCache:
         self._hot[channel_id] = record
         while len(self._hot) > self._room:
             cold, was = self._hot.popitem(last=False)
-            if cold not in self._kept:
+            if cold in self._held:  # set aside, still parsed (its text, if any, is still true too)
+                self._aside[cold] = was
+            elif cold not in self._kept:
                 self._kept[cold] = _as_text(was)
 
     def __len__(self) -> int:
-        return len(self._kept) + sum(1 for channel_id in self._hot if channel_id not in self._kept)
+        parsed_only = [c for c in (*self._hot, *self._aside) if c not in self._kept]
+        return len(self._kept) + len(parsed_only)

@@ -98,6 +98,13 @@ class Core:
             self.on_closed(record.id)
         return record
 
+    def hold(self, channel_id: int) -> None:
+        """Keep the channel's game parsed until `release`: the bot moves in it in a moment (cache.py)."""
+        self._games.hold(channel_id)
+
+    def release(self, channel_id: int) -> None:
+        self._games.release(channel_id)
+
     def forget(self, channel_id: int) -> None:
         """Drop the channel's game from memory (another process wrote it, or a write failed): the next request
         reads what is stored."""

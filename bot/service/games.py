@@ -58,6 +58,14 @@ class Games:
         """(game id, version) of the channel's open game, if it is in memory (cheap)."""
         return self.core.cached_version(channel_id)
 
+    def hold(self, channel_id: int) -> None:
+        """Keep the channel's game parsed until `release`: the bot is about to move in it (the computers' turns,
+        a moment apart), and would otherwise parse it again for each."""
+        self.core.hold(channel_id)
+
+    def release(self, channel_id: int) -> None:
+        self.core.release(channel_id)
+
     async def game(self, game_id: int) -> GameRecord:
         """Any stored game, verified (GameNotFound, GameQuarantined)."""
         return await self.core.store.games.load_game(game_id)
