@@ -196,3 +196,18 @@ async def test_a_person_is_never_asked_to_take_one_of_two_cards_alike_and_cannot
         assert played[taken[0][1] - 1][2] == "only"
     finally:
         await store.close()
+
+
+def test_the_answer_is_kept_for_the_very_state_and_table_and_worked_out_anew_for_others():
+    """A move asks automatic() about the same state several times (issue 44): it is worked out once, for
+    those very objects. Another table (a decision settled ahead) or another state gets its own answer."""
+    hands = [["philipp-3", J], ["philipp-4", "philipp-8", J], []]
+    state, plain = auction(1, high=1, hands=hands), table()
+    first = automatic(state, plain)
+    assert first.now == {} and automatic(state, plain) is first  # b has a choice: nothing for the bot
+    plan = Ahead(auction=f"{state.round}.0", how="raise", cards=3)
+    assert automatic(state, table(b=plan)).now == {"b": (Bid(count=3), "ahead")}  # a new table: anew
+    copied = state.model_copy(deep=True)
+    copied.players[1].hand = []  # (another state: b has nothing to bid with now)
+    assert automatic(copied, plain).now == {"b": (Pass(), "only")}
+    assert automatic(state, plain) is first  # and the first is still the first's

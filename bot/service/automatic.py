@@ -10,6 +10,7 @@ move, so an instant pass tells no one which it was.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,15 +24,38 @@ HOWS: dict[str, Literal["pass", "call", "raise"]] = {"p": "pass", "c": "call", "
 
 
 @dataclass(frozen=True)
-class Automatic:
+class Automatic:  # (shared by everyone who asks about the same state: read it, never change it)
     now: dict[str, tuple[ActionModel, Actor]] = field(default_factory=dict)  # person: (action, actor), now
     waiting: frozenset[str] = frozenset()  # people with one option in a secret choice, until the others chose
 
 
+KNOWN = 64  # the (state, table) pairs asked about last, with their answer
+
+
 def automatic(state: GameState | None, table: Table) -> Automatic:
-    """The people due now whose decision the bot takes: made now, or waiting for the others."""
+    """The people due now whose decision the bot takes: made now, or waiting for the others.
+
+    A move asks it of the same state several times (the bot's turn, the deadlines before and after, who is
+    due, the next turn), each time working out every legal option of everyone due: the answer is kept for
+    the very objects asked about (states and tables are never changed in place, cache.py)."""
     if state is None or state.phase == "game_over":
         return Automatic()
+    key = (id(state), id(table))
+    known = _known.get(key)
+    if known is not None and known[0] is state and known[1] is table:
+        _known.move_to_end(key)
+        return known[2]
+    made = _work_out(state, table)
+    _known[key] = (state, table, made)
+    if len(_known) > KNOWN:
+        _known.popitem(last=False)
+    return made
+
+
+_known: OrderedDict[tuple[int, int], tuple[GameState, Table, Automatic]] = OrderedDict()
+
+
+def _work_out(state: GameState, table: Table) -> Automatic:
     due = to_act(state)
     made: dict[str, tuple[ActionModel, Actor]] = {}
     for player in due:
