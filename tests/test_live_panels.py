@@ -5,7 +5,10 @@ per decision."""
 from __future__ import annotations
 
 import dataclasses
+import gc
+import types
 
+import discord
 from clicks_per_decision import play
 from support.bot_support import ADA, BEN, ada_at_privilege, buy_for_philipp, game, open_and_start, service
 
@@ -49,6 +52,31 @@ async def test_a_panel_shows_its_players_next_decision_when_it_comes_up(harness)
     assert not offers_now(h, panels[opener]), "the opener's panel no longer offers anything"
     h.assert_all_answered()
     h.assert_no_errors()
+
+
+def reachable(root: object) -> list[object]:
+    """Every object `root` refers to, directly or not (not through classes, modules and functions)."""
+    seen, todo = {id(root): root}, [root]
+    while todo:
+        for ref in gc.get_referents(todo.pop()):
+            if id(ref) not in seen and not isinstance(ref, (type, types.ModuleType, types.FunctionType)):
+                seen[id(ref)] = ref
+                todo.append(ref)
+    return list(seen.values())
+
+
+async def test_a_live_panel_keeps_its_token_not_the_interactions_webhook(harness):
+    """Two thousand live panels at a thousand games: each kept its interaction's follow-up webhook (three
+    objects more for every garbage collection to walk, issue 44). A panel keeps its token, and the panels
+    share one webhook for the client's session; every panel still redraws (the tests around)."""
+    h = harness
+    table = await open_and_start(h, players=(ADA, BEN))
+    await both_buy(h, table)
+    live = h.bot.get_cog("Augsburg").presenter.live
+    panels = [p for per_game in live._panels.values() for p in per_game.values()]
+    assert len(panels) == 2 and all(isinstance(p.token, str) and p.token for p in panels)
+    assert not [o for o in reachable(live._panels) if isinstance(o, discord.Webhook)]
+    assert isinstance(live._hook, discord.Webhook)  # the one kept, for the client's session
 
 
 async def test_a_panel_whose_token_has_expired_is_left_and_a_new_one_opens(harness):

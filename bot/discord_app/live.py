@@ -54,9 +54,9 @@ async def private_panel(w: Words, service: GameService, record: GameRecord, user
     return content, view, embed
 
 
-@dataclass
+@dataclass(slots=True)  # (a thousand games keep two thousand: few objects each for the collector to walk)
 class _Panel:
-    hook: discord.Webhook  # the interaction's follow-up webhook: its token edits "@original", the panel
+    token: str  # the token of the interaction that drew it: it edits "@original", the panel
     expires: float  # on the service's clock, as is `used`
     message_id: int  # the panel's message
     shows: tuple[object, ...]
@@ -64,14 +64,14 @@ class _Panel:
     used: float  # when its player last used it (the interaction that drew it)
 
 
-async def edit_original(hook: discord.Webhook, content: str, view: discord.ui.View | None,
+async def edit_original(hook: discord.Webhook, token: str, content: str, view: discord.ui.View | None,
                         embed: discord.Embed | None) -> None:
     """Edit an interaction's "@original" message from its token alone (what Interaction.edit_original_response
-    does, without keeping the whole interaction for 15 minutes)."""
-    assert hook.token is not None, "an interaction's follow-up webhook carries its token"
+    does, without keeping the whole interaction for 15 minutes). `hook`: any interaction's follow-up webhook
+    of this bot, for the application's id and the client's session (the same for every token)."""
     with handle_message_parameters(content=content, view=view, embed=embed, allowed_mentions=NOBODY) as params:
         await async_context.get().edit_original_interaction_response(
-            hook.id, hook.token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
+            hook.id, token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
             payload=params.payload, multipart=params.multipart, files=params.files)
 
 
@@ -83,6 +83,7 @@ class LivePanels:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._again: set[tuple[int, str]] = set()
         self._ended: dict[int, GameRecord] = {}  # an ended game leaves the service's cache; its panels say how
+        self._hook: discord.Webhook | None = None  # the latest interaction's follow-up webhook (edit_original)
 
     def remember(self, interaction: discord.Interaction, record: GameRecord, message_id: int | None) -> None:
         """The interaction's "@original", message `message_id`, now shows the player's panel for `record`
@@ -93,7 +94,8 @@ class LivePanels:
         player, now = str(interaction.user.id), self.service.clock.now()
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
-        panels[player] = _Panel(interaction.followup, now + TOKEN_LIFE, message_id,
+        self._hook = interaction.followup
+        panels[player] = _Panel(interaction.token, now + TOKEN_LIFE, message_id,
                                 self.service.games.marks(record, player), words(interaction.locale), now)
         if old is not None and now < old.expires and old.message_id != message_id:
             asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
@@ -149,7 +151,7 @@ class LivePanels:
             return  # the bot moves for them in a moment: that move redraws it
         content, view, embed = await private_panel(live.w, self.service, record, int(player))
         try:
-            await edit_original(live.hook, content, view, embed)
+            await edit_original(self._through(), live.token, content, view, embed)
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
             log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
             self._drop(key, live)
@@ -178,9 +180,13 @@ class LivePanels:
 
     async def _retire(self, old: _Panel) -> None:
         try:
-            await edit_original(old.hook, notices.panel_moved(old.w), None, None)
+            await edit_original(self._through(), old.token, notices.panel_moved(old.w), None, None)
         except discord.HTTPException:
             pass  # dismissed or expired: nothing left to tidy
+
+    def _through(self) -> discord.Webhook:
+        assert self._hook is not None, "a panel is remembered with the interaction that drew it"
+        return self._hook
 
     async def close(self) -> None:
         for task in list(self._tasks.values()):
