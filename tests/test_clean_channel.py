@@ -49,6 +49,8 @@ async def test_a_ping_stays_while_someone_it_pinged_must_decide_and_goes_when_no
     [ping] = lines(h)
     assert ping.notified([ADA, BEN]) == {ADA, BEN}, "the purchase at the start: both at once"
     assert [p.id for p in game(h).messages.pings] == [ping.id]
+    kept = h.bot.get_cog("Augsburg").presenter.pings._tokens  # until it is deleted: its token's text alone
+    assert [type(token) for token, _ in kept.values()] == [str]
     await buy_for_philipp(h, ADA, (await panel(h, ADA)).message_id)
     assert [m.id for m in lines(h)] == [ping.id], "Ben has still to choose"
     await buy_for_philipp(h, BEN, (await panel(h, BEN)).message_id)

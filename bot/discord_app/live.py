@@ -23,8 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
 
 from storage import GameRecord
 
@@ -32,7 +30,8 @@ from ..service import GameService
 from ..wording import Words, history, notices, words
 from .embeds import COLOUR
 from .panels import panel
-from .people import NOBODY, people
+from .people import people
+from .tokens import edit_original
 
 log = logging.getLogger(__name__)
 MISSING = discord.utils.MISSING
@@ -64,26 +63,16 @@ class _Panel:
     used: float  # when its player last used it (the interaction that drew it)
 
 
-async def edit_original(hook: discord.Webhook, token: str, content: str, view: discord.ui.View | None,
-                        embed: discord.Embed | None) -> None:
-    """Edit an interaction's "@original" message from its token alone (what Interaction.edit_original_response
-    does, without keeping the whole interaction for 15 minutes). `hook`: any interaction's follow-up webhook
-    of this bot, for the application's id and the client's session (the same for every token)."""
-    with handle_message_parameters(content=content, view=view, embed=embed, allowed_mentions=NOBODY) as params:
-        await async_context.get().edit_original_interaction_response(
-            hook.id, token, session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files)
-
-
 class LivePanels:
-    def __init__(self, service: GameService, lost: Callable[[GameRecord, str], None] = lambda record, player: None):
+    def __init__(self, client: discord.Client, service: GameService,
+                 lost: Callable[[GameRecord, str], None] = lambda record, player: None):
+        self.client = client  # whose interactions' tokens redraw the panels (tokens.py)
         self.service = service
         self.lost = lost  # a due player's panel could not be redrawn: they must be pinged
         self._panels: dict[int, dict[str, _Panel]] = {}  # per game, per player
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._again: set[tuple[int, str]] = set()
         self._ended: dict[int, GameRecord] = {}  # an ended game leaves the service's cache; its panels say how
-        self._hook: discord.Webhook | None = None  # the latest interaction's follow-up webhook (edit_original)
 
     def remember(self, interaction: discord.Interaction, record: GameRecord, message_id: int | None) -> None:
         """The interaction's "@original", message `message_id`, now shows the player's panel for `record`
@@ -94,7 +83,6 @@ class LivePanels:
         player, now = str(interaction.user.id), self.service.clock.now()
         panels = self._panels.setdefault(record.id, {})
         old = panels.get(player)
-        self._hook = interaction.followup
         panels[player] = _Panel(interaction.token, now + TOKEN_LIFE, message_id,
                                 self.service.games.marks(record, player), words(interaction.locale), now)
         if old is not None and now < old.expires and old.message_id != message_id:
@@ -151,7 +139,7 @@ class LivePanels:
             return  # the bot moves for them in a moment: that move redraws it
         content, view, embed = await private_panel(live.w, self.service, record, int(player))
         try:
-            await edit_original(self._through(), live.token, content, view, embed)
+            await edit_original(self.client, live.token, content, view, embed)
         except discord.HTTPException as exc:  # expired, dismissed, or Discord busy: they open a new one
             log.info("a live panel in channel %s could not be redrawn (%s)", channel_id, exc.status)
             self._drop(key, live)
@@ -180,13 +168,9 @@ class LivePanels:
 
     async def _retire(self, old: _Panel) -> None:
         try:
-            await edit_original(self._through(), old.token, notices.panel_moved(old.w), None, None)
+            await edit_original(self.client, old.token, notices.panel_moved(old.w), None, None)
         except discord.HTTPException:
             pass  # dismissed or expired: nothing left to tidy
-
-    def _through(self) -> discord.Webhook:
-        assert self._hook is not None, "a panel is remembered with the interaction that drew it"
-        return self._hook
 
     async def close(self) -> None:
         for task in list(self._tasks.values()):

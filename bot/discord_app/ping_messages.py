@@ -25,6 +25,7 @@ from storage import GameRecord
 from ..service import GameService
 from . import threads
 from .pacing import Pacing
+from .tokens import followup
 
 log = logging.getLogger(__name__)
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is gone (someone deleted it)
@@ -35,17 +36,16 @@ class PingMessages:
         self.client = client
         self.service = service
         self.pacing = pacing
-        # Follow-ups by message id: the interaction's webhook that posted it, until when its token lives. The
-        # webhook only (shared by all its follow-ups), not the message parsed with everything it carries.
-        self._tokens: dict[int, tuple[discord.Webhook, float]] = {}
+        # Follow-ups by message id: the token of the interaction that posted it, and until when it lives. Its
+        # text only (tokens.py), not the message parsed with everything it carries.
+        self._tokens: dict[int, tuple[str, float]] = {}
 
-    def through_token(self, message: discord.WebhookMessage, hook: discord.Webhook,
-                      expires: float) -> discord.WebhookMessage:
-        """A public follow-up was posted by `hook` (returned): until `expires` its token can delete it."""
+    def through_token(self, message: discord.WebhookMessage, token: str, expires: float) -> discord.WebhookMessage:
+        """A public follow-up was posted through `token` (returned): until `expires` it can delete it."""
         now = discord.utils.utcnow().timestamp()
         for old in [m for m, (_, until) in self._tokens.items() if until <= now]:
             del self._tokens[old]
-        self._tokens[message.id] = (hook, expires)
+        self._tokens[message.id] = (token, expires)
         return message
 
     async def posted(self, record: GameRecord, message: discord.Message | None, about: Collection[str]) -> None:
@@ -70,12 +70,12 @@ class PingMessages:
     async def _delete(self, channel_id: int, message_id: int) -> None:
         """One deletion, within the channel's pace; a message already gone (or one the bot may no longer
         delete: its channel's settings) needs nothing more."""
-        hook, expires = self._tokens.pop(message_id, (None, 0.0))
+        token, expires = self._tokens.pop(message_id, (None, 0.0))
         try:
-            if hook is not None and discord.utils.utcnow().timestamp() < expires:
+            if token is not None and discord.utils.utcnow().timestamp() < expires:
                 await self.pacing.turn(channel_id, counted=False)  # the token's route: no global limit
                 try:
-                    await hook.delete_message(message_id)
+                    await followup(self.client, token).delete_message(message_id)
                     return
                 except discord.NotFound as exc:
                     if exc.code == UNKNOWN_MESSAGE:

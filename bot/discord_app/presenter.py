@@ -36,6 +36,7 @@ from .people import NOBODY, extras, mention, notify, people
 from .pictures import Pictures
 from .ping_messages import PingMessages
 from .quiet import to_ping_now
+from .tokens import followup
 from .told import Told
 from .widgets import RematchButton, lobby_view, table_view, view_of
 
@@ -63,9 +64,9 @@ class Presenter:
         self.drawer = TableDrawer(client, service, self.pacing, self.looks, table_delay, ping=self._ping,
                                   standings=self._standings, sweep=self.pings.sweep, slot=lambda: self.pictures.slot(),
                                   gone=lambda r: self.service.seats.channel_gone(r.channel_id, r.id))
-        self._followups: dict[int, tuple[discord.Webhook, float]] = {}  # per channel: the latest token
+        self._followups: dict[int, tuple[str, float]] = {}  # per channel: the latest token, until when it lives
         self.told = Told(service)  # whom a ping told of which decision: never twice
-        self.live = LivePanels(service, self._lost)  # players' private panels that follow the game
+        self.live = LivePanels(client, service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
         self.pictures.story = self._story
@@ -81,7 +82,7 @@ class Presenter:
     def remember(self, interaction: discord.Interaction) -> None:
         """The latest player interaction in a channel: its token can post there for 15 minutes."""
         expires = interaction.created_at.timestamp() + TOKEN_LIFE
-        self._followups[channel_of(interaction)] = (interaction.followup, expires)
+        self._followups[channel_of(interaction)] = (interaction.token, expires)
 
     async def post(self, channel_id: int, content: str, users: Sequence[str] = (),
                    embed: discord.Embed = discord.utils.MISSING, nonce: str | None = None, must: bool = False,
@@ -92,11 +93,12 @@ class Presenter:
         refuses the bot's posts is logged and skipped, unless the post `must` be made (then it raises)."""
         mentions, buttons = notify(list(users)) if users else NOBODY, view or discord.utils.MISSING
         await self.pacing.turn(channel_id, counted=False)
-        hook, expires = self._followups.get(channel_id, (None, 0.0))
-        if nonce is None and hook is not None and discord.utils.utcnow().timestamp() < expires:
+        token, expires = self._followups.get(channel_id, (None, 0.0))
+        if nonce is None and token is not None and discord.utils.utcnow().timestamp() < expires:
             try:
+                hook = followup(self.client, token)
                 return self.pings.through_token(await hook.send(content, embed=embed, allowed_mentions=mentions,
-                                                                wait=True, view=buttons), hook, expires)
+                                                                wait=True, view=buttons), token, expires)
             except discord.HTTPException:
                 self._followups.pop(channel_id, None)  # expired or gone: the channel it is
         await self.pacing.global_turn()
