@@ -126,3 +126,20 @@ def test_what_a_live_panel_compares_is_what_the_players_decision_shows_at_every_
         redraws += panel_marks(after, player) != panel_marks(record, player)
         state = result.state
     assert redraws > 10  # the marks do change as the game goes: a panel is redrawn
+
+
+async def test_only_the_record_asked_about_last_is_kept_for_each_game(service):
+    """What was worked out for a record is kept for the record asked about last in each game: the one before
+    a move is asked no more, and keeping it kept its parsed state and views alive for the garbage collector
+    (issue 44)."""
+    record = await started(service)
+    first = service.games.decision(record, "11")
+    assert service.games.decision(record, "11") is first  # kept: worked out once
+    player = next(p for p in ("11", "22", "33") if service.games.decision(record, p).options)
+    before = service.games.decision(record, player)
+    outcome = await service.decisions.act(CHANNEL, record.id, player, before.key,
+                                          concrete(list(before.options)[0], random.Random(1)))
+    assert outcome.ok and outcome.record is not None
+    service.games.decision(outcome.record, "11")
+    assert [known.record for known in service.games._known.values()] == [outcome.record]
+    assert same_as_worked_out(service, record, "11")  # the older one asked again: worked out again, rightly

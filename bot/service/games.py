@@ -15,7 +15,7 @@ from .export import export_game
 from .showing import Decision, Due, decision_of, due_of, panel_marks
 from .turns import next_up
 
-RECORDS_KEPT = 256  # the records asked about last: who is due and their decisions, worked out once per record
+RECORDS_KEPT = 256  # the games asked about last: who is due and their decisions, worked out once per record
 
 
 @dataclass
@@ -32,15 +32,16 @@ class Games:
         self.core = core
         # Who is due and each person's decision: a panel, its live redraw, the check whether it should be
         # redrawn and the pings ask, a few times per move, about the same record object (the cache shares it,
-        # and a record is never changed in place): worked out once per record, found by its identity.
-        self._known: OrderedDict[int, _Known] = OrderedDict()
+        # and a record is never changed in place): worked out once per record, found by its identity. One
+        # record per game, the one asked about last: the one before it is asked no more, and keeping it
+        # kept its parsed state and every view worked out of it alive for the garbage collector to walk.
+        self._known: OrderedDict[int, _Known] = OrderedDict()  # by game id
 
     def _of(self, record: GameRecord) -> _Known:
-        known = self._known.get(id(record))
-        if known is not None and known.record is record:
-            self._known.move_to_end(id(record))
-            return known
-        known = self._known[id(record)] = _Known(record)
+        known = self._known.get(record.id)
+        if known is None or known.record is not record:
+            known = self._known[record.id] = _Known(record)
+        self._known.move_to_end(record.id)
         if len(self._known) > RECORDS_KEPT:
             self._known.popitem(last=False)
         return known
