@@ -65,7 +65,7 @@ class Presenter:
                                   standings=self._standings, sweep=self.pings.sweep, slot=lambda: self.pictures.slot(),
                                   gone=lambda r: self.service.seats.channel_gone(r.channel_id, r.id))
         self._followups: dict[int, tuple[str, float]] = {}  # per channel: the latest token, until when it lives
-        self.told = Told(service)  # whom a ping told of which decision: never twice
+        self.told = Told()  # whom a ping told of which decision: never twice
         self.live = LivePanels(client, service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
