@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from . import allocator
+from .garbage import GarbageCensus
 
 TICK = 0.01
 WRITE_EVERY = 2.0
@@ -101,12 +102,8 @@ class LoopMonitor:
         self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) >= 2 else None
         self._profile_cpu = profiled[2:] == ["cpu"]
         self._profiler: cProfile.Profile | None = None
-        # MONITOR_GARBAGE: what the collections find unreachable (reference cycles), by kind, and one cycle of
-        # each kind. Costly: it keeps all of it (the collector's DEBUG_SAVEALL), so only for short runs.
-        self._garbage: Counter[str] | None = Counter() if os.environ.get("MONITOR_GARBAGE") else None
-        self._tallied = 0
-        if self._garbage is not None:
-            gc.set_debug(gc.DEBUG_SAVEALL)
+        # MONITOR_GARBAGE: what the collections find unreachable (reference cycles): garbage.py
+        self._garbage = GarbageCensus() if os.environ.get("MONITOR_GARBAGE") else None
         if os.environ.get("MONITOR_STACKS"):
             self._sampler = StallSampler()
             self._sampler.start()
@@ -120,8 +117,7 @@ class LoopMonitor:
         if self._sampler is not None:
             self._sampler.running = False
         if self._garbage is not None:
-            gc.set_debug(0)
-            gc.garbage.clear()
+            self._garbage.stop()
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -184,10 +180,7 @@ class LoopMonitor:
                 if self._sampler is not None:
                     s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if self._garbage is not None:
-                    self._garbage.update(_kind(o) for o in gc.garbage[self._tallied:])
-                    self._tallied = len(gc.garbage)
-                    s["garbage"] = self._garbage.most_common(40)
-                    s["cycles"] = _cycles(gc.garbage)
+                    s["garbage"], s["cycles"] = self._garbage.tally()
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
                     objects = gc.get_objects()
                     s["objects"] = len(objects)
@@ -208,44 +201,6 @@ class LoopMonitor:
         now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
         s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
         s["grown"] = [[str(d.traceback), round(d.size / 1024), d.count] for d in now.statistics("traceback")[:25]]
-
-
-def _kind(o: object) -> str:
-    kind = f"{type(o).__module__}.{type(o).__qualname__}"
-    code = getattr(o, "cr_code", None) or getattr(o, "f_code", None) or getattr(o, "__code__", None)
-    return f"{kind} {code.co_qualname}" if code is not None else kind
-
-
-def _cycles(garbage: list[Any]) -> list[str]:
-    """For each kind of object (not builtins) in `garbage`, the path of one cycle it is in (found breadth
-    first over the referents that are garbage too), or that it is in none (it hangs from another's cycle)."""
-    ids = {id(o) for o in garbage}
-    found: dict[str, str] = {}
-    for start in garbage[-20000:]:
-        kind = _kind(start)
-        if kind in found or kind.startswith("builtins."):
-            continue
-        came: dict[int, Any] = {id(start): None}  # id -> the object it was reached from
-        frontier, back = [start], None
-        while frontier and back is None and len(came) < 5000:
-            step = []
-            for o in frontier:
-                for r in gc.get_referents(o):
-                    if r is start:
-                        back = o
-                        break
-                    if id(r) in ids and id(r) not in came:
-                        came[id(r)] = o
-                        step.append(r)
-                if back is not None:
-                    break
-            frontier = step
-        path, at = [kind], back
-        while at is not None and at is not start:
-            path.insert(1, _kind(at))
-            at = came[id(at)]
-        found[kind] = " -> ".join(path + [kind]) if back is not None else f"{kind}: in no cycle of its own"
-    return list(found.values())
 
 
 class StallSampler(threading.Thread):
