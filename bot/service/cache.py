@@ -8,11 +8,12 @@ walks), each is parsed again when a request needs it (a fraction of a millisecon
 Yet a game being played is asked for many times within seconds (the move, its
 table, the live panels, the pings, the computer's turn): the games used last
 (`HOT` of them) are kept parsed as well, and the newest state of a game is made
-text only once it leaves them. A game the bot is about to move in (a computer's turn, a
-moment after the move before) is `hold`: it stays parsed until `release`, whatever else is
-used meanwhile, so the turn does not parse it again. The records handed out are shared, never copied:
-nothing may change a record or its state in place (the engine's `apply` works on
-a copy; a test that sets up a state copies it and `put`s it).
+text only once it leaves them. A game the bot is about to move in (a computer's
+turn, a moment after the move before) is held (`hold`): it stays parsed until
+`release`, whatever else is used meanwhile, so the turn does not parse it again.
+The records handed out are shared, never copied: nothing may change a record or
+its state in place (the engine's `apply` works on a copy; a test that sets up a
+state copies it and `put`s it).
 """
 
 from __future__ import annotations
