@@ -358,17 +358,38 @@ class People:
         await asyncio.gather(*(self.person(until) for _ in range(in_flight)))
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of the process and of its children still running (computers' workers)."""
-    total = 0.0
+def _family(pid: int) -> list[list[int]]:
+    """[pid, CPU ticks, RSS pages] of the process and of all its descendants still running (the pictures' and
+    the computers' worker processes, and the forkserver they come from: children of a child)."""
+    found: dict[int, tuple[int, int, int]] = {}  # pid -> (ppid, CPU ticks, RSS pages)
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()  # from the state on: ppid is [1]
         except OSError:
             continue
-        if stat.parent.name == str(pid) or fields[1] == str(pid):
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        found[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[21]))
+    family, mine = [], {pid}
+    grew = True
+    while grew:
+        grew = False
+        for p, (ppid, _, _) in found.items():
+            if ppid in mine and p not in mine:
+                mine.add(p)
+                grew = True
+    for p in mine:
+        if p in found:
+            family.append([p, found[p][1], found[p][2]])
+    return family
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of the process and of its descendants still running (its workers)."""
+    return sum(ticks for _, ticks, _ in _family(pid)) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_rss_kb(pid: int) -> int:
+    """The memory of the process's descendants (the workers that draw pictures or think for computers)."""
+    return sum(pages for p, _, pages in _family(pid) if p != pid) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 async def people(args, folder: Path) -> dict:
@@ -445,6 +466,7 @@ async def people(args, folder: Path) -> dict:
             "cpu_ms_per_interaction": round(1000 * cpu / max(1, done), 2), "cpu_share": round(cpu / took, 2),
             "rss_mb_empty": round(rss_empty / 1024), "rss_mb_samples": [round(r / 1024) for r in rss],
             "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
+            "rss_mb_workers": round(workers_rss_kb(proc.pid) / 1024),  # the same however many games are live
             "memory_samples": [*inside, _inside(monitor)],  # [Python blocks (thousands), malloc used MB, free MB]
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],

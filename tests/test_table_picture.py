@@ -11,6 +11,7 @@ import pytest
 from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start, service
 from support.fake_discord import FakeUser, Harness
 
+from bot.app.config import Settings
 from bot.discord_app.people import people
 from bot.discord_app.pictures import Pictures
 from bot.picture import hand_picture, table_picture
@@ -127,6 +128,21 @@ async def test_a_worker_process_draws_the_same_picture(h):
         assert pictures._pool is not None, "drawn in the worker process"
     finally:
         pictures.close()
+
+
+async def test_left_unset_the_bot_draws_its_pictures_in_a_worker_process(tmp_path):
+    """PICTURE_PROCESSES not set: the table's picture comes from a worker process, not from a thread of the
+    bot's, whose share of the interpreter lock slowed every answer under load (docs/benchmarks.md)."""
+    unset = Settings(_env_file=None).picture_processes
+    bot = make_bot(tmp_path / "bot.sqlite3", table_pictures=True, picture_processes=unset)
+    h = await Harness.create(bot, users=USERS, ignore=(long_lived,))
+    try:
+        table = await open_and_start(h, players=(ADA, BEN))
+        assert h.bot.get_cog("Augsburg").presenter.pictures._pool is not None, "drawn in a worker process"
+        assert h.message(table).attachment_bytes("table.png") == await public_picture(h)
+        h.assert_no_errors()
+    finally:
+        await h.close()
 
 
 async def test_a_table_waiting_for_its_picture_draws_the_game_as_it_is_once_its_turn_comes(h):

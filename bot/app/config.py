@@ -49,7 +49,9 @@ class Settings(BaseSettings):
     computer_think_seconds: float = Field(THINK_SECONDS, gt=0)
     computer_workers: int = Field(1, ge=0)
     table_pictures: bool = True  # the table message carries a picture of the table (Pillow)
-    picture_processes: int = Field(0, ge=0)  # worker processes that draw them; 0: a thread of the bot's
+    # Worker processes that draw them; 0: a thread of the bot's, whose share of the interpreter lock slows every
+    # answer under load (docs/benchmarks.md, "Pictures in a worker process again").
+    picture_processes: int = Field(1, ge=0)
     pictures_per_second: float = Field(8.0, ge=0)  # drawings at most, over all tables (0: no limit)
     # Message operations the bot allows itself per channel in 5 s. Discord allows 5, but discord.py holds
     # back the request that empties a bucket for the whole reset: one spare keeps that from happening.

@@ -1,7 +1,9 @@
 """The table's picture on its message (issue 15), and a player's own hand as a picture.
 
-Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: on a thread of
-its own, or in worker processes (`processes`). Pictures are drawn at most `per_second` a second over all
+Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: in worker
+processes (`processes`, the bot's default), or on a thread of its own (0; the tests' bots). Much of a drawing
+is Python holding the interpreter lock: on a thread, the event loop waited for it at every socket read and
+write, and a thousand live games were answered at about two thirds of the rate. Pictures are drawn at most `per_second` a second over all
 tables: with a thousand busy tables, drawing every table edit's picture took the CPU the answers need
 (`tests/bench_bot.py`); over that budget a table edit waits its turn, and reads the newest state when it
 goes, so a busy table's edits coalesce instead. The table picture is drawn
