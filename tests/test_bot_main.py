@@ -16,3 +16,24 @@ def test_without_a_token_the_bot_explains_and_exits_2(tmp_path):
     assert out.returncode == 2
     lines = (out.stdout + out.stderr).strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed_and_on_asyncio_without(monkeypatch):
+    """uvloop (a dependency on Linux and macOS) runs the bot's event loop: its sockets and timers are handled
+    in C. Where it cannot be imported, asyncio's own loop serves the same."""
+    import asyncio
+
+    import uvloop
+
+    from bot.app.main import loop_factory
+
+    factory = loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+        assert loop.run_until_complete(asyncio.sleep(0, "served")) == "served"
+    finally:
+        loop.close()
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as if it were not installed: importing it fails
+    assert loop_factory() is None

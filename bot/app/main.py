@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -66,6 +67,17 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
             bot.http.get_bot_gateway = pinned_bot_gateway  # type: ignore[method-assign]  # discord.py has no setting for it
 
 
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (a dependency on Linux and macOS), else asyncio's own (None).
+    Its sockets, timers and callbacks are handled in C: the loop's own share of every interaction (sending
+    to Discord, reading the gateway) shrinks (docs/benchmarks.md, "uvloop and orjson")."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def arguments() -> argparse.ArgumentParser:
     return argparse.ArgumentParser(
         prog="python -m bot", description="Run the Augsburg 1520 Discord bot. It takes no options: every setting "
@@ -104,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     point_at(settings, bot)
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        asyncio.run(serve(bot, settings.discord_token.get_secret_value(), settings.drain_seconds))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            runner.run(serve(bot, settings.discord_token.get_secret_value(), settings.drain_seconds))
     except PortRefused as refused_port:
         print(refused_port, file=sys.stderr)
         return 2
@@ -123,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         print("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in the environment or .env.",
               file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: asyncio.run has closed the bot already
+    except KeyboardInterrupt:  # Ctrl-C: the runner has closed the bot already
         pass
     return HELD if _lost(bot.lease) else 0
 

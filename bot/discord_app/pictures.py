@@ -1,15 +1,16 @@
 """The table's picture on its message (issue 15), and a player's own hand as a picture.
 
 Drawing takes ~20 ms of Pillow work, never on the event loop nor on an interaction's path: in worker
-processes (`processes`, the bot's default), or on a thread of its own (0; the tests' bots). Much of a drawing
-is Python holding the interpreter lock: on a thread, the event loop waited for it at every socket read and
-write, and a thousand live games were answered at about two thirds of the rate. Pictures are drawn at most `per_second` a second over all
-tables: with a thousand busy tables, drawing every table edit's picture took the CPU the answers need
-(`tests/bench_bot.py`); over that budget a table edit waits its turn, and reads the newest state when it
-goes, so a busy table's edits coalesce instead. The table picture is drawn
-from the spectator view only (R28), so it cannot show what is hidden; the last few are kept, keyed by the
-game's version and language, so a redraw of the same state (a table posted again, /augsburg board) costs
-nothing. The attachment goes on the table edits that happen anyway: no request of its own.
+processes (`processes`, the bot's default), or on a thread of its own (0; the tests' bots). Much of a
+drawing is Python holding the interpreter lock: on a thread, the event loop waited for it at every socket
+read and write, and a thousand live games were answered at about two thirds of the rate. Pictures are
+drawn at most `per_second` a second over all tables: with a thousand busy tables, drawing every table
+edit's picture took the CPU the answers need (`tests/bench_bot.py`); over that budget a table edit waits
+its turn, and reads the newest state when it goes, so a busy table's edits coalesce instead. The table
+picture is drawn from the spectator view only (R28), so it cannot show what is hidden; the last few are
+kept, keyed by the game's version and language, so a redraw of the same state (a table posted again,
+/augsburg board) costs nothing. The attachment goes on the table edits that happen anyway: no request of
+its own.
 """
 
 from __future__ import annotations
