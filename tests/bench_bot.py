@@ -388,8 +388,18 @@ def cpu_seconds(pid: int) -> float:
 
 
 def workers_rss_kb(pid: int) -> int:
-    """The memory of the process's descendants (the workers that draw pictures or think for computers)."""
-    return sum(pages for p, _, pages in _family(pid) if p != pid) * os.sysconf("SC_PAGE_SIZE") // 1024
+    """The memory of the process's descendants (the workers that draw pictures or think for computers): their
+    proportional set sizes, so the pages a forkserver's children share are counted once, not in each."""
+    total = 0
+    for p, _, pages in _family(pid):
+        if p == pid:
+            continue
+        try:
+            rollup = Path(f"/proc/{p}/smaps_rollup").read_text()
+            total += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            total += pages * os.sysconf("SC_PAGE_SIZE") // 1024
+    return total
 
 
 async def people(args, folder: Path) -> dict:
@@ -421,7 +431,7 @@ async def people(args, folder: Path) -> dict:
         crowd.reset()
         cpu0, at0, monitor0 = cpu_seconds(proc.pid), time.time(), _monitor(monitor_file)
         own0 = time.process_time()
-        rss = [rss_kb(proc.pid)]
+        rss, workers = [rss_kb(proc.pid)], [workers_rss_kb(proc.pid)]
         # What the RSS is made of, from the monitor's latest write: Python's objects (allocated blocks, in
         # thousands), the C allocator's live and free memory (MB): growth in RSS that none of them shows is
         # neither the games nor a leak of objects.
@@ -439,7 +449,11 @@ async def people(args, folder: Path) -> dict:
             while True:
                 await asyncio.sleep(10)
                 rss.append(rss_kb(proc.pid))
+                workers.append(workers_rss_kb(proc.pid))
                 inside.append(_inside(_monitor(monitor_file)))
+                # What the fake Discord gathered meanwhile (the channels' messages) lives as long as the run:
+                # frozen too, or this process's full collections grow with it (to 2 s in ten minutes).
+                gc.freeze()
         sampler = asyncio.ensure_future(sample())
         await crowd.run(args.in_flight, args.seconds)
         sampler.cancel(), lagger.cancel()
@@ -466,7 +480,8 @@ async def people(args, folder: Path) -> dict:
             "cpu_ms_per_interaction": round(1000 * cpu / max(1, done), 2), "cpu_share": round(cpu / took, 2),
             "rss_mb_empty": round(rss_empty / 1024), "rss_mb_samples": [round(r / 1024) for r in rss],
             "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
-            "rss_mb_workers": round(workers_rss_kb(proc.pid) / 1024),  # the same however many games are live
+            # The worker processes (pictures, computers' thought): the same however many games are live.
+            "rss_mb_workers": [round(r / 1024) for r in workers],
             "memory_samples": [*inside, _inside(monitor)],  # [Python blocks (thousands), malloc used MB, free MB]
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
