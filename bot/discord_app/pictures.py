@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import TypeVar, TypeVarTuple
 
 import discord
@@ -34,6 +33,7 @@ from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
 from ..picture.story import Story
+from ..service.workers import worker_pool
 from ..wording import Words, words
 from ..wording import table as table_words
 from .people import people
@@ -120,8 +120,8 @@ class Pictures:
         loop = asyncio.get_running_loop()
         if self._processes > 0:
             try:
-                if self._pool is None:  # forkserver: a clean child, not a fork of a process with threads
-                    self._pool = ProcessPoolExecutor(self._processes, mp_context=get_context("forkserver"))
+                if self._pool is None:
+                    self._pool = worker_pool(self._processes)
                 return await loop.run_in_executor(self._pool, draw, *args)
             except (BrokenProcessPool, OSError) as exc:
                 log.warning("drawing in a worker process failed (%s): drawing on a thread from now on", exc)

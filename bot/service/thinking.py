@@ -15,7 +15,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 
 from engine import Event, View
 from engine.actions import ActionModel
@@ -23,6 +22,8 @@ from engine.ai import memory
 from engine.ai.levels import THINK_SECONDS, Computer, computer
 from engine.undo import without_taken_back
 from storage.contract import GameLog
+
+from .workers import worker_pool
 
 log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
@@ -60,7 +61,7 @@ class Thinkers:
     def _executor(self) -> Executor:
         if self.workers > 0:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("forkserver"))
+                self._pool = worker_pool(self.workers)
             return self._pool
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="computer")

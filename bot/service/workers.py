@@ -1,0 +1,51 @@
+"""Worker processes that end with the bot (the pictures' and the computers' thought).
+
+A `ProcessPoolExecutor`'s worker waits for work on a pipe whose writing end it holds itself, and the
+forkserver it comes from lives as long as any of its children. So a bot killed outright (SIGKILL, the
+out-of-memory killer, a crash) left its workers and their forkserver running for good: some 100 MB at each
+such restart. Each worker here watches the process that started it and exits once that one is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+POLL_SECONDS = 1.0  # where a process cannot be waited for directly (no pidfd: not Linux), how often to look
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """`workers` processes from a forkserver (a clean child, not a fork of a process with threads), each
+    of which exits when this process ends, however it ends."""
+    return ProcessPoolExecutor(workers, mp_context=get_context("forkserver"), initializer=watch_starter,
+                               initargs=(os.getpid(),))
+
+
+def watch_starter(parent: int) -> None:
+    """In the worker, before any work: watch `parent` on a thread of its own."""
+    threading.Thread(target=_exit_with, args=(parent,), name="watching the bot", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    try:
+        handle = os.pidfd_open(parent)  # refers to that very process: a reused pid cannot fool it
+    except (AttributeError, OSError):  # not Linux, or already gone (then the loop below ends at once)
+        while _alive(parent):
+            time.sleep(POLL_SECONDS)
+    else:
+        select.select([handle], [], [])  # readable once the process has ended
+    os._exit(0)  # nothing of the bot's to tidy here: its work died with it
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # (another user's process by now: the bot's pid was reused)
+        return False
+    return True
