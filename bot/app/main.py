@@ -70,7 +70,8 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed (a dependency on Linux and macOS), else asyncio's own (None).
     Its sockets, timers and callbacks are handled in C: the loop's own share of every interaction (sending
-    to Discord, reading the gateway) shrinks (docs/benchmarks.md, "uvloop and orjson")."""
+    to Discord, reading the gateway) shrinks (docs/benchmarks.md, "Pictures in a worker process again, uvloop
+    and orjson")."""
     try:
         import uvloop
     except ImportError:

@@ -44,8 +44,6 @@ def _exit_with(parent: int) -> None:
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # (another user's process by now: the bot's pid was reused)
+    except (ProcessLookupError, PermissionError):  # gone (or another user's process: its pid was reused)
         return False
     return True
