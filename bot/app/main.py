@@ -10,7 +10,6 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,6 +17,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
+from storage.loops import loop_factory
 from storage.url import DatabaseURL
 
 from ..service.lease import LeaseKeeper, refusal
@@ -65,18 +65,6 @@ def point_at(settings: Settings, bot: discord.Client | None = None) -> None:
                 return shards, url, limits
 
             bot.http.get_bot_gateway = pinned_bot_gateway  # type: ignore[method-assign]  # discord.py has no setting for it
-
-
-def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's event loop where it is installed (a dependency on Linux and macOS), else asyncio's own (None).
-    Its sockets, timers and callbacks are handled in C: the loop's own share of every interaction (sending
-    to Discord, reading the gateway) shrinks (docs/benchmarks.md, "Pictures in a worker process again, uvloop
-    and orjson")."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
 
 
 def arguments() -> argparse.ArgumentParser:
