@@ -1,6 +1,6 @@
 """The bot's memory stays flat under load (issue 26): large blocks always get mappings of their own, returned
 to the system when freed, instead of holes in the heap, and the free pages left between smaller blocks are
-handed back every minute (bot/app/allocator.py). Each case runs in a fresh process: the allocator's settings are
+handed back every minute (bot/service/allocator.py). Each case runs in a fresh process: the allocator's settings are
 process-wide."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ glibc = pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "mallopt"), reason="gl
 # back when freed) or a piece of the heap? What the allocator holds in mappings tells.
 SECOND_BLOCK = """
 import json, sys
-from bot.app.allocator import pin_large_blocks
+from bot.service.allocator import pin_large_blocks
 from bot.app.monitor import malloc_mb
 pinned = pin_large_blocks() if sys.argv[1] == "pin" else False
 first = bytearray(1 << 21)
@@ -61,7 +61,7 @@ def test_an_operators_own_threshold_is_kept():
 # inside the heap, which the allocator keeps until handed back.
 HOLES = """
 import json
-from bot.app.allocator import give_back, pin_large_blocks
+from bot.service.allocator import give_back, pin_large_blocks
 
 def rss_mb():
     return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0]) // 1024
@@ -85,7 +85,7 @@ def test_free_pages_between_live_blocks_are_handed_back():
 
 
 async def test_the_bot_hands_free_memory_back_while_it_runs(monkeypatch):
-    from bot.app import allocator
+    from bot.service import allocator
 
     passes = []
     monkeypatch.setattr(allocator, "give_back", lambda: passes.append(1) or True)

@@ -15,9 +15,9 @@ from ..discord_app.command_sync import sync_commands
 from ..discord_app.command_words import CommandWords
 from ..discord_app.owed import OwedWork
 from ..service import GameService
+from ..service.allocator import GIVING_BACK_TASK, keep_giving_back
 from ..service.clock import Clock, SystemClock
 from ..service.lease import LeaseKeeper
-from .allocator import GIVING_BACK_TASK, keep_giving_back
 from .backups import Backups, start_backups
 from .config import Settings
 from .extension import open_service

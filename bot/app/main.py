@@ -20,8 +20,8 @@ from storage import DatabaseBusy, LeaseHeld, StorageUnavailable
 from storage.loops import loop_factory
 from storage.url import DatabaseURL
 
+from ..service.allocator import pin_large_blocks
 from ..service.lease import LeaseKeeper, refusal
-from .allocator import pin_large_blocks
 from .backups import backups_refused, damaged_database
 from .config import Settings, WrongSettings, read_settings
 from .discord_bot import AugsburgBot, make_bot

@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from . import allocator
+from ..service import allocator
 from .garbage import GarbageCensus
 
 TICK = 0.01

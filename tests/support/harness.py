@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.app.allocator import GIVING_BACK_TASK
+from bot.service.allocator import GIVING_BACK_TASK
 
 from . import payloads
 from .errors import HarnessError, SettleTimeout
