@@ -29,7 +29,7 @@ from bot.service import workers
 del os.pidfd_open
 workers.POLL_SECONDS = 0.1
 parent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-workers.watch_starter(parent.pid)
+workers.start_worker(parent.pid)
 time.sleep(0.5)
 parent.kill(), parent.wait()
 time.sleep(30)  # the watcher ends this process long before

@@ -26,12 +26,12 @@ POLL_SECONDS = 1.0  # where a process cannot be waited for directly (no pidfd: n
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """`workers` processes from a forkserver (a clean child, not a fork of a process with threads), each
     of which exits when this process ends, however it ends."""
-    return ProcessPoolExecutor(workers, mp_context=get_context("forkserver"), initializer=watch_starter,
+    return ProcessPoolExecutor(workers, mp_context=get_context("forkserver"), initializer=start_worker,
                                initargs=(os.getpid(),))
 
 
-def watch_starter(parent: int) -> None:
-    """In the worker, before any work: pin the allocator's large-block threshold, hand free pages back every
+def start_worker(parent: int) -> None:
+    """In each worker, before any work: pin the allocator's large-block threshold, hand free pages back every
     GIVE_BACK_SECONDS, and watch `parent`, each on a thread of its own."""
     pin_large_blocks()
     threading.Thread(target=_keep_giving_back, name="giving memory back", daemon=True).start()
