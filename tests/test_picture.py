@@ -209,3 +209,27 @@ def test_a_cached_run_of_text_is_nothing_for_the_garbage_collector_to_walk():
     gc.collect()
     gc.collect()  # (the first untracks the size's tuple inside, the second the run's)
     assert not gc.is_tracked(glyphs._run("Fugger: 12 Gulden", 18))
+
+
+def test_the_runs_of_text_kept_stay_within_their_bytes_however_many_texts_are_drawn():
+    """A run's mask is some 10-50 KB. Kept by their count (4,096), the texts of a thousand tables (names,
+    numbers, the story's lines) grew the pictures' worker by 60 MB over ten minutes of the load benchmark
+    (issue 44). Kept within RUN_BYTES, new texts push the oldest out, and the memory they hold stays put."""
+    import tracemalloc
+
+    from PIL import ImageDraw
+
+    d = ImageDraw.Draw(Image.new("RGB", (1200, 80), (255, 255, 255)))
+    glyphs.draw(d, (4, 4), "Fugger", 40, (0, 0, 0))  # the font loaded before the count starts
+    tracemalloc.start()
+    try:
+        drawn = 0
+        for i in range(1000):  # some 50 KB each: three times what may be kept
+            text = f"Welser {i:04d} lent the Emperor a small fortune at last"
+            drawn += len(glyphs._run(text, 40)[0])
+            glyphs.draw(d, (4, 4), text, 40, (0, 0, 0))
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert drawn > 3 * glyphs.RUN_BYTES  # (the texts were big enough to overflow it)
+    assert held < glyphs.RUN_BYTES + 2**20
