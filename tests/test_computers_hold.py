@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 import pytest
 from support.clock import ManualClock
@@ -22,13 +23,13 @@ async def test_the_computers_turns_find_their_game_parsed_and_let_it_go_after(da
     service = await GameService.open(database, clock=ManualClock(), timing=Timing(turn_seconds=None))
     service.core._games = caching.GameCache(hot=2)
     parsed: list[int] = []
-    full = caching._Kept.full
+    full = caching.full
 
-    def parsing(kept: caching._Kept):
-        parsed.append(kept.record.channel_id)
+    def parsing(kept: caching.Kept):
+        parsed.append(cast(int, kept[0][caching.PLAIN.index("channel_id")]))
         return full(kept)
 
-    monkeypatch.setattr(caching._Kept, "full", parsing)
+    monkeypatch.setattr(caching, "full", parsing)
     moved: list[Outcome] = []
 
     async def busy_elsewhere(outcome: Outcome) -> None:  # between two turns, other tables are played

@@ -100,3 +100,22 @@ def test_a_held_game_stays_parsed_while_others_are_used_and_cools_once_released(
     cache.hold(70)  # a channel with no game: nothing to keep
     cache.drop(10)
     assert cache.get(10) is None and cache.get(70) is None and len(cache) == 5
+
+
+def test_cooled_games_are_nothing_for_the_garbage_collector_to_walk():
+    """At 5,000 live games nearly all are cold. Kept as text, each was still a record with its table's and
+    messages' models: some eight objects for every full collection to walk, a pause of the whole bot that
+    grew with the games (issue 44). The objects the collector tracks no longer grow with the games kept cold."""
+    import gc
+
+    gc.collect()
+    before = len(gc.get_objects())
+    cache = GameCache(hot=1)
+    for channel in range(10, 1010, 2):  # 500 games, all but one cold
+        cache.put(record(channel))
+    gc.collect()
+    gc.collect()  # (the first untracks the plain values' tuples, the second the tuples that hold them)
+    assert len(cache) == 500
+    assert len(gc.get_objects()) - before < 250  # the hot one and the cache itself; was over 1,000
+    back = cache.get(10)  # and each comes back whole
+    assert back is not None and text(back) == text(record(10)) and back.messages == record(10).messages

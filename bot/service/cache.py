@@ -19,36 +19,42 @@ state copies it and `put`s it).
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import fields
+from typing import cast
 
 from engine import GameState
-from storage import GameRecord, Table
+from storage import GameRecord, Table, TableMessages
 
 HOT = 256  # games kept parsed: a few seconds' worth of the games in play at 200 interactions a second
+PARSED = ("state", "table", "messages")  # a record's models, kept as text when it cools
+PLAIN = tuple(f.name for f in fields(GameRecord) if f.name not in PARSED)  # its ids, status, version, times
+_ID, _VERSION = PLAIN.index("id"), PLAIN.index("version")
 
 
-@dataclass(frozen=True)
-class _Kept:
-    record: GameRecord  # without its state (None) and table (PLACEHOLDER), which are below as text
-    state: str | None
-    table: str
-
-    def full(self) -> GameRecord:
-        state = GameState.model_validate_json(self.state) if self.state is not None else None
-        return replace(self.record, state=state, table=Table.model_validate_json(self.table))
+# A cooled record: PLAIN's values (numbers and text), then its state, table and messages as JSON text. A plain
+# tuple of those is no object the collector walks: it stops tracking such a tuple once it has seen it (not a
+# NamedTuple's, nor a dataclass's), where a record with its table's and messages' models was some eight
+# objects for every full collection to walk, a pause of the whole bot at 5,000 live games.
+Kept = tuple[tuple[int | float | str | None, ...], str | None, str, str]
 
 
-PLACEHOLDER = Table(host="", seats=())  # a kept record's own table: the real one is kept as text beside it
-
-
-def _as_text(record: GameRecord) -> _Kept:
+def _as_text(record: GameRecord) -> Kept:
     state = record.state.model_dump_json() if record.state is not None else None
-    return _Kept(replace(record, state=None, table=PLACEHOLDER), state, record.table.model_dump_json())
+    return (tuple(getattr(record, name) for name in PLAIN), state, record.table.model_dump_json(),
+            record.messages.model_dump_json())
+
+
+def full(kept: Kept) -> GameRecord:
+    """The record again, parsed from its text."""
+    plain, state, table, messages = kept
+    return GameRecord(**dict(zip(PLAIN, plain)),  # type: ignore[arg-type]
+                      state=GameState.model_validate_json(state) if state is not None else None,
+                      table=Table.model_validate_json(table), messages=TableMessages.model_validate_json(messages))
 
 
 class GameCache:
     def __init__(self, hot: int = HOT) -> None:
-        self._kept: dict[int, _Kept] = {}  # as text: every game not hot, and a hot one whose text is still true
+        self._kept: dict[int, Kept] = {}  # as text: every game not hot, and a hot one whose text is still true
         self._hot: OrderedDict[int, GameRecord] = OrderedDict()  # parsed: the games used last, newest at the end
         self._room = hot
         self._held: set[int] = set()  # channels whose game stays parsed (hold): beyond the room of the others
@@ -66,7 +72,7 @@ class GameCache:
         kept = self._kept.get(channel_id)
         if kept is None:
             return None
-        record = kept.full()
+        record = full(kept)
         self._warm(channel_id, record)
         return record
 
@@ -76,7 +82,7 @@ class GameCache:
         if hot is not None:
             return hot.id, hot.version
         kept = self._kept.get(channel_id)
-        return (kept.record.id, kept.record.version) if kept is not None else None
+        return (cast(int, kept[0][_ID]), cast(int, kept[0][_VERSION])) if kept is not None else None
 
     def put(self, record: GameRecord) -> None:
         self._phase[record.channel_id] = str(record.state.phase) if record.state is not None else "lobby"
