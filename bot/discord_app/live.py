@@ -82,16 +82,21 @@ class LivePanels:
         old = panels.get(player)
         panels[player] = (interaction.token, now + TOKEN_LIFE, now, message_id,
                           self.service.games.marks(record, player), words(interaction.locale).lang)
-        if old is not None and now < old[1] and old[3] != message_id:
-            asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
+        if old is not None:
+            _, expires, _, shown_in, _, _ = old
+            if now < expires and shown_in != message_id:
+                asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
 
     def watching(self, game_id: int, player: str, within: float) -> bool:
         """Whether `player` used their panel of this game within the last `within` seconds, and it still
         follows the game (its token can redraw it)."""
         live = self._panels.get(game_id, {}).get(player)
+        if live is None:
+            return False
+        _, expires, used, _, _, _ = live
         now = self.service.clock.now()
-        return live is not None and now < live[1] and now - live[2] < within
+        return now < expires and now - used < within
 
     def follow(self, record: GameRecord) -> None:
         """The game changed: redraw the live panels that should now offer something else."""
@@ -100,8 +105,8 @@ class LivePanels:
             return
         if not record.open:
             self._ended[record.id] = record
-        for player, live in list(panels.items()):
-            if live[4] != self.service.games.marks(record, player):
+        for player, (_, _, _, _, shows, _) in list(panels.items()):
+            if shows != self.service.games.marks(record, player):
                 self._redraw_soon((record.id, player), record.channel_id)
 
     def _redraw_soon(self, key: tuple[int, str], channel_id: int) -> None:
@@ -168,7 +173,8 @@ class LivePanels:
 
     async def _retire(self, old: _Panel) -> None:
         try:
-            await edit_original(self.client, old[0], notices.panel_moved(words(old[5])), None, None)
+            token, _, _, _, _, lang = old
+            await edit_original(self.client, token, notices.panel_moved(words(lang)), None, None)
         except discord.HTTPException:
             pass  # dismissed or expired: nothing left to tidy
 

@@ -2,7 +2,7 @@
 German and Italian need (umlauts, ß, accents, dashes) is the font's own, so nothing is composed or
 downloaded. Laid-out runs are cached as masks: a table's texts repeat from picture to picture, and stamping
 a mask is several times faster than laying the text out again. The cache is bounded by its bytes, not by its
-count: a mask is some 10-20 KB, and four thousand of them (names, numbers, the story's lines of a thousand
+count: a mask is some 10-50 KB, and four thousand of them (names, numbers, the story's lines of a thousand
 tables) grew the pictures' worker by 60 MB over ten minutes of the load benchmark."""
 
 from __future__ import annotations
