@@ -98,8 +98,8 @@ def second_block_mapped_mb() -> float:
 
 
 def test_a_worker_keeps_its_memory_flat_as_the_bot_does():
-    """Pillow's large blocks in the pictures' worker get mappings of their own, returned when freed: without
-    the pinned threshold the worker grew by some 5 MB a minute under load (docs/benchmarks.md)."""
+    """Pillow's large blocks in the pictures' worker get mappings of their own, returned when freed, as in
+    the bot (tests/test_allocator.py), rather than holes left in the heap."""
     pool = worker_pool(1)
     try:
         assert pool.submit(second_block_mapped_mb).result(timeout=60) >= 2.0

@@ -49,6 +49,13 @@ def give_back() -> bool:
     return bool(trim(0))
 
 
+def give_back_forever() -> None:
+    """Every GIVE_BACK_SECONDS, `give_back`: on a thread of a worker process, which has no event loop."""
+    while True:
+        time.sleep(GIVE_BACK_SECONDS)
+        give_back()
+
+
 async def keep_giving_back(every: float = GIVE_BACK_SECONDS) -> None:
     """Every `every` seconds, `give_back` (on the event loop: it takes milliseconds, and a thread would hold
     the allocator's locks against the loop just the same)."""

@@ -5,8 +5,9 @@ forkserver it comes from lives as long as any of its children. So a bot killed o
 out-of-memory killer, a crash) left its workers and their forkserver running for good: some 100 MB at each
 such restart. Each worker here watches the process that started it and exits once that one is gone.
 
-Each worker also keeps the C allocator's memory flat as the bot does (allocator.py): Pillow's blocks,
-drawn and freed thousands of times, grew the pictures' worker by some 5 MB a minute without it.
+Each worker also keeps the C allocator's memory flat as the bot does (allocator.py): Pillow's large blocks,
+drawn and freed thousands of times, get mappings of their own, and free pages are handed back. (The steady
+growth the pictures' worker showed under load was its text cache filling: picture/glyphs.py bounds it.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
-from .allocator import GIVE_BACK_SECONDS, give_back, pin_large_blocks
+from .allocator import give_back_forever, pin_large_blocks
 
 POLL_SECONDS = 1.0  # where a process cannot be waited for directly (no pidfd: not Linux), how often to look
 
@@ -34,14 +35,8 @@ def start_worker(parent: int) -> None:
     """In each worker, before any work: pin the allocator's large-block threshold, hand free pages back every
     GIVE_BACK_SECONDS, and watch `parent`, each on a thread of its own."""
     pin_large_blocks()
-    threading.Thread(target=_keep_giving_back, name="giving memory back", daemon=True).start()
+    threading.Thread(target=give_back_forever, name="giving memory back", daemon=True).start()
     threading.Thread(target=_exit_with, args=(parent,), name="watching the bot", daemon=True).start()
-
-
-def _keep_giving_back() -> None:
-    while True:
-        time.sleep(GIVE_BACK_SECONDS)
-        give_back()
 
 
 def _exit_with(parent: int) -> None:
