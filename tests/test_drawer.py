@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from bot.discord_app.drawer import TableDrawer
 from bot.service.showing import due_of
 from engine import new_game, to_act
@@ -199,3 +201,22 @@ async def test_a_player_who_becomes_due_is_pinged_while_the_table_waits_for_its_
     await until(lambda: not drawer.busy(record.id), "the table was not drawn")
     assert edits.shown == [6] and pinged == [due]
     await drawer.close()
+
+
+async def test_a_table_edit_given_up_leaves_no_failure_unretrieved_whatever_it_fails_with():
+    """A table edit runs as a task of its own, given up for a newer state or as the bot stops. A connection
+    dropped mid-request (aiohttp's ServerDisconnectedError, not a discord.HTTPException) ended that task in
+    an exception nobody retrieved: an ERROR with a traceback in the log of a bot stopping under load. Every
+    failure is kept for whoever awaits the edit, and raised there."""
+    import aiohttp
+
+    from bot.discord_app.drawer import _outcome, _result
+
+    async def dropped() -> None:
+        raise aiohttp.ServerDisconnectedError()
+
+    attempt = asyncio.ensure_future(_outcome(dropped()))
+    await asyncio.wait({attempt})
+    assert attempt.exception() is None  # the task itself ended cleanly: nothing left unretrieved
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await _result(attempt)  # where the edit is awaited, it fails as before

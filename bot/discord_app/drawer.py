@@ -269,16 +269,17 @@ class TableDrawer:
         return True
 
 
-async def _outcome(awaitable: Awaitable[T]) -> tuple[T | None, discord.HTTPException | None]:
+async def _outcome(awaitable: Awaitable[T]) -> tuple[T | None, Exception | None]:
     """(result, None) or (None, the failure): the edit's own task never ends in an exception, so one given up
-    for a newer state leaves none behind unretrieved; `_result` raises it where it is awaited."""
+    (for a newer state, or as the bot stops) leaves none behind unretrieved; `_result` raises it where it is
+    awaited. Any failure: Discord's refusals, and a connection dropped mid-request (aiohttp's own errors)."""
     try:
         return await awaitable, None
-    except discord.HTTPException as exc:
+    except Exception as exc:
         return None, exc
 
 
-async def _result(attempt: asyncio.Future[tuple[T | None, discord.HTTPException | None]]) -> T | None:
+async def _result(attempt: asyncio.Future[tuple[T | None, Exception | None]]) -> T | None:
     value, failed = await attempt
     if failed is not None:
         raise failed
