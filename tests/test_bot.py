@@ -254,11 +254,12 @@ async def test_unloading_the_extension_cancels_its_tasks_and_reloading_resumes(h
     await h.click(ADA, table, label="Add computer player")
     await h.click(ADA, table, label="Start game")
     cog = h.bot.get_cog("Augsburg")
-    cog.computers.delay = 60  # a computer is due (the initial purchase): its task waits
-    cog.computers.schedule(h.channel_id)
-    task = cog.computers.tasks.get(h.channel_id)
+    runner = cog.computers
+    runner.delay = 60  # a computer is due (the initial purchase): the runner waits its moment
+    runner.schedule(h.channel_id)
+    assert runner.busy(h.channel_id)
     await h.bot.unload_extension("bot.app.extension")
-    assert task.cancelled() or task.done()
+    assert not runner.busy(h.channel_id) and not runner._waiting, "the unloaded cog's computers still wait"
     stranded = await h.click(ADA, table, label="My hand & actions")
     assert stranded.answer.ephemeral and "restarting" in stranded.answer.content
     await h.bot.load_extension("bot.app.extension")

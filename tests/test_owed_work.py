@@ -185,7 +185,7 @@ async def test_killed_while_the_runner_waits_to_make_them(h):
     runner = h.bot.get_cog("Augsburg").computers
     runner.delay = 60  # a computer's moment before it moves, long enough to be killed in
     await cleo_lays_down(h, settle=False)
-    await until(lambda: runner.tasks.get(h.channel_id) is not None, "the runner waiting its delay")
+    await until(lambda: runner.busy(h.channel_id), "the runner waiting its delay")
     await restarted(h)
     await owed_work_was_done(h, game_id)
 

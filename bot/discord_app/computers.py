@@ -1,8 +1,11 @@
 """Computer players take their turns on their own, a moment after their turn comes.
 
-One task per channel with a computer due, started after any move and at start-up,
-and cancelled with the cog, so nothing is left running when the extension unloads.
-A move owed already (found at start-up, or its marker came due) is made at once.
+A channel with a computer due waits on a timer of the event loop, not on a task of its own: at 5,000 live
+games some 400 wait at any moment, and a sleeping task is a dozen objects (coroutine, context, future) that
+every garbage collection walks. When the moment comes, a task makes that one move; after it the channel
+waits again for the next computer, until none is due. All is cancelled with the cog, so nothing is left
+running when the extension unloads. A move owed already (found at start-up, or its marker came due) is
+made at once.
 """
 
 from __future__ import annotations
@@ -23,32 +26,66 @@ class ComputerRunner:
         self.service = service
         self.on_move = on_move
         self.delay = delay
-        self.tasks = ChannelTasks()
+        self.tasks = ChannelTasks()  # the turns being made
+        self._waiting: dict[int, asyncio.TimerHandle] = {}  # channels waiting for their computer's moment
+        self._asked: set[int] = set()  # channels asked for while their turn was being made: look again after
+        self._closed = False
 
     def schedule(self, channel_id: int, at_once: bool = False) -> None:
         """Move the channel's computers, each a moment after the one before; `at_once`: the first without
-        that moment (a move owed already). A task already running for the channel covers it."""
-        self.tasks.start(channel_id, lambda: self._play(channel_id, 0.0 if at_once else self.delay))
+        that moment (a move owed already). A channel waiting or moving already covers it."""
+        if channel_id in self._waiting:
+            return
+        turn = self.tasks.get(channel_id)
+        if turn is not None and not turn.done():
+            self._asked.add(channel_id)  # its turn may have looked before this move: it looks again after
+            return
+        self.service.games.hold(channel_id)  # parsed until the computers are done, not parsed again for each turn
+        self._wait(channel_id, 0.0 if at_once else self.delay)
+
+    def busy(self, channel_id: int) -> bool:
+        """Whether the channel waits for a computer's moment or a computer is moving there."""
+        turn = self.tasks.get(channel_id)
+        return channel_id in self._waiting or (turn is not None and not turn.done())
 
     async def close(self) -> None:
+        self._closed = True
+        for channel_id, timer in self._waiting.items():
+            timer.cancel()
+            self.service.games.release(channel_id)
+        self._waiting.clear()
         await self.tasks.close()
 
-    async def _play(self, channel_id: int, first: float) -> None:
+    def _wait(self, channel_id: int, delay: float) -> None:
+        if self._closed:  # (a turn that ended as the cog unloaded)
+            self.service.games.release(channel_id)
+            return
+        self._waiting[channel_id] = asyncio.get_running_loop().call_later(delay, self._due, channel_id)
+
+    def _due(self, channel_id: int) -> None:
+        del self._waiting[channel_id]
+        self.tasks.start(channel_id, lambda: self._turn(channel_id))
+
+    async def _turn(self, channel_id: int) -> None:
+        """One computer move; then the channel waits for the next, or is let go when no computer is due."""
         working_in(channel=channel_id)  # for this task's log lines
-        self.service.games.hold(channel_id)  # parsed until the computers are done, not parsed again for each turn
         try:
-            delay = first
-            while await self._turn(channel_id, delay):
-                delay = self.delay
+            again = await self._move(channel_id)
+        except asyncio.CancelledError:  # the cog is unloading
+            self._asked.discard(channel_id)
+            self.service.games.release(channel_id)
+            raise
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
-        finally:
+            again = False
+        if again or channel_id in self._asked:
+            self._asked.discard(channel_id)
+            self._wait(channel_id, self.delay)
+        else:
             self.service.games.release(channel_id)
 
-    async def _turn(self, channel_id: int, delay: float) -> bool:
-        """One computer move, `delay` seconds from now; False when no computer is due. Its own function so
-        that no move's records are held while the next one waits."""
-        await asyncio.sleep(delay)
+    async def _move(self, channel_id: int) -> bool:
+        """Whether a computer moved (or was beaten to it by another move): then another may be due."""
         outcome = await self.service.decisions.play_computer(channel_id)
         if outcome is None:
             return False
