@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 import discord
@@ -51,19 +50,23 @@ class ChannelGone(Exception):
     """Discord says the game's channel no longer exists."""
 
 
-@dataclass(frozen=True)
-class _Parked:
-    """A record waiting for its round without its game, which the service's cache holds (that version or a
-    newer one) and parses again when the round comes: a thousand parsed games waiting their turn under
-    Discord's pace would be walked by every full garbage collection, a pause of the whole bot."""
-    id: int
-    channel_id: int
-    version: int
-    status: str
+# A record waiting for its round without its game, which the service's cache holds (that version or a newer
+# one) and parses again when the round comes: a thousand parsed games waiting their turn under Discord's pace
+# would be walked by every full garbage collection, a pause of the whole bot. Its channel, version and status
+# only, as a plain tuple: the collector stops walking one at once (a dataclass it walks for ever).
+_Parked = tuple[int, int, str]
+_OPEN = ("lobby", "active")  # (GameRecord.open)
 
-    @property
-    def open(self) -> bool:
-        return self.status in ("lobby", "active")
+
+def _mark(latest: GameRecord | _Parked) -> _Parked:
+    """The channel, version and status of the newest record to draw, parked or not."""
+    return latest if isinstance(latest, tuple) else (latest.channel_id, latest.version, latest.status)
+
+
+def _order(latest: GameRecord | _Parked) -> tuple[int, bool]:
+    """Which record is newer: the later version, and of one version the ended one."""
+    _, version, status = _mark(latest)
+    return version, status not in _OPEN
 
 
 class TableDrawer:
@@ -99,7 +102,7 @@ class TableDrawer:
     def want(self, record: GameRecord, due: set[str] | frozenset[str] = frozenset(), again: bool = False) -> None:
         """Announce this game's newest state soon: ping `due` (with `again`: everyone due), draw the table."""
         known = self._latest.get(record.id)
-        if known is None or (record.version, not record.open) >= (known.version, not known.open):
+        if known is None or (record.version, not record.open) >= _order(known):
             self._latest[record.id] = self._park(record)
         if again:
             due = set(due) | set(self.service.games.due(record).acting)
@@ -119,7 +122,7 @@ class TableDrawer:
     async def _work(self, game_id: int, turn: bool = False) -> None:
         """Rounds of work for this game until all is done, or until it waits in the queue for a drawing's turn
         (`turn`: the drawing queue started it because that turn has come)."""
-        channel_id = self._latest[game_id].channel_id
+        channel_id, _, _ = _mark(self._latest[game_id])
         try:
             while turn or await self._prepare(game_id):
                 if await self._finish(game_id, channel_id, slotted=turn):
@@ -186,8 +189,8 @@ class TableDrawer:
     def _done(self, game_id: int, record: GameRecord) -> bool:
         """Whether `record` is the newest state to draw and nobody waits for a ping (a later `want` is covered
         by this task while it runs, so it must look again after every wait before it ends)."""
-        latest = self._latest[game_id]
-        return (latest.version, latest.status) == (record.version, record.status) and not self._due.get(game_id)
+        _, version, status = _mark(self._latest[game_id])
+        return (version, status) == (record.version, record.status) and not self._due.get(game_id)
 
     def _forget(self, game_id: int) -> None:
         self._queued.remove(game_id)
@@ -197,17 +200,18 @@ class TableDrawer:
     def _park(self, record: GameRecord) -> GameRecord | _Parked:
         cached = self.service.games.cached_version(record.channel_id)
         if record.open and cached is not None and cached[0] == record.id and cached[1] >= record.version:
-            return _Parked(record.id, record.channel_id, record.version, record.status)
+            return record.channel_id, record.version, record.status
         return record
 
     async def _newest(self, game_id: int) -> GameRecord:
         """The newest record, with the newest message ids (the cache has them while the game is open)."""
         kept = self._latest[game_id]
-        cached = self.service.games.cached(kept.channel_id)
-        if cached is not None and cached.id == game_id and cached.version >= kept.version:
+        channel_id, version, _ = _mark(kept)
+        cached = self.service.games.cached(channel_id)
+        if cached is not None and cached.id == game_id and cached.version >= version:
             self._latest[game_id] = self._park(cached)
             return cached
-        if isinstance(kept, _Parked):  # the cache let the game go meanwhile (it ended, or was cancelled)
+        if isinstance(kept, tuple):  # parked, and the cache let the game go meanwhile (it ended, or was cancelled)
             self._latest[game_id] = record = await self.service.games.game(game_id)
             return record
         return kept
@@ -252,7 +256,7 @@ class TableDrawer:
             done, _ = await asyncio.wait({attempt}, timeout=PATIENCE)
             if done:
                 break
-            if self._latest[record.id].version != record.version:  # throttled: send the newest instead
+            if _mark(self._latest[record.id])[1] != record.version:  # throttled: send the newest instead
                 attempt.cancel()
                 return False
         try:
@@ -264,7 +268,7 @@ class TableDrawer:
             message = await _gone_if_unknown(threads.send_table(self.client, record.channel_id,
                                                                 lambda: self.looks(record)))
             _, updated = await self.service.games.set_messages(record, table=message.id)
-            if updated.version >= self._latest[record.id].version:
+            if updated.version >= _mark(self._latest[record.id])[1]:
                 self._latest[record.id] = self._park(updated)
         return True
 
