@@ -23,7 +23,8 @@ import sys
 import threading
 import time
 import tracemalloc
-from collections import Counter
+import types
+from collections import Counter, deque
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
@@ -59,6 +60,7 @@ class Stats(TypedDict):
     stall_stacks: NotRequired[list[tuple[str, int]]]
     objects: NotRequired[int]  # MONITOR_CENSUS
     census: NotRequired[list[tuple[str, int]]]
+    owners: NotRequired[list[tuple[str, int]]]  # the census by whose the objects are
     gc_stats: NotRequired[list[dict[str, Any]]]  # (as gc.get_stats() gives them)
     frozen: NotRequired[int]
     tasks: NotRequired[list[tuple[str, int]]]
@@ -185,6 +187,8 @@ class LoopMonitor:
                     objects = gc.get_objects()
                     s["objects"] = len(objects)
                     s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
+                    owners = _owners(objects)
+                    s["owners"] = owners.most_common(30) + [(k, n) for k, n in owners.items() if k[0] == "?"]
                     s["gc_stats"] = gc.get_stats()
                     s["frozen"] = gc.get_freeze_count()
                     s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
@@ -201,6 +205,31 @@ class LoopMonitor:
         now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
         s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
         s["grown"] = [[str(d.traceback), round(d.size / 1024), d.count] for d in now.statistics("traceback")[:25]]
+
+
+_ANONYMOUS = {dict, list, tuple, set, frozenset, types.CellType, types.FunctionType, types.MethodType}
+
+
+def _owners(objects: list[Any]) -> Counter[str]:
+    """The tracked objects counted by their owner: each plain container or function is counted with the
+    first object of another type found to reach it (breadth first), so the census says whose they are."""
+    owner: dict[int, str] = {}
+    queue: deque[Any] = deque()
+    for o in objects:
+        if type(o) not in _ANONYMOUS:
+            code = getattr(o, "cr_code", None)
+            owner[id(o)] = code.co_qualname if code is not None else type(o).__qualname__
+            queue.append(o)
+    tracked = {id(o) for o in objects}
+    while queue:
+        o = queue.popleft()
+        for r in gc.get_referents(o):
+            if id(r) in tracked and id(r) not in owner:
+                owner[id(r)] = owner[id(o)]
+                queue.append(r)
+    unowned = [o for o in objects if id(o) not in owner]
+    return Counter(owner.get(id(o), "(no owner found)") for o in objects) + Counter(
+        f"? {type(o).__name__} {repr(o)[:60]}" for o in unowned[::max(1, len(unowned) // 40)])
 
 
 class StallSampler(threading.Thread):
