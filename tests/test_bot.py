@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import re
+import weakref
 
 import pytest
 from support.bot_support import (
@@ -284,3 +286,28 @@ async def test_the_one_guard_explains_each_case(harness):
     assert after.answer.ephemeral and "cancelled" in after.answer.embeds[0]["description"]
     assert not after.answer.custom_ids()
     h.assert_all_answered()
+
+
+async def test_reference_cycles_already_garbage_when_discord_says_ready_are_freed_not_frozen(harness):
+    """The bot freezes what lives when Discord says it is ready (the guilds and channels it just received), so
+    that full collections do not walk them; ready comes again after every reconnection that identifies anew.
+    Garbage in reference cycles at that moment was frozen along, never to be freed: days of reconnections
+    would pile it up."""
+
+    class Node:
+        pass
+
+    gc.disable()  # (no collection of its own between the cycle's making and the ready)
+    try:
+        node = Node()
+        node.itself = node
+        freed = weakref.ref(node)
+        del node
+        await harness.bot.on_ready()
+    finally:
+        gc.enable()
+    gc.collect()
+    try:
+        assert freed() is None, "a reference cycle that was garbage at the ready was frozen"
+    finally:
+        gc.unfreeze()

@@ -139,7 +139,11 @@ class AugsburgBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
-        gc.freeze()  # the guilds and channels just received live as long as the connection
+        # The guilds and channels just received live as long as the connection: frozen, so that full
+        # collections do not walk them. Ready comes again after a reconnection that identifies anew; what is
+        # garbage by then (reference cycles) is freed first, or frozen it would never be.
+        gc.collect()
+        gc.freeze()
 
     async def serving(self, interaction: discord.Interaction) -> bool:
         """Whether to answer: only while this process holds the database lease (otherwise the process that
