@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import discord
 
-from storage import GameRecord
+from storage import GameRecord, LoggedMove
 
 from ..service import GameService
 from ..wording import Words, history, notices, words
@@ -37,15 +37,17 @@ MISSING = discord.utils.MISSING
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes: a minute to spare
 
 
-async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int,
-                        note: str = "") -> tuple[str, discord.ui.View | None, discord.Embed | None]:
+async def private_panel(w: Words, service: GameService, record: GameRecord, user_id: int, note: str = "",
+                        moves: list[LoggedMove] | None = None
+                        ) -> tuple[str, discord.ui.View | None, discord.Embed | None]:
     """(content, view, embed) of a player's panel, with what happened since their last move (embed None:
-    nothing, and a redrawn panel drops the one it had)."""
+    nothing, and a redrawn panel drops the one it had); `moves`: those, if read already."""
     player = str(user_id)
     if not record.open:
         return f"{note}\n{notices.game_over_here(w)}".strip(), None, None
     assert record.state is not None, "a panel is of a started game"
-    moves = await service.games.since_last_move(record, player)
+    if moves is None:
+        moves = await service.games.since_last_move(record, player)
     text = history.catch_up(w, moves, people(w, record.table), player, ed=record.state.edition)
     embed = discord.Embed(title=history.catch_up_title(w), description=text, colour=COLOUR) if text else None
     content, view = panel(w, record, service.games.decision(record, player), note)

@@ -116,7 +116,9 @@ class InfoHandlers:
 
     @guarded(edits=True)
     async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
-        record = await self.service.games.game(game_id)
+        # The channel's open game is in memory: a trip to the database fewer, each a wait under load.
+        cached = self.service.games.cached(interaction.channel_id) if interaction.channel_id else None
+        record = cached if cached is not None and cached.id == game_id else await self.service.games.game(game_id)
         here = record.channel_id == interaction.channel_id
         past = not record.open and record.guild_id == (interaction.guild_id or 0)  # opened from the history
         if not (here or past) or record.state is None:

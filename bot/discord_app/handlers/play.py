@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
@@ -36,8 +37,12 @@ class PlayHandlers:
         record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=True)
         if record is None:
             return
-        notes = "\n".join(await self.front.private_notes(str(interaction.user.id)))
-        content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id, notes)
+        player = str(interaction.user.id)
+        # Two trips to the database, at once: under load each waits for turns of the busy loop.
+        notes, moves = await asyncio.gather(self.front.private_notes(player),
+                                            self.service.games.since_last_move(record, player))
+        content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id,
+                                                   "\n".join(notes), moves)
         shown = await answers.send(interaction, content, view=view, embed=embed)
         self.presenter.live.remember(interaction, record, shown)  # it follows the game from now on
 
