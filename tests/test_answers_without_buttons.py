@@ -40,7 +40,7 @@ async def test_a_private_answer_without_buttons_or_embed_is_sent_and_not_an_apol
     h = harness
     table = await open_and_start(h, players=(ADA, BEN))
 
-    async def bare_panel(w, service, record, user_id, note=""):
+    async def bare_panel(w, service, record, user_id, note="", moves=None):
         return "your panel", None, None
 
     monkeypatch.setattr(play, "private_panel", bare_panel)

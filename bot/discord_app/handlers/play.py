@@ -42,7 +42,7 @@ class PlayHandlers:
         notes, moves = await asyncio.gather(self.front.private_notes(player),
                                             self.service.games.since_last_move(record, player))
         content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id,
-                                                   "\n".join(notes), moves)
+                                                   "\n".join(notes), moves=moves)
         shown = await answers.send(interaction, content, view=view, embed=embed)
         self.presenter.live.remember(interaction, record, shown)  # it follows the game from now on
 
