@@ -24,6 +24,7 @@ from .ratings import SEASON_MODES, RatedRow, Season
 from .records import (
     ENTRY,
     LOG,
+    OPEN,
     Actor,
     Ahead,
     Deadline,
@@ -45,6 +46,6 @@ __all__ = ["ENTRY", "LOG", "MIN_GAMES", "STEADY", "SEASON_MODES", "Actor", "Ahea
            "BoardRow", "GameSummary", "PlayerStats",
            "ChannelBusy",
            "DatabaseBusy", "Deadline", "DeadlinePlan", "GameNotFound", "GameNotPlayable", "GameQuarantined",
-           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "PingMessage", "Seat", "ShardLost",
+           "GameRecord", "Lease", "LeaseHeld", "LogEntry", "LoggedMove", "OPEN", "PingMessage", "Seat", "ShardLost",
            "StorageError", "StorageUnavailable", "Store", "Table", "TableEvent", "TableMessages", "VersionConflict",
            "WrongStatus", "skill"]

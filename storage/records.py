@@ -193,6 +193,9 @@ class TableMessages(BaseModel):
     pings: tuple[PingMessage, ...] = ()  # the messages about decisions not made yet (none in older rows)
 
 
+OPEN = ("lobby", "active")  # the statuses of a game not yet over (GameRecord.open)
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -210,7 +213,7 @@ class GameRecord:
 
     @property
     def open(self) -> bool:
-        return self.status in ("lobby", "active")
+        return self.status in OPEN
 
 
 @dataclass(frozen=True)

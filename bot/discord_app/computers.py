@@ -36,8 +36,7 @@ class ComputerRunner:
         that moment (a move owed already). A channel waiting or moving already covers it."""
         if channel_id in self._waiting:
             return
-        turn = self.tasks.get(channel_id)
-        if turn is not None and not turn.done():
+        if self._moving(channel_id):
             self._asked.add(channel_id)  # its turn may have looked before this move: it looks again after
             return
         self.service.games.hold(channel_id)  # parsed until the computers are done, not parsed again for each turn
@@ -45,8 +44,11 @@ class ComputerRunner:
 
     def busy(self, channel_id: int) -> bool:
         """Whether the channel waits for a computer's moment or a computer is moving there."""
-        turn = self.tasks.get(channel_id)
-        return channel_id in self._waiting or (turn is not None and not turn.done())
+        return channel_id in self._waiting or self._moving(channel_id)
+
+    def _moving(self, channel_id: int) -> bool:
+        turn = self.tasks.get(channel_id)  # (a turn that has ended stays there until its done-callback runs)
+        return turn is not None and not turn.done()
 
     async def close(self) -> None:
         self._closed = True

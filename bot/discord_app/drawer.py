@@ -27,7 +27,7 @@ from typing import Protocol, TypeVar
 
 import discord
 
-from storage import GameRecord
+from storage import OPEN, GameRecord
 
 from ..service import GameService
 from . import threads
@@ -55,7 +55,6 @@ class ChannelGone(Exception):
 # would be walked by every full garbage collection, a pause of the whole bot. Its channel, version and status
 # only, as a plain tuple: the collector stops walking one at once (a dataclass it walks for ever).
 _Parked = tuple[int, int, str]
-_OPEN = ("lobby", "active")  # (GameRecord.open)
 
 
 def _mark(latest: GameRecord | _Parked) -> _Parked:
@@ -66,7 +65,7 @@ def _mark(latest: GameRecord | _Parked) -> _Parked:
 def _order(latest: GameRecord | _Parked) -> tuple[int, bool]:
     """Which record is newer: the later version, and of one version the ended one."""
     _, version, status = _mark(latest)
-    return version, status not in _OPEN
+    return version, status not in OPEN
 
 
 class TableDrawer:
