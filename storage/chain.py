@@ -38,16 +38,18 @@ def first_break(rows: Iterable[Row]) -> int | None:
     return None
 
 
-async def append(tx: Transaction, content: tuple[Any, ...]) -> None:
-    """Insert an action row (the CONTENT columns, in order) chained to the game's previous move.
+async def append(tx: Transaction, content: tuple[Any, ...], previous: bytes | None = None) -> bytes:
+    """Insert an action row (the CONTENT columns, in order) chained to the game's previous move, whose hash
+    is read unless given (`previous`: the writer kept it); the row's hash.
 
     Called after the game's row was updated in the same transaction, which holds that row's lock: two
     writers of one game never read the same previous hash (and (game_id, move) is the key besides)."""
     game_id, move = content[0], content[1]
-    previous = GENESIS
-    if move > 1:
-        row = await tx.fetchone("SELECT hash FROM actions WHERE game_id = ? AND move = ?", (game_id, move - 1))
-        previous = row[0] if row is not None and row[0] is not None else GENESIS  # a gap: the check will tell
-    await tx.execute(
-        f"INSERT INTO actions ({CONTENT}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*content, link(previous, content))
-    )
+    if previous is None:
+        previous = GENESIS
+        if move > 1:
+            row = await tx.fetchone("SELECT hash FROM actions WHERE game_id = ? AND move = ?", (game_id, move - 1))
+            previous = row[0] if row is not None and row[0] is not None else GENESIS  # a gap: the check will tell
+    hashed = link(previous, content)
+    await tx.execute(f"INSERT INTO actions ({CONTENT}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*content, hashed))
+    return hashed

@@ -31,19 +31,22 @@ from .errors import (
 )
 from .ownership import Ownership
 from .people import seated_games
+from .recent import RecentMoves
 from .records import Actor, DeadlinePlan, GameRecord, LogEntry, Table, TableMessages
 from .reliability import record_departures
 from .rows import META, OPEN, SELECT_GAME, explain_miss, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
-from .writes import announce, log_entries, plan
+from .writes import entry_bodies, log_entries, plan
 
 
 class Games:
-    def __init__(self, db: Database, editions: Library, ownership: Ownership | None = None):
+    def __init__(self, db: Database, editions: Library, ownership: Ownership | None = None,
+                 recent: RecentMoves | None = None):
         self.db = db
         self.editions = editions  # what games are loaded and replayed with (a game's own edition, or refused)
         self.ownership = ownership or Ownership()  # every write commits only while its shard is ours
+        self.recent = recent or RecentMoves()  # each game's newest moves as written here (read by GameLog)
 
     # --- creating
 
@@ -111,13 +114,15 @@ class Games:
         snapshot = state.model_dump_json()
         sets = {"status": "active", "setup": table.model_dump_json(), "snapshot": snapshot,
                 "snapshot_sha256": sha(snapshot), "updated_at": now}
+        deal = entry_bodies(log)
 
         async def also(tx: Transaction) -> None:
-            await log_entries(tx, game_id, 0, log, now)
-            await plan(tx, game_id, deadlines)
-            await announce(tx, game_id, expected_version + 1, announce_at)
+            await log_entries(tx, game_id, 0, deal, now)
+            await plan(tx, game_id, deadlines, expected_version + 1, announce_at)
 
-        return await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
+        record = await self._write(game_id, expected_version, "lobby", sets, state, also, table=table)
+        self.recent.started(game_id, record.version, deal, now)
+        return record
 
     async def commit_action(self, game_id: int, expected_version: int, player: str, action: dict[str, Any],
                             state: GameState, *, events: Sequence[Event] = (), actor: Actor = "player",
@@ -144,18 +149,26 @@ class Games:
         over = state.phase == "game_over"
         if over:
             sets |= {"status": "finished", "finished_at": now}
+        move, said, entries = state.moves, EVENTS.dump_json(list(events)).decode(), entry_bodies(log)
+        previous = self.recent.previous_hash(game_id, expected_version, move - 1)
+        hashed = b""
 
         async def also(tx: Transaction) -> None:
-            await chain.append(tx, (game_id, state.moves, expected_version + 1, player, actor, json.dumps(action),
-                                    EVENTS.dump_json(list(events)).decode(), now))
-            await log_entries(tx, game_id, state.moves, log, now)
-            await plan(tx, game_id, DeadlinePlan() if over else deadlines)
-            await announce(tx, game_id, expected_version + 1, announce_at)
+            nonlocal hashed
+            hashed = await chain.append(tx, (game_id, move, expected_version + 1, player, actor, json.dumps(action),
+                                             said, now), previous)
+            await log_entries(tx, game_id, move, entries, now)
+            await plan(tx, game_id, DeadlinePlan() if over else deadlines, expected_version + 1, announce_at)
             if over:
                 await record_results(tx, self.db.dialect, game_id, state, now)
 
-        return await self._write(game_id, expected_version, "active", sets, state, also, table=table or keep_table,
-                                 messages=keep_messages)
+        record = await self._write(game_id, expected_version, "active", sets, state, also,
+                                   table=table or keep_table, messages=keep_messages)
+        if over:
+            self.recent.drop(game_id)
+        else:
+            self.recent.moved(game_id, record.version, move, player, actor, said, entries, now, hashed)
+        return record
 
     async def update_table(self, game_id: int, expected_version: int, table: Table, *,
                            log: Sequence[LogEntry] = (), deadlines: DeadlinePlan | None = None,
@@ -164,15 +177,17 @@ class Games:
         record = await self.load_game(game_id)
         now = time.time()
         moves = record.state.moves if record.state is not None else 0
+        entries = entry_bodies(log)
 
         async def also(tx: Transaction) -> None:
-            await log_entries(tx, game_id, moves, log, now)
-            await plan(tx, game_id, deadlines)
-            await announce(tx, game_id, expected_version + 1, announce_at)
+            await log_entries(tx, game_id, moves, entries, now)
+            await plan(tx, game_id, deadlines, expected_version + 1, announce_at)
 
         sets = {"setup": table.model_dump_json(), "updated_at": now}
-        return await self._write(game_id, expected_version, "active", sets, record.state, also, table=table,
-                                 messages=record.messages)
+        changed = await self._write(game_id, expected_version, "active", sets, record.state, also, table=table,
+                                    messages=record.messages)
+        self.recent.table_changed(game_id, changed.version, moves, entries, now)
+        return changed
 
     async def finish_game(self, game_id: int, expected_version: int, status: str = "finished", *,
                           table: Table | None = None, log: Sequence[LogEntry] = (),
@@ -189,10 +204,12 @@ class Games:
         ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
         table = table or record.table
 
+        bodies = entry_bodies(log)
+        self.recent.drop(game_id)
+
         async def also(tx: Transaction) -> None:
-            await log_entries(tx, game_id, record.state.moves if record.state else 0, log, now)
-            await plan(tx, game_id, DeadlinePlan())
-            await announce(tx, game_id, expected_version + 1, announce_at)
+            await log_entries(tx, game_id, record.state.moves if record.state else 0, bodies, now)
+            await plan(tx, game_id, DeadlinePlan(), expected_version + 1, announce_at)
             if ended and record.state is not None:
                 await record_results(tx, self.db.dialect, game_id, record.state, now)
             elif status != "finished":  # those who left it count it as left (reliability)

@@ -9,6 +9,8 @@ from typing import Any
 from engine import EVENTS, parse_action
 
 from .errors import GameNotFound
+from .recent import RecentMoves
+from .recent import Row as Kept
 from .records import ENTRY, LoggedMove
 from .rows import read_messages
 from .sql import Database, Row
@@ -29,23 +31,28 @@ def _since(after: str) -> str:
             " ORDER BY part, seq, move")
 
 
-def _logged(rows: Sequence[Row]) -> list[LoggedMove]:
+def _read(rows: Sequence[Row]) -> list[LoggedMove]:
+    return _logged([(r["part"], r["move"], r["player"], r["actor"], r["body"], r["at"]) for r in rows])
+
+
+def _logged(rows: Sequence[Kept]) -> list[LoggedMove]:
+    """LoggedMoves of `_since`'s rows (or those kept of them: recent.py)."""
     moves: dict[int, LoggedMove] = {}
-    for row in rows:
-        if row["part"] == 0:
-            moves[row["move"]] = LoggedMove(row["move"], row["player"], row["actor"],
-                                            [*EVENTS.validate_json(row["body"])], row["at"])
+    for part, move, player, actor, body, at in rows:
+        if part == 0:
+            moves[move] = LoggedMove(move, player, actor, [*EVENTS.validate_json(body)], at)  # type: ignore[arg-type]
             continue
-        logged = moves.get(row["move"])
+        logged = moves.get(move)
         if logged is None:  # what followed move `after` itself (or, at 0, the deal)
-            logged = moves[row["move"]] = LoggedMove(row["move"], None, "player", [], row["at"])
-        logged.entries.append(ENTRY.validate_json(row["body"]))
+            logged = moves[move] = LoggedMove(move, None, "player", [], at)
+        logged.entries.append(ENTRY.validate_json(body))
     return [moves[m] for m in sorted(moves)]
 
 
 class GameLog:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, recent: RecentMoves | None = None):
         self.db = db
+        self.recent = recent or RecentMoves()  # each game's newest moves as this process wrote them
 
     async def action_log(self, game_id: int) -> list[tuple[str, Any]]:
         """The game's actions in order, parsed for the engine (BadAction / ValueError if a row is damaged)."""
@@ -64,15 +71,22 @@ class GameLog:
             out.append((row["player"], parse_action(json.loads(row["action"])), row["actor"]))
         return out
 
-    async def moves_since(self, game_id: int, after: int) -> list[LoggedMove]:
-        """The moves after move `after` with their events, and the table events from `after` on, in order."""
-        return _logged(await self.db.fetchall(_since("?"), (game_id, after, game_id, after)))
+    async def moves_since(self, game_id: int, after: int, version: int | None = None) -> list[LoggedMove]:
+        """The moves after move `after` with their events, and the table events from `after` on, in order.
+        `version`: the game's the caller holds, whose newest moves may be kept in memory (recent.py)."""
+        kept = None if version is None else self.recent.since(game_id, version, after)
+        if kept is not None:
+            return _logged(kept)
+        return _read(await self.db.fetchall(_since("?"), (game_id, after, game_id, after)))
 
-    async def moves_since_decision(self, game_id: int, player: str) -> list[LoggedMove]:
+    async def moves_since_decision(self, game_id: int, player: str, version: int | None = None) -> list[LoggedMove]:
         """`moves_since` the move at which `player` last decided for themselves, in one query: a panel asks at
-        every open."""
-        return _logged(await self.db.fetchall(_since(LAST_DECISION),
-                                              (game_id, game_id, player, game_id, game_id, player)))
+        every open (and, with `version`, from memory where it can)."""
+        kept = None if version is None else self.recent.since_decision(game_id, version, player)
+        if kept is not None:
+            return _logged(kept)
+        return _read(await self.db.fetchall(_since(LAST_DECISION),
+                                            (game_id, game_id, player, game_id, game_id, player)))
 
     async def notes(self, game_id: int) -> list[tuple[str, str]]:
         rows = await self.db.fetchall("SELECT kind, detail FROM game_notes WHERE game_id = ? ORDER BY id", (game_id,))

@@ -20,6 +20,7 @@ from .games import Games
 from .history import GameLog
 from .ownership import Ownership
 from .ratings import Ratings
+from .recent import RecentMoves
 from .settings import Settings
 from .sql import Database
 from .stats import Records
@@ -37,8 +38,10 @@ class Store:
         # The shards this process claimed (through `leases`): every game write is fenced by them, and the
         # scheduler and start-up read only their games (ownership.py). Nothing is fenced before a claim.
         self.ownership: Ownership = leases.ownership
-        self.games = Games(db, self.editions, self.ownership)
-        self.log = GameLog(db)
+        # Each game's newest moves, kept as they are written and read back from memory (recent.py).
+        self.recent = RecentMoves()
+        self.games = Games(db, self.editions, self.ownership, self.recent)
+        self.log = GameLog(db, self.recent)
         self.deadlines = Deadlines(db, self.ownership)
         self.settings = Settings(db)
         self.records = Records(db)

@@ -19,32 +19,36 @@ UPSERT_DEADLINE = ("INSERT INTO deadlines (game_id, player, kind, due_at, payloa
                    " payload = excluded.payload")
 
 
-async def log_entries(tx: Transaction, game_id: int, move: int, entries: Sequence[LogEntry], now: float) -> None:
-    """Table events (or the deal's events) that follow `move` in the game's log (numbered under the game's
-    row lock, which the write holds)."""
-    for entry in entries:
+def entry_bodies(entries: Sequence[LogEntry]) -> list[str]:
+    """Table events as the log keeps them (JSON)."""
+    return [ENTRY.dump_json(entry).decode() for entry in entries]
+
+
+async def log_entries(tx: Transaction, game_id: int, move: int, bodies: Sequence[str], now: float) -> None:
+    """Table events (or the deal's events; `entry_bodies`) that follow `move` in the game's log (numbered
+    under the game's row lock, which the write holds)."""
+    for body in bodies:
         await tx.execute(
             "INSERT INTO table_log (game_id, seq, move, at, entry) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1"
             " FROM table_log WHERE game_id = ?), ?, ?, ?)",
-            (game_id, game_id, move, now, ENTRY.dump_json(entry).decode()),
+            (game_id, game_id, move, now, body),
         )
 
 
-async def plan(tx: Transaction, game_id: int, deadlines: DeadlinePlan | None) -> None:
-    """Make the game's deadlines what the plan says (None: leave them as they are)."""
-    if deadlines is None:
-        return
-    keep = sorted(deadlines.keep)
-    sql = "DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce'"  # that one goes once it is done
-    if keep:
-        sql += f" AND player NOT IN ({', '.join('?' * len(keep))})"
-    await tx.execute(sql, (game_id, *keep))
-    if deadlines.new:  # all at once: one round trip to PostgreSQL, not one per deadline
-        await tx.executemany(UPSERT_DEADLINE, [(game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload))
-                                               for d in deadlines.new])
-
-
-async def announce(tx: Transaction, game_id: int, version: int, due_at: float | None) -> None:
-    """The durable promise to announce `version` (one row per game, the newest version wins)."""
-    if due_at is not None:
-        await tx.execute(UPSERT_DEADLINE, (game_id, "", "announce", float(due_at), json.dumps({"version": version})))
+async def plan(tx: Transaction, game_id: int, deadlines: DeadlinePlan | None, version: int,
+               announce_at: float | None) -> None:
+    """Make the game's deadlines what the plan says (None: leave them as they are), and promise to announce
+    `version` at `announce_at` (None: no promise; one row per game, the newest version wins). The new rows
+    go in one statement with the promise: one round trip to PostgreSQL, not one per row."""
+    rows = []
+    if deadlines is not None:
+        keep = sorted(deadlines.keep)
+        sql = "DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce'"  # that one goes once it is done
+        if keep:
+            sql += f" AND player NOT IN ({', '.join('?' * len(keep))})"
+        await tx.execute(sql, (game_id, *keep))
+        rows = [(game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload)) for d in deadlines.new]
+    if announce_at is not None:
+        rows.append((game_id, "", "announce", float(announce_at), json.dumps({"version": version})))
+    if rows:
+        await tx.executemany(UPSERT_DEADLINE, rows)

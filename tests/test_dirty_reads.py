@@ -71,11 +71,11 @@ async def test_a_game_loaded_while_a_move_is_half_committed_is_the_previous_vers
     halfway = Halfway()
     append = chain.append
 
-    async def held_append(tx: Transaction, content: tuple[object, ...]) -> None:
+    async def held_append(tx: Transaction, content: tuple[object, ...], previous: bytes | None = None) -> bytes:
         await halfway.pause()  # the game's row is at the new move already; its action row is not written yet
         if outcome == "rolls back":
             raise RolledBack
-        await append(tx, content)
+        return await append(tx, content, previous)
 
     monkeypatch.setattr(chain, "append", held_append)
     player, action = random_action(record.state, rnd)

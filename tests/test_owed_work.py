@@ -243,9 +243,9 @@ async def test_an_announcement_owed_while_a_move_of_its_game_is_being_written_re
     halfway = Halfway()
     append = chain.append
 
-    async def held_inside(tx: Any, content: tuple[Any, ...]) -> None:  # the game's row is written, its log not
-        await halfway.pause()
-        await append(tx, content)
+    async def held_inside(tx: Any, content: tuple[Any, ...], previous: bytes | None = None) -> bytes:
+        await halfway.pause()  # the game's row is written, its log not
+        return await append(tx, content, previous)
 
     monkeypatch.setattr(chain, "append", held_inside)
     panel = (await h.click(ADA, h.find_message(label="My hand & actions").id, label="My hand & actions")).answer

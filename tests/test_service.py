@@ -179,3 +179,32 @@ async def test_a_write_another_process_made_first_is_the_polite_raced_refusal_ev
     assert (await other.lobby.cancel(70, "a", can_manage=False)).notice.code == "raced"
     assert (await service.lobby.cancel(70, "a", can_manage=False)).ok
     assert (await store.games.load_game(record.id)).status == "cancelled"
+
+
+async def test_a_failed_dm_is_told_at_the_next_panel_though_panels_read_nobodys_notice_twice_a_minute(store):
+    """A panel asks at every open whether to tell its player that a DM failed (issue 44: a read each time).
+    Found owing nothing, a person is not asked again for FRESH_SECONDS; a failure noted by this process is
+    told at the very next panel, one noted by another process within FRESH_SECONDS, and each once."""
+    from support.clock import ManualClock
+
+    from bot.service.settings import FRESH_SECONDS
+
+    clock = ManualClock()
+    service, other = GameService(store, clock=clock), GameService(store, clock=clock)  # two processes
+    reads = []
+    merge = store.settings.merge_player_settings
+
+    async def counted(*args, **kwargs):
+        reads.append(args[0])
+        return await merge(*args, **kwargs)
+
+    store.settings.merge_player_settings = counted
+    assert [await service.settings.take_dm_notice("u") for _ in range(3)] == [False] * 3
+    assert reads == ["u"]  # one read for three panels
+    await service.settings.note_dm_failed("u")  # a DM failed here: told at the next panel, once
+    assert [await service.settings.take_dm_notice("u") for _ in range(2)] == [True, False]
+    await store.settings.merge_player_settings("u", {"dm_failed": False})  # they changed how they are told
+    await other.settings.note_dm_failed("u")  # another process's DM failed
+    assert await service.settings.take_dm_notice("u") is False  # not read again yet
+    clock.advance(FRESH_SECONDS + 1)
+    assert [await service.settings.take_dm_notice("u") for _ in range(2)] == [True, False]

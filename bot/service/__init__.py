@@ -74,7 +74,7 @@ class GameService:
         self.pings = Pings(core)
         self.pinged = Pinged(core)
         self.undo = Undo(core)
-        self.settings = Settings(store.settings, core.hours)
+        self.settings = Settings(store.settings, core.hours, core.clock)
         self.mine = Mine(core, self.settings)
         self.ratings = Ratings(core)
         core.on_closed = lambda game_id: self.decisions.thinkers.forget(game_id)

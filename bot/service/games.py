@@ -121,11 +121,11 @@ class Games:
 
     async def since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove]:
         """What happened in the game since `player` last decided for themselves."""
-        return await self.core.store.log.moves_since_decision(record.id, player)
+        return await self.core.store.log.moves_since_decision(record.id, player, record.version)
 
     async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
         """The game's moves after move `after` (-1: all of them, the deal included)."""
-        return await self.core.store.log.moves_since(record.id, after)
+        return await self.core.store.log.moves_since(record.id, after, record.version)
 
     async def final_tally(self, record: GameRecord) -> tuple[GameOver | None, dict[str, dict[str, int]]]:
         """A finished game's end (None if its log has none) and each player's prestige by where it came from."""

@@ -52,9 +52,13 @@ HEADS_UP_CHOICES = ("off", "dm", "channel")  # channel: a line that pings nobody
 
 
 class Settings:
-    def __init__(self, settings: SettingsStore, hours: HoursBook):
+    def __init__(self, settings: SettingsStore, hours: HoursBook, clock: Clock):
         self._settings = settings
         self.hours = hours  # each person's hours, as the turn clock reads them
+        self._clock = clock
+        # People found owing no notice of a failed DM, and when: a panel asks at every open, and a failure
+        # noted here drops the entry at once; one noted by another process is told within FRESH_SECONDS.
+        self._no_notice: dict[str, float] = {}
 
     # --- facts about the deployment
 
@@ -103,13 +107,20 @@ class Settings:
 
     async def note_dm_failed(self, user: str) -> None:
         """A DM could not be delivered: the player is told once, privately, at their next visit."""
+        self._no_notice.pop(user, None)
         await self._settings.merge_player_settings(user, {"dm_failed": True, "dm_failed_told": False},
                                                    when={"dm_failed": False})
 
     async def take_dm_notice(self, user: int | str) -> bool:
         """Whether to tell this player now that their DMs failed (True once per failure)."""
-        return await self._settings.merge_player_settings(str(user), {"dm_failed_told": True},
+        user, now = str(user), self._clock.now()
+        read = self._no_notice.get(user)
+        if read is not None and now - read < FRESH_SECONDS:
+            return False
+        told = await self._settings.merge_player_settings(user, {"dm_failed_told": True},
                                                           when={"dm_failed": True, "dm_failed_told": False})
+        self._no_notice[user] = now  # told now, or nothing to tell: nothing owed either way
+        return told
 
     # --- hours (issue 43): time zone, a daily window, the daily word
 
