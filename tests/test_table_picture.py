@@ -190,3 +190,39 @@ async def test_an_answer_does_without_the_picture_rather_than_take_a_turn_far_be
     assert pictures._budget._next == behind, "no turn taken"
     pictures._budget._next = time.monotonic()  # caught up: drawn at once
     assert await pictures.table_soon(words("en"), record) is not None
+
+
+async def test_a_story_told_on_from_where_it_was_told_last_is_the_story_of_the_whole_log(store):
+    """The table's picture tells who won each noble this round (and, at the end, where prestige came from):
+    told on from the moves since the last picture (issue 44), it is what the whole log tells, at every move,
+    across rounds and to the end."""
+    import random
+
+    from support.storage_helpers import new_stored_game
+
+    from bot.picture.story import Stories
+    from engine import apply
+    from engine.randomplay import random_action
+
+    record = await new_stored_game(store, channel=9, seed=4, players=3)
+    rnd, stories, rounds, checked = random.Random(4), Stories(), 0, 0
+    while record.state.phase != "game_over":
+        for _ in range(rnd.randint(1, 6)):  # a few moves between two pictures
+            player, action = random_action(record.state, rnd)
+            result = apply(record.state, player, action)
+            rounds += any(e.type == "round_started" for e in result.events)
+            record = await store.games.commit_action(record.id, record.version, player, action.to_json_dict(),
+                                                     result.state, events=result.events)
+            if record.state.phase == "game_over":
+                break
+        told = stories.told(record.id, record.state.moves)
+        if told is None:
+            now = story(await store.log.moves_since(record.id, -1))
+        else:
+            upto, before = told
+            now = story([m for m in await store.log.moves_since(record.id, upto, record.version) if m.move > upto],
+                        before)
+        stories.keep(record.id, record.state.moves, now)
+        assert now == story(await store.log.moves_since(record.id, -1)), record.state.moves
+        checked += 1
+    assert rounds >= 3 and checked > 30 and now.prestige

@@ -22,7 +22,7 @@ import discord
 from engine import spectator_view
 from storage import Deadline, GameRecord
 
-from ..picture.story import Story, story
+from ..picture.story import Stories, Story, story
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
@@ -69,6 +69,7 @@ class Presenter:
         self.live = LivePanels(client, service, self._lost)  # players' private panels that follow the game
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
+        self.stories = Stories()  # each open game's, as far as it was told (only the moves since are read)
         self.pictures.story = self._story
 
     async def close(self) -> None:
@@ -185,9 +186,20 @@ class Presenter:
 
     async def _story(self, record: GameRecord) -> Story:
         """From the public log: who won each noble this round (a round is never this many moves), and at the
-        end where each score came from (the whole game)."""
-        since = -1 if not record.open or record.state is None else record.state.moves - STORY_MOVES
-        return story(await self.service.games.history(record, since))
+        end where each score came from (the whole game). An open game's goes on from where it was told last:
+        only the moves since are read."""
+        if not record.open or record.state is None:
+            self.stories.forget(record.id)
+            return story(await self.service.games.history(record, -1))
+        moves = record.state.moves
+        told = self.stories.told(record.id, moves)
+        if told is None:
+            now = story(await self.service.games.history(record, moves - STORY_MOVES))
+        else:
+            upto, before = told  # (a table event after that move, told or not, is no part of a story)
+            now = story([m for m in await self.service.games.history(record, upto) if m.move > upto], before)
+        self.stories.keep(record.id, moves, now)
+        return now
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""

@@ -16,10 +16,13 @@ class Story:
     prestige: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> source -> points
 
 
-def story(moves: Iterable[LoggedMove]) -> Story:
-    """From `storage.LoggedMove`s (the whole game, or at least the round under way): public entries only."""
-    won: dict[str, str | None] = {}
+def story(moves: Iterable[LoggedMove], before: Story | None = None) -> Story:
+    """From `storage.LoggedMove`s (the whole game, or at least the round under way): public entries only;
+    `before`: the story of the moves before these (they go on from it)."""
+    won: dict[str, str | None] = dict(before.won) if before is not None else {}
     prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for player, sources in (before.prestige if before is not None else {}).items():
+        prestige[player].update(sources)
     for move in moves:
         for e in move.entries:
             if e.type == "round_started":
@@ -31,3 +34,36 @@ def story(moves: Iterable[LoggedMove]) -> Story:
             elif e.type == "prestige_gained":
                 prestige[e.player][e.reason] += e.amount
     return Story(won, {p: dict(s) for p, s in prestige.items()})
+
+
+GAMES_KEPT = 20_000  # open games of one process (one that ended elsewhere is never told here again)
+
+# A story as plain tuples (the nobles won, each player's prestige by source), which the garbage collector
+# stops walking once it has seen them: one is kept per live game.
+_Told = tuple[tuple[tuple[str, str | None], ...], tuple[tuple[str, tuple[tuple[str, int], ...]], ...]]
+
+
+class Stories:
+    """The story of each open game as far as it was told last, so the next picture reads only the moves
+    since (a few, from memory: storage/recent.py) instead of the whole round (issue 44)."""
+
+    def __init__(self) -> None:
+        self._told: dict[int, tuple[int, _Told]] = {}  # by game: told up to that many moves, and what
+
+    def told(self, game_id: int, moves: int) -> tuple[int, Story] | None:
+        """(moves, story) of the game told so far, if no more moves than `moves` (else nothing to go on)."""
+        kept = self._told.get(game_id)
+        if kept is None or kept[0] > moves:
+            return None
+        upto, (won, prestige) = kept
+        return upto, Story(dict(won), {p: dict(s) for p, s in prestige})
+
+    def keep(self, game_id: int, moves: int, told: Story) -> None:
+        self._told.pop(game_id, None)  # the newest last: past GAMES_KEPT, the games told longest ago go
+        self._told[game_id] = (moves, (tuple(told.won.items()),
+                                       tuple((p, tuple(s.items())) for p, s in told.prestige.items())))
+        if len(self._told) > GAMES_KEPT:
+            del self._told[next(iter(self._told))]
+
+    def forget(self, game_id: int) -> None:
+        self._told.pop(game_id, None)
