@@ -686,6 +686,14 @@ class FeaturesMeet(RuleBasedStateMachine):
                 "the stored log does not replay to the stored game"
         assert stored.state.moves == len(played)
         self.match(played)
+        # Issue 44: the newest moves kept in memory as they were written (storage/recent.py: what a panel's
+        # catch-up and the table's lines read) are what is stored, whatever happened (undo, seats, restarts).
+        for player in (*stored.table.players, "nobody"):
+            assert await store.log.moves_since_decision(stored.id, player, stored.version) == \
+                await store.log.moves_since_decision(stored.id, player), f"{player}'s catch-up from memory"
+        for after in (-1, stored.state.moves - 16):
+            assert await store.log.moves_since(stored.id, after, stored.version) == \
+                await store.log.moves_since(stored.id, after), "the table's lines from memory"
         if not self.wrote:
             assert stored.version == self.version, "a step refused throughout changed the game"
         self.version = stored.version
