@@ -37,7 +37,7 @@ from .reliability import record_departures
 from .rows import META, OPEN, SELECT_GAME, explain_miss, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
-from .writes import entry_bodies, log_entries, plan
+from .writes import bookkeeping, entry_bodies, log_entries, plan
 
 
 class Games:
@@ -150,13 +150,11 @@ class Games:
         if over:
             sets |= {"status": "finished", "finished_at": now}
         move, said, entries = state.moves, EVENTS.dump_json(list(events)).decode(), entry_bodies(log)
-        previous = self.recent.previous_hash(game_id, expected_version, move - 1)
-        hashed = b""
+        previous, hashed = self.recent.previous_hash(game_id, expected_version, move - 1), [b""]
 
         async def also(tx: Transaction) -> None:
-            nonlocal hashed
-            hashed = await chain.append(tx, (game_id, move, expected_version + 1, player, actor, json.dumps(action),
-                                             said, now), previous)
+            hashed[0] = await chain.append(tx, (game_id, move, expected_version + 1, player, actor,
+                                                json.dumps(action), said, now), previous)
             await log_entries(tx, game_id, move, entries, now)
             await plan(tx, game_id, DeadlinePlan() if over else deadlines, expected_version + 1, announce_at)
             if over:
@@ -167,7 +165,7 @@ class Games:
         if over:
             self.recent.drop(game_id)
         else:
-            self.recent.moved(game_id, record.version, move, player, actor, said, entries, now, hashed)
+            self.recent.moved(game_id, record.version, move, player, actor, said, entries, now, hashed[0])
         return record
 
     async def update_table(self, game_id: int, expected_version: int, table: Table, *,
@@ -204,11 +202,10 @@ class Games:
         ended = status == "finished" and record.state is not None and record.state.phase == "game_over"
         table = table or record.table
 
-        bodies = entry_bodies(log)
         self.recent.drop(game_id)
 
         async def also(tx: Transaction) -> None:
-            await log_entries(tx, game_id, record.state.moves if record.state else 0, bodies, now)
+            await log_entries(tx, game_id, record.state.moves if record.state else 0, entry_bodies(log), now)
             await plan(tx, game_id, DeadlinePlan(), expected_version + 1, announce_at)
             if ended and record.state is not None:
                 await record_results(tx, self.db.dialect, game_id, record.state, now)
@@ -251,23 +248,9 @@ class Games:
         return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
 
     async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
-        """Store the bot's bookkeeping of a game's messages; no version bump, never a conflict.
-
-        `settled`: everything up to this version has been announced, so its announcement is dropped.
-        """
-        version = self.db.dialect.json_int("payload", "version")
-
-        async def work(tx: Transaction) -> None:
-            row = await tx.fetchone("UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id",
-                                    (messages.model_dump_json(), game_id))
-            if row is None:
-                raise GameNotFound(game_id)
-            await self.ownership.fence(tx, self.db.dialect, row["guild_id"])
-            if settled is not None:
-                await tx.execute("DELETE FROM deadlines WHERE game_id = ? AND kind = 'announce' AND player = ''"
-                                 f" AND {version} <= ?", (game_id, settled))
-
-        await self.db.transaction(work)
+        """Store the bot's bookkeeping of a game's messages (writes.bookkeeping): no version bump, no conflict."""
+        await self.db.transaction(lambda tx: bookkeeping(tx, self.db.dialect, self.ownership, game_id, messages,
+                                                         settled))
 
     # --- loading (verification and repair: repair.py)
 

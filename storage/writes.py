@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from .records import ENTRY, DeadlinePlan, LogEntry
-from .sql import Transaction
+from .errors import GameNotFound
+from .ownership import Ownership
+from .records import ENTRY, DeadlinePlan, LogEntry, TableMessages
+from .sql import Dialect, Transaction
 
 UPSERT_DEADLINE = ("INSERT INTO deadlines (game_id, player, kind, due_at, payload) VALUES (?, ?, ?, ?, ?)"
                    " ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
@@ -52,3 +54,18 @@ async def plan(tx: Transaction, game_id: int, deadlines: DeadlinePlan | None, ve
         rows.append((game_id, "", "announce", float(announce_at), json.dumps({"version": version})))
     if rows:
         await tx.executemany(UPSERT_DEADLINE, rows)
+
+
+async def bookkeeping(tx: Transaction, dialect: Dialect, ownership: Ownership, game_id: int, messages: TableMessages,
+                      settled: int | None) -> None:
+    """The bot's bookkeeping of a game's messages, stored with no version bump (never a conflict). `settled`:
+    everything up to this version has been announced, so its announcement is dropped."""
+    row = await tx.fetchone("UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id", (messages.model_dump_json(),
+                                                                                         game_id))
+    if row is None:
+        raise GameNotFound(game_id)
+    await ownership.fence(tx, dialect, row["guild_id"])
+    if settled is not None:
+        version = dialect.json_int("payload", "version")
+        await tx.execute("DELETE FROM deadlines WHERE game_id = ? AND kind = 'announce' AND player = ''"
+                         f" AND {version} <= ?", (game_id, settled))

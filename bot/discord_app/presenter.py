@@ -22,7 +22,7 @@ import discord
 from engine import spectator_view
 from storage import Deadline, GameRecord
 
-from ..picture.story import Stories, Story, story
+from ..picture.story import Stories
 from ..service import GameService, Outcome
 from ..wording import ENGLISH, Words, clock, end, notices, phases, words
 from ..wording.history import move_lines
@@ -43,7 +43,6 @@ from .widgets import RematchButton, lobby_view, table_view, view_of
 log = logging.getLogger(__name__)
 LOG_LINES = 8  # lines of the log on the table
 LOG_MOVES = 16  # moves read back for them
-STORY_MOVES = 400  # moves read back for the picture's story of the round under way
 TOKEN_LIFE = 14 * 60.0  # an interaction's token lives 15 minutes; a follow-up needs it alive
 WATCH_SECONDS = 300.0  # how recently a player must have used their panel to be watching it
 
@@ -70,7 +69,7 @@ class Presenter:
         self.watch = watch
         self.pictures = pictures or Pictures()  # the table as a picture, on the table message
         self.stories = Stories()  # each open game's, as far as it was told (only the moves since are read)
-        self.pictures.story = self._story
+        self.pictures.story = lambda record: self.stories.tell(record, self.service.games.history)
 
     async def close(self) -> None:
         await self.drawer.close()
@@ -183,23 +182,6 @@ class Presenter:
         if picture is not None:
             picture.show_in(embed)
         return embed, table_view(_words(record), record.id) if record.status == "active" else None, files
-
-    async def _story(self, record: GameRecord) -> Story:
-        """From the public log: who won each noble this round (a round is never this many moves), and at the
-        end where each score came from (the whole game). An open game's goes on from where it was told last:
-        only the moves since are read."""
-        if not record.open or record.state is None:
-            self.stories.forget(record.id)
-            return story(await self.service.games.history(record, -1))
-        moves = record.state.moves
-        told = self.stories.told(record.id, moves)
-        if told is None:
-            now = story(await self.service.games.history(record, moves - STORY_MOVES))
-        else:
-            upto, before = told  # (a table event after that move, told or not, is no part of a story)
-            now = story([m for m in await self.service.games.history(record, upto) if m.move > upto], before)
-        self.stories.keep(record.id, moves, now)
-        return now
 
     async def embed(self, record: GameRecord) -> discord.Embed:
         """The table as everybody may see it: the lobby, the game with its latest log lines, or its end."""

@@ -4,10 +4,10 @@ the round under way, and, once the game is over, where each player's prestige ca
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-from storage import LoggedMove
+from storage import GameRecord, LoggedMove
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,8 @@ def story(moves: Iterable[LoggedMove], before: Story | None = None) -> Story:
     return Story(won, {p: dict(s) for p, s in prestige.items()})
 
 
+STORY_MOVES = 400  # moves read back for the story of the round under way, when none was told before
+History = Callable[[GameRecord, int], Awaitable[list[LoggedMove]]]
 GAMES_KEPT = 20_000  # open games of one process (one that ended elsewhere is never told here again)
 
 # A story as plain tuples (the nobles won, each player's prestige by source), which the garbage collector
@@ -49,6 +51,23 @@ class Stories:
 
     def __init__(self) -> None:
         self._told: dict[int, tuple[int, _Told]] = {}  # by game: told up to that many moves, and what
+
+    async def tell(self, record: GameRecord, history: History) -> Story:
+        """From the public log (`history(record, after)`: the moves after that one): who won each noble this
+        round (a round is never STORY_MOVES moves), and at the end where each score came from (the whole
+        game). An open game's goes on from where it was told last: only the moves since are read."""
+        if not record.open or record.state is None:
+            self.forget(record.id)
+            return story(await history(record, -1))
+        moves = record.state.moves
+        told = self.told(record.id, moves)
+        if told is None:
+            now = story(await history(record, moves - STORY_MOVES))
+        else:
+            upto, before = told  # (a table event after that move, told or not, is no part of a story)
+            now = story([m for m in await history(record, upto) if m.move > upto], before)
+        self.keep(record.id, moves, now)
+        return now
 
     def told(self, game_id: int, moves: int) -> tuple[int, Story] | None:
         """(moves, story) of the game told so far, if no more moves than `moves` (else nothing to go on)."""
