@@ -215,14 +215,7 @@ async def test_a_story_told_on_from_where_it_was_told_last_is_the_story_of_the_w
                                                      result.state, events=result.events)
             if record.state.phase == "game_over":
                 break
-        told = stories.told(record.id, record.state.moves)
-        if told is None:
-            now = story(await store.log.moves_since(record.id, -1))
-        else:
-            upto, before = told
-            now = story([m for m in await store.log.moves_since(record.id, upto, record.version) if m.move > upto],
-                        before)
-        stories.keep(record.id, record.state.moves, now)
+        now = await stories.tell(record, lambda r, after: store.log.moves_since(r.id, after, r.version))
         assert now == story(await store.log.moves_since(record.id, -1)), record.state.moves
         checked += 1
     assert rounds >= 3 and checked > 30 and now.prestige
