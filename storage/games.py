@@ -226,13 +226,15 @@ class Games:
 
         async def work(tx: Transaction) -> Row:
             assignments = ", ".join(f"{column} = ?" for column in sets)
+            fence, fenced = self.ownership.returning(self.db.dialect)  # the lease read by this one statement
             row = await tx.fetchone(
                 f"UPDATE games SET version = version + 1, {assignments} WHERE id = ? AND version = ? AND status = ?"
-                f" RETURNING {META}", (*sets.values(), game_id, expected_version, status),
+                f" RETURNING {META}{fence}", (*sets.values(), game_id, expected_version, status, *fenced),
             )
             if row is None:
                 await explain_miss(tx, game_id, expected_version, status)
-            await self.ownership.fence(tx, self.db.dialect, row["guild_id"])
+            if fence:
+                self.ownership.passed(row["guild_id"], row["fence_holder"])
             if also is not None:
                 await also(tx)
             return row

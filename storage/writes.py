@@ -60,11 +60,13 @@ async def bookkeeping(tx: Transaction, dialect: Dialect, ownership: Ownership, g
                       settled: int | None) -> None:
     """The bot's bookkeeping of a game's messages, stored with no version bump (never a conflict). `settled`:
     everything up to this version has been announced, so its announcement is dropped."""
-    row = await tx.fetchone("UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id", (messages.model_dump_json(),
-                                                                                         game_id))
+    fence, fenced = ownership.returning(dialect)  # the lease read by this one statement
+    row = await tx.fetchone(f"UPDATE games SET ui = ? WHERE id = ? RETURNING guild_id{fence}",
+                            (messages.model_dump_json(), game_id, *fenced))
     if row is None:
         raise GameNotFound(game_id)
-    await ownership.fence(tx, dialect, row["guild_id"])
+    if fence:
+        ownership.passed(row["guild_id"], row["fence_holder"])
     if settled is not None:
         version = dialect.json_int("payload", "version")
         await tx.execute("DELETE FROM deadlines WHERE game_id = ? AND kind = 'announce' AND player = ''"

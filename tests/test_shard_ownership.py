@@ -159,3 +159,27 @@ async def test_a_process_whose_write_was_fenced_out_stops_serving(processes, cap
     assert keeper.lost and "shard 1 was refused" in caplog.text and "pid 22 on host-b" in caplog.text
     await keeper.release()
     assert [(lease.shard, lease.holder) for lease in await successor.leases.leases()] == [(1, "b")]
+
+
+async def test_a_fenced_move_reads_its_lease_in_the_game_rows_own_statement(processes, monkeypatch):
+    """Issue 44: a move is a transaction of round trips, each paid for under load. The fence is read by the
+    game row's UPDATE itself, not by a statement of its own: a move whose previous hash is kept is the row and
+    the action, nothing else; and the fence still holds (the test above)."""
+    from storage.postgres.database import _Connection
+
+    owner = processes[0]
+    await owner.leases.take_lease("a", 11, "host-a", 30, T0, shards=[0, 1], count=2)
+    game = await new_stored_game(owner, channel=5, seed=3, guild=guild_of_shard(1))
+    said: list[str] = []
+
+    def counted(read):
+        def counting(self, sql, *args):
+            said.append(" ".join(sql.split()[:3]))
+            return read(self, sql, *args)
+        return counting
+
+    for name in ("fetchone", "fetchall", "execute", "executemany"):
+        monkeypatch.setattr(_Connection, name, counted(getattr(_Connection, name)))
+    moved = await play_random(owner, game, 1, random.Random(1))
+    assert moved.version == game.version + 1
+    assert said == ["UPDATE games SET", "INSERT INTO actions"]
