@@ -12,6 +12,7 @@ import gc
 import io
 import os
 import random
+import threading
 import unicodedata
 from pathlib import Path
 
@@ -72,6 +73,24 @@ def test_golden_hand(states):
         path.write_bytes(data)
     got, want = opened(data), opened(path.read_bytes())
     assert got.size == want.size and sum(ImageStat.Stat(ImageChops.difference(got, want)).mean) / 3 < 1.0
+
+
+def test_a_picture_drawn_where_a_taller_one_was_drawn_is_the_picture_drawn_on_a_new_sheet(states):
+    """Each drawing thread draws every picture on one sheet, wiped between them (layout.canvas): nothing of
+    the picture before may show, below the new one's end nor under it."""
+    def fresh(draw) -> bytes:  # on a thread of its own: a sheet never drawn on
+        drawn: list[bytes] = []
+        thread = threading.Thread(target=lambda: drawn.append(draw()))
+        thread.start()
+        thread.join()
+        return drawn[0]
+
+    short, tall = states[(2, "start")], states[(5, "end")]
+    hand = player_view(short, short.players[0].id)
+    for draw in (lambda: picture(short), lambda: hand_picture(hand, words("en"))):
+        picture(tall)  # a taller picture first, on this thread's sheet
+        again = draw()
+        assert again == fresh(draw) and opened(again).size[1] < opened(picture(tall)).size[1]
 
 
 def test_a_players_view_is_refused(states):
