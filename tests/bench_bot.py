@@ -109,6 +109,7 @@ async def moves_in(where: str) -> int:
 
 @contextlib.asynccontextmanager
 async def bot_process(fake: FakeDiscord, folder: Path, where: str, **settings: str):
+    folder.mkdir(exist_ok=True)
     at = {"DATABASE_URL": where} if "://" in where else {"DATABASE_PATH": where, "DATABASE_URL": ""}
     env = {**os.environ, **fake.env("bench-token"), "DISCORD_GUILD_ID": str(GUILD), "PYTHONPATH": str(BOT_ROOT),
            **at, "MONITOR_PATH": str(folder / "monitor.json"),
@@ -122,6 +123,59 @@ async def bot_process(fake: FakeDiscord, folder: Path, where: str, **settings: s
         await stop_process(proc, 20)
         if os.environ.get("BENCH_KEEP_LOG"):  # the bot's log, to read after the run
             shutil.copy(folder / "bot.log", os.environ["BENCH_KEEP_LOG"])
+
+
+class Bots:
+    """The bot's processes under measurement: one, or (`--processes N`, PostgreSQL) N owning one Discord shard
+    each, as a deployment that outgrew one process runs. Their CPU, memory and monitors are summed."""
+
+    def __init__(self, procs: list[asyncio.subprocess.Process], monitors: list[Path]):
+        self.procs, self.monitors = procs, monitors
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.procs)
+
+    def rss(self) -> int:
+        return sum(rss_kb(p.pid) for p in self.procs)
+
+    def workers(self) -> int:
+        return sum(workers_rss_kb(p.pid) for p in self.procs)
+
+    def monitor(self) -> dict:
+        """The monitors' latest writes as one: counts and memory summed, collections and pauses together."""
+        found = [m for m in map(_monitor, self.monitors) if m]
+        if len(found) <= 1:
+            return found[0] if found else {}
+        merged = dict(found[0])
+        merged["gc_full"] = sorted(x for m in found for x in m.get("gc_full", []))
+        merged["long_pauses"] = sorted(x for m in found for x in m.get("long_pauses", []))
+        merged["gc_runs_by_generation"] = [sum(g) for g in zip(*(m.get("gc_runs_by_generation", [0] * 3)
+                                                                 for m in found))]
+        blocks = [m.get("python_blocks") for m in found]
+        merged["python_blocks"] = None if None in blocks else sum(blocks)
+        mallocs = [m.get("malloc_mb") or {} for m in found]
+        merged["malloc_mb"] = {k: round(sum(m.get(k) or 0 for m in mallocs), 1) for k in ("used", "free")}
+        return merged
+
+
+def shard_guilds(count: int) -> list[int]:
+    """A guild of each of `count` Discord shards (a guild's shard is `(id >> 22) % count`)."""
+    return [(731_000 * count + shard) << 22 for shard in range(count)]
+
+
+@contextlib.asynccontextmanager
+async def bot_processes(fake: FakeDiscord, folder: Path, where: str, count: int, **settings: str):
+    """`count` bot processes, process i owning shard i of `count` (one: `bot_process`, the whole guild)."""
+    if count == 1:
+        async with bot_process(fake, folder, where, **settings) as proc:
+            yield Bots([proc], [folder / "monitor.json"])
+        return
+    monitors = [folder / f"monitor-{i}.json" for i in range(count)]
+    async with contextlib.AsyncExitStack() as stack:
+        procs = [await stack.enter_async_context(bot_process(
+            fake, folder / f"bot-{i}", where, DISCORD_GUILD_ID="", SHARD_COUNT=str(count), SHARD_IDS=str(i),
+            MONITOR_PATH=str(monitors[i]), **settings)) for i in range(count)]
+        yield Bots(procs, monitors)
 
 
 async def answered(fake: FakeDiscord, result, latencies: list[float], filled: list[float] | None = None):
@@ -408,16 +462,26 @@ async def people(args, folder: Path) -> dict:
     measured. Prints per kind the latency percentiles, the interactions not answered within Discord's 3 s,
     the bot's CPU per interaction, its memory per live game and its full collections."""
     users = [FakeUser(USER + i, f"P{i}") for i in range(args.users)]
-    fake = FakeDiscord(guild_id=GUILD, users=users, channels=args.games, rate_limits=True, record_requests=False,
-                       keep_outputs=2000, token="bench-token")
+    if args.processes == 1:
+        fake = FakeDiscord(guild_id=GUILD, users=users, channels=args.games, rate_limits=True,
+                           record_requests=False, keep_outputs=2000, token="bench-token")
+    else:  # a guild per shard, the games shared out among them (channel ids apart from the users')
+        guilds = shard_guilds(args.processes)
+        channels = [[g + 1 + i for i in range(n, args.games, args.processes)] for n, g in enumerate(guilds)]
+        fake = FakeDiscord(guild_id=guilds[0], channel_ids=channels[0], more_guilds=dict(zip(guilds[1:], channels[1:])),
+                           users=users, rate_limits=True, record_requests=False, keep_outputs=2000,
+                           token="bench-token")
     where = await database(folder)
-    monitor_file = folder / "monitor.json"
     port = free_port() if args.metrics else None
-    async with fake, bot_process(fake, folder, where, **({"METRICS_PORT": str(port)} if port else {})) as proc, \
-            scraping(port):
-        await fake.wait_for_ready(timeout=60)
+    async with fake, bot_processes(fake, folder, where, args.processes,
+                                   **({"METRICS_PORT": str(port)} if port else {})) as bots, scraping(port):
+        if args.processes == 1:
+            await fake.wait_for_ready(timeout=60)
+        else:
+            await fake.wait_until(lambda: all(fake.gateway.serving(g) for g in fake.guild_ids) and fake.commands,
+                                  timeout=120, what="every shard connected")
         await asyncio.sleep(3)
-        rss_empty = rss_kb(proc.pid)
+        rss_empty = bots.rss()
         games = await open_tables(fake, users, args.games)
         crowd = People(fake, games, args.rate)
         if args.warmup:
@@ -429,9 +493,9 @@ async def people(args, folder: Path) -> dict:
         gc.freeze()
         moves_before = await moves_in(where)
         crowd.reset()
-        cpu0, at0, monitor0 = cpu_seconds(proc.pid), time.time(), _monitor(monitor_file)
+        cpu0, at0, monitor0 = bots.cpu(), time.time(), bots.monitor()
         own0 = time.process_time()
-        rss, workers = [rss_kb(proc.pid)], [workers_rss_kb(proc.pid)]
+        rss, workers = [bots.rss()], [bots.workers()]
         # What the RSS is made of, from the monitor's latest write: Python's objects (allocated blocks, in
         # thousands), the C allocator's live and free memory (MB): growth in RSS that none of them shows is
         # neither the games nor a leak of objects.
@@ -448,28 +512,29 @@ async def people(args, folder: Path) -> dict:
         async def sample() -> None:
             while True:
                 await asyncio.sleep(10)
-                rss.append(rss_kb(proc.pid))
-                workers.append(workers_rss_kb(proc.pid))
-                inside.append(_inside(_monitor(monitor_file)))
+                rss.append(bots.rss())
+                workers.append(bots.workers())
+                inside.append(_inside(bots.monitor()))
                 # What the fake Discord gathered meanwhile (the channels' messages) lives as long as the run:
                 # frozen too, or this process's full collections grow with it (to 2 s in ten minutes).
                 gc.freeze()
         sampler = asyncio.ensure_future(sample())
         await crowd.run(args.in_flight, args.seconds)
         sampler.cancel(), lagger.cancel()
-        took, cpu = time.time() - at0, cpu_seconds(proc.pid) - cpu0
+        took, cpu = time.time() - at0, bots.cpu() - cpu0
         own = time.process_time() - own0
         await asyncio.sleep(WRITE_WAIT)
-        monitor, moves = _monitor(monitor_file), await moves_in(where)
-        if args.keep_monitor and monitor_file.exists():
-            Path(args.keep_monitor).write_text(monitor_file.read_text())
-        rss.append(rss_kb(proc.pid))
+        monitor, moves = bots.monitor(), await moves_in(where)
+        if args.keep_monitor:
+            Path(args.keep_monitor).write_text(json.dumps(monitor))
+        rss.append(bots.rss())
         done = crowd.interactions()
         full = [ms for at, ms in monitor.get("gc_full", []) if at >= at0]
         by_gen = [a - b for a, b in zip(monitor.get("gc_runs_by_generation", [0] * 3),
                                         monitor0.get("gc_runs_by_generation", [0] * 3))]
         return {
             "games": args.games, "users": args.users, "in_flight": args.in_flight, "rate_asked": args.rate,
+            "processes": args.processes,
             "seconds": round(took), "moves_per_game_at_start": round(moves_before / args.games, 1),
             "interactions_per_s": round(done / took, 1), "moves_per_s": round((moves - moves_before) / took, 1),
             "first_callback_ms": {k: percentiles(v) for k, v in crowd.first.items()},
@@ -608,9 +673,13 @@ async def main() -> None:
     parser.add_argument("--people", action="store_true", help="load shaped like people's (issue 44)")
     parser.add_argument("--in-flight", type=int, default=64, help="--people: people waiting for an answer at once")
     parser.add_argument("--warmup", type=float, default=30.0, help="--people: seconds of load before measuring")
+    parser.add_argument("--processes", type=int, default=1, help="--people --postgres: bot processes, each "
+                        "owning one Discord shard of as many (their CPU and memory summed)")
     parser.add_argument("--metrics", action="store_true", help="--people: with the bot's Prometheus metrics on, "
                         "scraped every 5 s")
     args = parser.parse_args()
+    if args.processes != 1 and not (args.people and args.postgres):
+        parser.error("--processes needs --people and --postgres (SQLite is one process's)")
     global BOT_ROOT, POSTGRES
     if args.bot_root:
         BOT_ROOT = Path(args.bot_root).resolve()
