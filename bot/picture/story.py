@@ -16,12 +16,17 @@ class Story:
     prestige: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> source -> points
 
 
-def story(moves: Iterable[LoggedMove], before: Story | None = None) -> Story:
+# A story as plain tuples (the nobles won, each player's prestige by source), which the garbage collector
+# stops walking once it has seen them: one is kept per live game.
+_Told = tuple[tuple[tuple[str, str | None], ...], tuple[tuple[str, tuple[tuple[str, int], ...]], ...]]
+
+
+def story(moves: Iterable[LoggedMove], before: _Told = ((), ())) -> Story:
     """From `storage.LoggedMove`s (the whole game, or at least the round under way): public entries only;
-    `before`: the story of the moves before these (they go on from it)."""
-    won: dict[str, str | None] = dict(before.won) if before is not None else {}
+    `before`: the story of the moves before these, as `Stories` keeps it (they go on from it)."""
+    won: dict[str, str | None] = dict(before[0])
     prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for player, sources in (before.prestige if before is not None else {}).items():
+    for player, sources in before[1]:
         prestige[player].update(sources)
     for move in moves:
         for e in move.entries:
@@ -40,10 +45,6 @@ STORY_MOVES = 400  # moves read back for the story of the round under way, when 
 History = Callable[[GameRecord, int], Awaitable[list[LoggedMove]]]
 GAMES_KEPT = 20_000  # open games of one process (one that ended elsewhere is never told here again)
 
-# A story as plain tuples (the nobles won, each player's prestige by source), which the garbage collector
-# stops walking once it has seen them: one is kept per live game.
-_Told = tuple[tuple[tuple[str, str | None], ...], tuple[tuple[str, tuple[tuple[str, int], ...]], ...]]
-
 
 class Stories:
     """The story of each open game as far as it was told last, so the next picture reads only the moves
@@ -60,29 +61,18 @@ class Stories:
             self.forget(record.id)
             return story(await history(record, -1))
         moves = record.state.moves
-        told = self.told(record.id, moves)
-        if told is None:
+        kept = self._told.get(record.id)
+        if kept is None or kept[0] > moves:  # (a game taken back past what was told: told again)
             now = story(await history(record, moves - STORY_MOVES))
         else:
-            upto, before = told  # (a table event after that move, told or not, is no part of a story)
+            upto, before = kept  # (a table event after that move, told or not, is no part of a story)
             now = story([m for m in await history(record, upto) if m.move > upto], before)
-        self.keep(record.id, moves, now)
-        return now
-
-    def told(self, game_id: int, moves: int) -> tuple[int, Story] | None:
-        """(moves, story) of the game told so far, if no more moves than `moves` (else nothing to go on)."""
-        kept = self._told.get(game_id)
-        if kept is None or kept[0] > moves:
-            return None
-        upto, (won, prestige) = kept
-        return upto, Story(dict(won), {p: dict(s) for p, s in prestige})
-
-    def keep(self, game_id: int, moves: int, told: Story) -> None:
-        self._told.pop(game_id, None)  # the newest last: past GAMES_KEPT, the games told longest ago go
-        self._told[game_id] = (moves, (tuple(told.won.items()),
-                                       tuple((p, tuple(s.items())) for p, s in told.prestige.items())))
+        self._told.pop(record.id, None)  # the newest last: past GAMES_KEPT, the games told longest ago go
+        self._told[record.id] = (moves, (tuple(now.won.items()),
+                                         tuple((p, tuple(s.items())) for p, s in now.prestige.items())))
         if len(self._told) > GAMES_KEPT:
             del self._told[next(iter(self._told))]
+        return now
 
     def forget(self, game_id: int) -> None:
         self._told.pop(game_id, None)
