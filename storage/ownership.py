@@ -27,9 +27,12 @@ def shard_of(guild_id: int, count: int) -> int:
     return (int(guild_id) >> 22) % count
 
 
+FIRST_ROW = 1  # the lease row of shard 0
+
+
 def row_of(shard: int) -> int:
     """The lease row that names the holder of `shard`."""
-    return shard + 1
+    return shard + FIRST_ROW
 
 
 class ShardLost(StorageError):
@@ -76,8 +79,8 @@ class Ownership:
         this process has claimed its shards."""
         if self.holder is None:
             return "", []
-        return (f", (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + 1{dialect.key_share})"
-                " AS fence_holder", [self.count])
+        return (f", (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}"
+                f"{dialect.key_share}) AS fence_holder", [self.count])  # (row_of(shard_of(guild)), in SQL)
 
     def passed(self, guild_id: int, holder: str | None) -> None:
         """ShardLost (the write is rolled back) unless `holder`, read in the write's transaction for
