@@ -150,10 +150,11 @@ class Games:
         if over:
             sets |= {"status": "finished", "finished_at": now}
         move, said, entries = state.moves, EVENTS.dump_json(list(events)).decode(), entry_bodies(log)
-        previous, hashed = self.recent.previous_hash(game_id, expected_version, move - 1), [b""]
+        previous, hashed = self.recent.previous_hash(game_id, expected_version, move - 1), b""
 
         async def also(tx: Transaction) -> None:
-            hashed[0] = await chain.append(tx, (game_id, move, expected_version + 1, player, actor,
+            nonlocal hashed  # the new link's hash, for what is kept of the game once the transaction is done
+            hashed = await chain.append(tx, (game_id, move, expected_version + 1, player, actor,
                                                 json.dumps(action), said, now), previous)
             await log_entries(tx, game_id, move, entries, now)
             await plan(tx, game_id, DeadlinePlan() if over else deadlines, expected_version + 1, announce_at)
@@ -165,7 +166,7 @@ class Games:
         if over:
             self.recent.drop(game_id)
         else:
-            self.recent.moved(game_id, record.version, move, player, actor, said, entries, now, hashed[0])
+            self.recent.moved(game_id, record.version, move, player, actor, said, entries, now, hashed)
         return record
 
     async def update_table(self, game_id: int, expected_version: int, table: Table, *,

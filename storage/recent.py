@@ -105,7 +105,7 @@ class RecentMoves:
             a = actions[0][1]
             t = max(t, a)
             events = tuple(r for r in events if r[1] >= t)
-        self._tails.pop(game_id, None)
+        self._tails.pop(game_id, None)  # (and put back last: the game kept longest ago is the first forgotten)
         self._tails[game_id] = (version, a, t, actions, events, head)
         if len(self._tails) > self._games:
             del self._tails[next(iter(self._tails))]
