@@ -128,8 +128,7 @@ class Games:
                             state: GameState, *, events: Sequence[Event] = (), actor: Actor = "player",
                             table: Table | None = None, log: Sequence[LogEntry] = (),
                             deadlines: DeadlinePlan | None = None, keep_table: Table | None = None,
-                            keep_messages: TableMessages | None = None,
-                            announce_at: float | None = None) -> GameRecord:
+                            keep_messages: TableMessages | None = None, announce_at: float | None = None) -> GameRecord:
         """Append `action` (with who made it and the `events` it produced) to the log and store the `state`
         it produced, a changed `table`, table events (`log`) and the game's deadlines, all atomically.
 
