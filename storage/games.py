@@ -154,7 +154,7 @@ class Games:
         async def also(tx: Transaction) -> None:
             nonlocal hashed  # the new link's hash, for what is kept of the game once the transaction is done
             hashed = await chain.append(tx, (game_id, move, expected_version + 1, player, actor,
-                                                json.dumps(action), said, now), previous)
+                                             json.dumps(action), said, now), previous)
             await log_entries(tx, game_id, move, entries, now)
             await plan(tx, game_id, DeadlinePlan() if over else deadlines, expected_version + 1, announce_at)
             if over:
