@@ -494,7 +494,7 @@ async def people(args, folder: Path) -> dict:
         moves_before = await moves_in(where)
         crowd.reset()
         cpu0, at0, monitor0 = bots.cpu(), time.time(), bots.monitor()
-        own0 = time.process_time()
+        own0, asked0 = time.process_time(), fake.stats()
         rss, workers = [bots.rss()], [bots.workers()]
         # What the RSS is made of, from the monitor's latest write: Python's objects (allocated blocks, in
         # thousands), the C allocator's live and free memory (MB): growth in RSS that none of them shows is
@@ -528,7 +528,7 @@ async def people(args, folder: Path) -> dict:
         if args.keep_monitor:
             Path(args.keep_monitor).write_text(json.dumps(monitor))
         rss.append(bots.rss())
-        done = crowd.interactions()
+        done, asked = crowd.interactions(), fake.stats()
         full = [ms for at, ms in monitor.get("gc_full", []) if at >= at0]
         by_gen = [a - b for a, b in zip(monitor.get("gc_runs_by_generation", [0] * 3),
                                         monitor0.get("gc_runs_by_generation", [0] * 3))]
@@ -552,6 +552,10 @@ async def people(args, folder: Path) -> dict:
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
             "tasks": monitor.get("tasks"), "census": monitor.get("census"),
+            # The bot's requests to Discord a second, by route (an answer, a redraw, a table edit, a ping...).
+            "requests_per_s_by_route": {route: round((n - asked0["by_route"].get(route, 0)) / took, 1)
+                                        for route, n in asked["by_route"].items()
+                                        if n > asked0["by_route"].get(route, 0)},
             # The benchmark's own process (the fake Discord and the people): a long pause here delays Discord's
             # side, and counts against the bot's 3 s.
             "bench_gc_full_ms": sorted(BENCH_GC.full_ms, reverse=True)[:5],
