@@ -551,6 +551,7 @@ async def people(args, folder: Path) -> dict:
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
+            "young_collections": _young(monitor0, monitor, at0),  # MONITOR_YOUNG=1: what they walk
             "tasks": monitor.get("tasks"), "census": monitor.get("census"),
             # The bot's requests to Discord a second, by route (an answer, a redraw, a table edit, a ping...).
             "requests_per_s_by_route": {route: round((n - asked0["by_route"].get(route, 0)) / took, 1)
@@ -708,6 +709,20 @@ def _watched(monitor_file: Path) -> tuple[int | None, dict | None]:
     except (OSError, ValueError):
         return None, None
     return monitor.get("python_blocks"), monitor.get("malloc_mb")
+
+
+def _young(before: dict, after: dict, since: float) -> dict | None:
+    """With MONITOR_YOUNG: the objects in the young generation at the collections counted in the window (p50,
+    the largest, how many counted) and their kinds, on average per collection counted. None without it."""
+    if "young" not in after:
+        return None
+    sizes = sorted(n for at, n in after["young"]["sizes"] if at >= since)
+    counted = after["young"]["counted"] - before.get("young", {}).get("counted", 0)
+    old = before.get("young", {}).get("kinds", {})
+    kinds = {k: round((n - old.get(k, 0)) / max(1, counted)) for k, n in after["young"]["kinds"].items()}
+    return {"counted": len(sizes), "p50": sizes[len(sizes) // 2] if sizes else None,
+            "max": sizes[-1] if sizes else None,
+            "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:20])}
 
 
 def _window(monitor: dict, since: float) -> list | None:

@@ -23,18 +23,19 @@ import sys
 import threading
 import time
 import tracemalloc
-import types
-from collections import Counter, deque
+from collections import Counter
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from ..service import allocator
+from .census import YoungCensus, owners
 from .garbage import GarbageCensus
 
 TICK = 0.01
 WRITE_EVERY = 2.0
 LONG = 50.0  # ms: a pause worth noting with its time
 NOTED = 100  # the latest long pauses kept
+EVERY_YOUNG = 4  # MONITOR_YOUNG counts every 4th young collection (a count is a pause of its own)
 
 
 class Stats(TypedDict):
@@ -68,6 +69,7 @@ class Stats(TypedDict):
     grown: NotRequired[list[list[str | int]]]
     garbage: NotRequired[list[tuple[str, int]]]  # MONITOR_GARBAGE
     cycles: NotRequired[list[str]]
+    young: NotRequired[dict[str, object]]  # MONITOR_YOUNG
 
 
 class Listener(Protocol):
@@ -88,8 +90,11 @@ class LoopMonitor:
         self._gc_started = self._gc_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
+        self._young: YoungCensus | None = None
 
     def start(self) -> None:
+        # MONITOR_YOUNG: how many objects the young collections walk, and of which kinds (census.py)
+        self._young = YoungCensus(EVERY_YOUNG) if os.environ.get("MONITOR_YOUNG") else None
         gc.callbacks.append(self._on_gc)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop monitor")
         # MONITOR_TRACEMALLOC=frames[,after seconds]: what the memory allocated from then on holds. Costly
@@ -123,6 +128,8 @@ class LoopMonitor:
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if self._young is not None:  # (counted before the collection's time starts)
+                self._young.collecting(info["generation"])
             self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
             return
         took = (time.perf_counter() - self._gc_started) * 1000
@@ -183,19 +190,20 @@ class LoopMonitor:
                     s["stall_stacks"] = self._sampler.stacks.most_common(20)
                 if self._garbage is not None:
                     s["garbage"], s["cycles"] = self._garbage.tally()
+                if self._young is not None:
+                    s["young"] = self._young.written()
                 if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
                     objects = gc.get_objects()
                     s["objects"] = len(objects)
                     s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
-                    owners = _owners(objects)
-                    s["owners"] = owners.most_common(30) + [(k, n) for k, n in owners.items() if k[0] == "?"]
+                    whose = owners(objects)
+                    s["owners"] = whose.most_common(30) + [(k, n) for k, n in whose.items() if k[0] == "?"]
                     s["gc_stats"] = gc.get_stats()
                     s["frozen"] = gc.get_freeze_count()
                     s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
                                          for t in asyncio.all_tasks()).most_common(10)
                     del objects
                 self.path.write_text(json.dumps(s))
-
 
     def _grown(self, s: Stats) -> None:
         assert self._trace is not None  # (called only when MONITOR_TRACEMALLOC asks for it)
@@ -205,31 +213,6 @@ class LoopMonitor:
         now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
         s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
         s["grown"] = [[str(d.traceback), round(d.size / 1024), d.count] for d in now.statistics("traceback")[:25]]
-
-
-_ANONYMOUS = {dict, list, tuple, set, frozenset, types.CellType, types.FunctionType, types.MethodType}
-
-
-def _owners(objects: list[Any]) -> Counter[str]:
-    """The tracked objects counted by their owner: each plain container or function is counted with the
-    first object of another type found to reach it (breadth first), so the census says whose they are."""
-    owner: dict[int, str] = {}
-    queue: deque[Any] = deque()
-    for o in objects:
-        if type(o) not in _ANONYMOUS:
-            code = getattr(o, "cr_code", None)
-            owner[id(o)] = code.co_qualname if code is not None else type(o).__qualname__
-            queue.append(o)
-    tracked = {id(o) for o in objects}
-    while queue:
-        o = queue.popleft()
-        for r in gc.get_referents(o):
-            if id(r) in tracked and id(r) not in owner:
-                owner[id(r)] = owner[id(o)]
-                queue.append(r)
-    unowned = [o for o in objects if id(o) not in owner]
-    return Counter(owner.get(id(o), "(no owner found)") for o in objects) + Counter(
-        f"? {type(o).__name__} {repr(o)[:60]}" for o in unowned[::max(1, len(unowned) // 40)])
 
 
 class StallSampler(threading.Thread):

@@ -1,0 +1,73 @@
+"""Censuses for the loop monitor of what the garbage collector walks: every tracked object by its owner
+(MONITOR_CENSUS, `owners`), and how many objects a young collection walks, and of which kinds
+(MONITOR_YOUNG, `YoungCensus`: every n-th young collection).
+
+CPython starts a young collection when allocations minus deallocations pass its threshold, so a bot that
+frees old objects as fast as it makes new ones (a state replaced by a move, a game parsed again while another
+cools) fills the young generation with live objects that each collection walks and frees none of
+(docs/benchmarks.md, tenth session). Their number is what a change making fewer objects per game must
+lower; unlike a latency it hardly depends on how much CPU the machine gives the bot. Counting lists the
+generation: a pause of its own, so only every n-th collection is counted.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+import types
+from collections import Counter, deque
+from typing import Any
+
+KEPT = 500  # the last counts kept, each with its time (a benchmark keeps those of its window)
+
+
+class YoungCensus:
+    def __init__(self, every: int) -> None:
+        self.every = max(1, every)
+        self._young = 0  # young collections seen
+        self.sizes: deque[tuple[float, int]] = deque(maxlen=KEPT)  # (Unix time, objects in the young generation)
+        self.kinds: Counter[str] = Counter()  # the kinds of all the objects counted, summed
+        self.counted = 0  # collections counted
+
+    def collecting(self, generation: int) -> None:
+        """Told as a collection starts: every n-th young one is counted before it runs."""
+        if generation != 0:
+            return
+        self._young += 1
+        if self._young % self.every:
+            return
+        young = gc.get_objects(0)
+        self.sizes.append((round(time.time(), 3), len(young)))
+        self.kinds.update(type(o).__qualname__ for o in young)
+        self.counted += 1
+        del young  # (the list is not among them)
+
+    def written(self) -> dict[str, object]:
+        """What the monitor writes: the counts with their times, and the kinds summed with how many were counted
+        (a benchmark takes the difference between two writes for its window)."""
+        return {"sizes": list(self.sizes), "counted": self.counted, "kinds": dict(self.kinds.most_common(40))}
+
+
+_ANONYMOUS = {dict, list, tuple, set, frozenset, types.CellType, types.FunctionType, types.MethodType}
+
+
+def owners(objects: list[Any]) -> Counter[str]:
+    """The tracked objects counted by their owner: each plain container or function is counted with the
+    first object of another type found to reach it (breadth first), so the census says whose they are."""
+    owner: dict[int, str] = {}
+    queue: deque[Any] = deque()
+    for o in objects:
+        if type(o) not in _ANONYMOUS:
+            code = getattr(o, "cr_code", None)
+            owner[id(o)] = code.co_qualname if code is not None else type(o).__qualname__
+            queue.append(o)
+    tracked = {id(o) for o in objects}
+    while queue:
+        o = queue.popleft()
+        for r in gc.get_referents(o):
+            if id(r) in tracked and id(r) not in owner:
+                owner[id(r)] = owner[id(o)]
+                queue.append(r)
+    unowned = [o for o in objects if id(o) not in owner]
+    return Counter(owner.get(id(o), "(no owner found)") for o in objects) + Counter(
+        f"? {type(o).__name__} {repr(o)[:60]}" for o in unowned[::max(1, len(unowned) // 40)])
