@@ -4,7 +4,7 @@ game (showing.py); and the bot's bookkeeping of a game's messages, written under
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.events import GameOver
@@ -15,7 +15,7 @@ from .export import export_game
 from .showing import Decision, Due, decision_of, due_of, panel_marks
 from .turns import next_up
 
-RECORDS_KEPT = 256  # the games asked about last: who is due and their decisions, worked out once per record
+RECORDS_KEPT = 256  # the games asked about last: who is due, worked out once per record
 
 
 @dataclass
@@ -24,17 +24,15 @@ class _Known:
 
     record: GameRecord
     due: Due | None = None
-    decisions: dict[str, Decision] = field(default_factory=dict)
 
 
 class Games:
     def __init__(self, core: Core):
         self.core = core
-        # Who is due and each person's decision: a panel, its live redraw, the check whether it should be
-        # redrawn and the pings ask, a few times per move, about the same record object (the cache shares it,
-        # and a record is never changed in place): worked out once per record, found by its identity. One
-        # record per game, the one asked about last: the one before it is asked no more, and keeping it
-        # kept its parsed state and every view worked out of it alive for the garbage collector to walk.
+        # Who is due: the presenter, the pings and the live panels ask it a few times per move about the same
+        # record object (the cache shares it, and a record is never changed in place): worked out once per
+        # record, found by its identity. One record per game, the one asked about last: the one before it is
+        # asked no more, and keeping it kept its parsed state alive for the garbage collector to walk.
         self._known: OrderedDict[int, _Known] = OrderedDict()  # by game id
 
     def _of(self, record: GameRecord) -> _Known:
@@ -98,14 +96,13 @@ class Games:
             known.due = due_of(record)
         return known.due
 
-    def decision(self, record: GameRecord, player: str) -> Decision:
-        """`player`'s part of the game now, as their panel shows it: their own, never another's, and never of
-        another state (kept for this very record object only)."""
-        known = self._of(record)
-        decided = known.decisions.get(player)
-        if decided is None:
-            decided = known.decisions[player] = decision_of(record, player)
-        return decided
+    @staticmethod
+    def decision(record: GameRecord, player: str) -> Decision:
+        """`player`'s part of the game now, as their panel shows it: their own, never another's. Worked out
+        each time, not kept: under load 95% of them were asked once per record (a live panel asks whether to
+        redraw from the state alone, panel_marks), and the ones kept, each with the player's whole view (some
+        40 objects), were a fifth of what every young collection walked (docs/benchmarks.md, tenth session)."""
+        return decision_of(record, player)
 
     @staticmethod
     def marks(record: GameRecord, player: str) -> tuple[object, ...]:
