@@ -128,6 +128,16 @@ async def kill(h: Harness) -> None:
     lease row still names it and every promise it had not kept is still in the database."""
     dead, h.bot = h.bot, None
     assert isinstance(dead, AugsburgBot)
+    # What it had set to run later on the loop dies with a process too: its computers' timers (a move owed,
+    # found at start-up, waits for the loop's next turn), or one would start a turn on the dead bot. Closed
+    # first, so no task stopped below sets a new one.
+    cog = dead.get_cog("Augsburg")
+    runners = {id(r): r for r in (getattr(dead.owed, "computers", None), getattr(cog, "computers", None))
+               if r is not None}.values()
+    for runner in runners:
+        runner._closed = True
+        for timer in runner._waiting.values():
+            timer.cancel()
     current = asyncio.current_task()
     tasks = [t for t in asyncio.all_tasks() if t is not current and t not in h._initial_tasks
              and not _the_fake_discords(t)]
