@@ -132,8 +132,7 @@ async def kill(h: Harness) -> None:
     # found at start-up, waits for the loop's next turn), or one would start a turn on the dead bot. Closed
     # first, so no task stopped below sets a new one.
     cog = dead.get_cog("Augsburg")
-    runners = {id(r): r for r in (getattr(dead.owed, "computers", None), getattr(cog, "computers", None))
-               if r is not None}.values()
+    runners = {r for r in (getattr(dead.owed, "computers", None), getattr(cog, "computers", None)) if r is not None}
     for runner in runners:
         runner._closed = True
         for timer in runner._waiting.values():

@@ -18,12 +18,12 @@ from .turns import next_up
 RECORDS_KEPT = 256  # the games asked about last: who is due, worked out once per record
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Known:
-    """What was worked out for one record (the very object: records are never changed in place, cache.py)."""
+    """Who is due, worked out for one record (the very object: records are never changed in place, cache.py)."""
 
     record: GameRecord
-    due: Due | None = None
+    due: Due
 
 
 class Games:
@@ -34,15 +34,6 @@ class Games:
         # record, found by its identity. One record per game, the one asked about last: the one before it is
         # asked no more, and keeping it kept its parsed state alive for the garbage collector to walk.
         self._known: OrderedDict[int, _Known] = OrderedDict()  # by game id
-
-    def _of(self, record: GameRecord) -> _Known:
-        known = self._known.get(record.id)
-        if known is None or known.record is not record:
-            known = self._known[record.id] = _Known(record)
-        self._known.move_to_end(record.id)
-        if len(self._known) > RECORDS_KEPT:
-            self._known.popitem(last=False)
-        return known
 
     async def current(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (raises GameQuarantined for a damaged one, GameNotPlayable for one whose
@@ -91,9 +82,12 @@ class Games:
         """Who is due in the game now: the people to tell, the seats the bot moves."""
         if record is None:
             return due_of(record)
-        known = self._of(record)
-        if known.due is None:
-            known.due = due_of(record)
+        known = self._known.get(record.id)
+        if known is None or known.record is not record:
+            known = self._known[record.id] = _Known(record, due_of(record))
+        self._known.move_to_end(record.id)
+        if len(self._known) > RECORDS_KEPT:
+            self._known.popitem(last=False)
         return known.due
 
     @staticmethod
