@@ -35,8 +35,9 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list[Event]
         raise Illegal("card_taken", card=t.card)
     if action.card not in state.privilege_display:
         raise Illegal("card_unavailable", card=action.card)
-    state.privilege_display.remove(action.card)
-    state.privilege_spent.append(action.card)
+    # Replaced, not changed in place: a clone shares the privilege cards (state.clone).
+    state.privilege_display = [c for c in state.privilege_display if c != action.card]
+    state.privilege_spent = [*state.privilege_spent, action.card]
     t.card = action.card
     events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))
 
@@ -113,7 +114,9 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     if step in supply:
         if from_id is not None:
             raise Illegal("in_supply", category=category, level=step)
+        supply = supply[:]  # replaced, not changed in place: a clone shares the supply (state.clone)
         take_step(supply, step)
+        state.step_supply = {**state.step_supply, category: supply}
         p.levels[category] = step
         events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=None))
         return
@@ -154,7 +157,7 @@ def _acquire(state: GameState, seat: int, tile: str, events: list[Event]) -> Non
     cost = tile_cost(tile, value)
     if cost > p.money:
         raise Illegal("cannot_afford", cost=cost, money=p.money, tile=tile)
-    stack.pop(0)
+    state.tile_stacks = {**state.tile_stacks, tile: stack[1:]}  # replaced: a clone shares the stacks
     p.money -= cost
     setattr(p.tiles, tile, value)
     events.append(ev.TileTaken(player=p.id, tile=tile, value=value, cost=cost))

@@ -20,7 +20,7 @@ def score(state: GameState, events: list[Event]) -> RoundScored:
     """After the fifth auction: spend the remaining privilege cards, then pay income and prestige (R22)."""
     if state.privilege_display:
         events.append(ev.PrivilegeCardsSpent(cards=state.privilege_display[:]))
-        state.privilege_spent.extend(state.privilege_display)
+        state.privilege_spent = state.privilege_spent + state.privilege_display  # a new list: clones share it
         state.privilege_display = []
     last = state.round >= state.rounds
     ed = state.edition

@@ -49,11 +49,14 @@ def fresh_state(player_ids: list[str], seed: int, start: int, state_rng: int, ed
 def deal_initial(state: GameState, events: list[Event]) -> None:
     """R4: seven cards each, one at a time from the start player clockwise."""
     order = clockwise_from(state, state.lead)
+    offered: dict[int, list[str]] = {seat: list(state.players[seat].offered) for seat in order}
     for _ in range(state.edition.initial_deal):
         for seat in order:
             card = state.deck.pop(0) if state.deck else None
             if card is not None:
-                state.players[seat].offered.append(card)
+                offered[seat].append(card)
+    for seat in order:  # new lists: a clone shares the offered cards (state.clone)
+        state.players[seat].offered = offered[seat]
     for seat in order:
         p = state.players[seat]
         events.append(ev.OfferedCards(to=p.id, cards=p.offered[:]))

@@ -7,7 +7,7 @@ state too, so views must hide them (see views.py).
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,7 +34,23 @@ RULES_PLAYED = frozenset({1})
 
 
 class _Model(BaseModel):
+    """Every model of the state shares, per class, one set of "fields set": all of its fields.
+
+    Pydantic gives each instance a set of the fields it was given, used only to dump "unset" fields
+    apart (never done with the state). A set per model is a tenth of a state's objects for the garbage
+    collector to walk, made anew at every move and parse; one shared set holding every field stays right
+    (pydantic's assignment only adds a field's name to it, already there)."""
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    def model_post_init(self, context: Any, /) -> None:
+        cls = type(self)
+        every = _EVERY_FIELD.get(cls)
+        if every is None:
+            every = _EVERY_FIELD[cls] = set(cls.model_fields)
+        object.__setattr__(self, "__pydantic_fields_set__", every)
+
+
+_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
 
 
 class Tiles(_Model):
@@ -54,7 +70,7 @@ class Player(_Model):
     levels: dict[str, int]
     tiles: Tiles
     # Cards dealt for a purchase and not yet bought, in dealing order.
-    offered: list[str] = []
+    offered: list[str] = []  # replaced, never changed in place: a clone shares it (see clone)
 
 
 class Auction(_Model):
@@ -106,6 +122,7 @@ class GameState(_Model):
     lead: int
     deck: list[str]  # top first
     discard: list[str]  # bottom first, last = top
+    # These six are replaced when they change, never changed in place (their lists neither): a clone shares them.
     step_supply: dict[str, list[int]]  # sorted
     tile_stacks: dict[str, list[TileValue]]  # top first
     privilege_display: list[str]
@@ -132,25 +149,23 @@ def _copy(model: _M, **changes: object) -> _M:
     fields = dict(model.__dict__)
     fields.update(changes)
     object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)  # shared (see _Model)
     object.__setattr__(new, "__pydantic_extra__", None)
     object.__setattr__(new, "__pydantic_private__", None)
     return new
 
 
 def clone(state: GameState) -> GameState:
-    """A copy the engine may mutate without touching `state` (faster than deepcopy)."""
-    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels), tiles=_copy(p.tiles), offered=p.offered[:])
-               for p in state.players]
+    """A copy the engine may mutate without touching `state` (faster than deepcopy).
+
+    What the engine only ever replaces (the offered cards, the steps' supply, the tiles' stacks, the privilege
+    cards) is shared, not copied: a third fewer objects made at every move, for the collector to walk
+    (tests/test_properties.py checks that applying an action leaves the state it was given as it was)."""
+    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels), tiles=_copy(p.tiles)) for p in state.players]
     changes: dict[str, object] = dict(
         players=players,
         deck=state.deck[:],
         discard=state.discard[:],
-        step_supply={k: v[:] for k, v in state.step_supply.items()},
-        tile_stacks={k: v[:] for k, v in state.tile_stacks.items()},
-        privilege_display=state.privilege_display[:],
-        privilege_waiting=state.privilege_waiting[:],
-        privilege_spent=state.privilege_spent[:],
     )
     if state.auction is not None:
         a = state.auction

@@ -1,0 +1,77 @@
+"""What a game state costs the garbage collector (issue 44): every move makes a new state and every panel on a
+game not kept parsed parses one, and the young collections walk all of them still alive. So a state carries
+no set per model (pydantic's "fields set": one shared per class, naming every field) and a move's copy shares
+the lists the engine only ever replaces. That a move never changes the state it was given, which sharing
+would break if any code changed those lists in place, is checked over whole games in test_properties.py."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from engine import apply, new_game
+from engine.randomplay import random_action
+from engine.state import GameState, clone
+
+
+def played(moves: int, seed: int = 7) -> GameState:
+    state, _ = new_game(["a", "b", "c", "d"], seed)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        result = apply(state, *random_action(state, rnd))
+        assert result.ok
+        state = result.state
+    return state
+
+
+def tracked_made_by(make: Callable[[], object]) -> Counter[str]:
+    """The objects the collector tracks that `make` left alive, by type."""
+    gc.collect()
+    gc.disable()
+    try:
+        before = {id(o) for o in gc.get_objects()}
+        kept = make()
+        made = Counter(type(o).__name__ for o in gc.get_objects()
+                       if id(o) not in before and o is not before and gc.is_tracked(o))
+    finally:
+        gc.enable()
+    assert kept is not None
+    return made
+
+
+def test_a_parsed_state_has_no_set_per_model_and_dumps_as_before():
+    state = played(25)
+    text = state.model_dump_json()
+    made = tracked_made_by(lambda: GameState.model_validate_json(text))
+    assert made["GameState"] == 1 and made["Player"] == 4
+    assert made["set"] == 0, made
+    parsed = GameState.model_validate_json(text)
+    assert parsed == state and parsed.model_dump_json() == text
+    assert parsed.model_fields_set == set(GameState.model_fields)
+    assert parsed.players[0].model_fields_set is parsed.players[3].model_fields_set
+
+
+def test_a_moves_copy_makes_no_set_and_shares_the_lists_only_ever_replaced():
+    state = played(25)
+    made = tracked_made_by(lambda: clone(state))
+    assert made["set"] == 0, made
+    copy = clone(state)
+    assert copy == state
+    assert copy.privilege_display is state.privilege_display and copy.privilege_spent is state.privilege_spent
+    assert copy.step_supply is state.step_supply and copy.tile_stacks is state.tile_stacks
+    assert all(c.offered is p.offered for c, p in zip(copy.players, state.players, strict=True))
+    # What the engine changes in place is copied.
+    assert copy.deck is not state.deck and copy.players[0].hand is not state.players[0].hand
+    # Before: 54, of them a set per model (ten for four players in an auction), 16 lists and 2 dicts more.
+    assert sum(made.values()) <= 26, made
+
+
+def test_assigning_a_field_leaves_every_other_state_as_it_was():
+    state = played(25)
+    copy = clone(state)
+    copy.players[0].money += 5
+    copy.phase = "game_over"
+    assert state.players[0].money + 5 == copy.players[0].money and state.phase != "game_over"
+    assert state.model_fields_set == copy.model_fields_set == set(GameState.model_fields)
