@@ -713,15 +713,20 @@ def _watched(monitor_file: Path) -> tuple[int | None, dict | None]:
 
 def _young(before: dict, after: dict, since: float) -> dict | None:
     """With MONITOR_YOUNG: the objects in the young generation at the collections counted in the window (p50,
-    the largest, how many counted) and their kinds, on average per collection counted. None without it."""
+    the largest, how many counted) and their kinds, on average per collection counted, and the objects in the
+    older generations then (p50, the largest). None without it."""
     if "young" not in after:
         return None
-    sizes = sorted(n for at, n in after["young"]["sizes"] if at >= since)
+    window = [(n, *older) for at, n, *older in after["young"]["sizes"] if at >= since]
+    sizes = sorted(n for n, *_ in window)
+    olds = sorted(older[0] for _, *older in window if older)  # (none from a bot before they were counted)
     counted = after["young"]["counted"] - before.get("young", {}).get("counted", 0)
     old = before.get("young", {}).get("kinds", {})
     kinds = {k: round((n - old.get(k, 0)) / max(1, counted)) for k, n in after["young"]["kinds"].items()}
     return {"counted": len(sizes), "p50": sizes[len(sizes) // 2] if sizes else None,
             "max": sizes[-1] if sizes else None,
+            # what a full collection would walk besides (generations 1 and 2, the frozen ones not counted)
+            "older_p50": olds[len(olds) // 2] if olds else None, "older_max": olds[-1] if olds else None,
             "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:20])}
 
 

@@ -119,15 +119,19 @@ async def test_the_young_census_counts_the_live_objects_a_young_collection_walks
             kept = [_Kept() for _ in range(3000)]  # alive, made since the last collection: young
             gc.collect(0)
             young = gc.get_count()  # (a collection ran: the young generation starts again)
+            older = [_Kept() for _ in range(2000)]  # moved on to the older generations by the next
+            gc.collect(0)
         finally:
             gc.enable()
         await asyncio.sleep(0.05)
         written = json.loads(path.read_text())["young"]
     assert young[0] < 3000
-    counted = [n for at, n in written["sizes"] if at >= started]
-    assert counted and max(counted) >= 3000 + 1  # the 3,000 and their list
+    counted = [(n, old) for at, n, old in written["sizes"] if at >= started]
+    assert len(counted) >= 2 and counted[0][0] >= 3000 + 1  # the 3,000 and their list
+    # The second collection found the 3,000 in an older generation, and the 2,000 young.
+    assert counted[1][1] >= counted[0][1] + 3000 and counted[1][0] >= 2000 + 1
     assert written["kinds"][_Kept.__qualname__] >= 3000 and written["counted"] >= 1
-    assert len(kept) == 3000  # (kept alive until here)
+    assert len(kept) == 3000 and len(older) == 2000  # (kept alive until here)
 
 
 async def test_the_young_census_is_off_unless_asked(tmp_path, monkeypatch):

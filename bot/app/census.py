@@ -1,6 +1,6 @@
 """Censuses for the loop monitor of what the garbage collector walks: every tracked object by its owner
-(MONITOR_CENSUS, `owners`), and how many objects a young collection walks, and of which kinds
-(MONITOR_YOUNG, `YoungCensus`: every n-th young collection).
+(MONITOR_CENSUS, `owners`), and how many objects a young collection walks, and of which kinds, and how many
+the older generations hold (MONITOR_YOUNG, `YoungCensus`: every n-th young collection).
 
 CPython starts a young collection when allocations minus deallocations pass its threshold, so a bot that
 frees old objects as fast as it makes new ones (a state replaced by a move, a game parsed again while another
@@ -25,7 +25,9 @@ class YoungCensus:
     def __init__(self, every: int) -> None:
         self.every = max(1, every)
         self._young = 0  # young collections seen
-        self.sizes: deque[tuple[float, int]] = deque(maxlen=KEPT)  # (Unix time, objects in the young generation)
+        # (Unix time, objects in the young generation, objects in the two older ones): the older ones are what a
+        # full collection walks besides, whose pause (80-140 ms at 5,000 games) comes too rarely to compare runs by.
+        self.sizes: deque[tuple[float, int, int]] = deque(maxlen=KEPT)
         self.kinds: Counter[str] = Counter()  # the kinds of all the objects counted, summed
         self.counted = 0  # collections counted
 
@@ -37,7 +39,8 @@ class YoungCensus:
         if self._young % self.every:
             return
         young = gc.get_objects(0)
-        self.sizes.append((round(time.time(), 3), len(young)))
+        older = len(gc.get_objects(1)) + len(gc.get_objects(2))
+        self.sizes.append((round(time.time(), 3), len(young), older))
         self.kinds.update(type(o).__qualname__ for o in young)
         self.counted += 1
         del young  # (the list is not among them)
