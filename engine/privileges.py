@@ -14,7 +14,7 @@ from .events import Event
 from .outcomes import NobleFinished
 from .refusals import Illegal
 from .rules import holds_tile, take_step, tile_cost
-from .state import GameState, PrivilegeTurn
+from .state import GameState, PrivilegeTurn, with_tile
 
 
 def start(state: GameState, seat: int) -> None:
@@ -159,7 +159,7 @@ def _acquire(state: GameState, seat: int, tile: str, events: list[Event]) -> Non
         raise Illegal("cannot_afford", cost=cost, money=p.money, tile=tile)
     state.tile_stacks = {**state.tile_stacks, tile: stack[1:]}  # replaced: a clone shares the stacks
     p.money -= cost
-    setattr(p.tiles, tile, value)
+    p.tiles = with_tile(p.tiles, tile, value)  # a new Tiles: a clone shares them
     events.append(ev.TileTaken(player=p.id, tile=tile, value=value, cost=cost))
 
 

@@ -68,7 +68,7 @@ class Player(_Model):
     score: int
     hand: list[str]
     levels: dict[str, int]
-    tiles: Tiles
+    tiles: Tiles  # replaced, never changed in place: a clone shares them (see clone)
     # Cards dealt for a purchase and not yet bought, in dealing order.
     offered: list[str] = []  # replaced, never changed in place: a clone shares it (see clone)
 
@@ -158,10 +158,11 @@ def _copy(model: _M, **changes: object) -> _M:
 def clone(state: GameState) -> GameState:
     """A copy the engine may mutate without touching `state` (faster than deepcopy).
 
-    What the engine only ever replaces (the offered cards, the steps' supply, the tiles' stacks, the privilege
-    cards) is shared, not copied: a third fewer objects made at every move, for the collector to walk
-    (tests/test_properties.py checks that applying an action leaves the state it was given as it was)."""
-    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels), tiles=_copy(p.tiles)) for p in state.players]
+    What the engine only ever replaces (a player's tiles and offered cards, the steps' supply, the tiles'
+    stacks, the privilege cards) is shared, not copied: less than half the objects made at every move, for
+    the collector to walk (tests/test_properties.py checks that applying an action leaves the state it was
+    given as it was)."""
+    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels)) for p in state.players]
     changes: dict[str, object] = dict(
         players=players,
         deck=state.deck[:],
@@ -183,6 +184,11 @@ def clone(state: GameState) -> GameState:
     if state.winners is not None:
         changes["winners"] = state.winners[:]
     return _copy(state, **changes)
+
+
+def with_tile(tiles: Tiles, tile: str, value: TileValue) -> Tiles:
+    """`tiles` with one more: a new Tiles, since a state's copy shares its players' (see clone)."""
+    return _copy(tiles, **{tile: value})
 
 
 def seat_of(state: GameState, player_id: str) -> int | None:
