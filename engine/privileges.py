@@ -36,7 +36,9 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list[Event]
     if action.card not in state.privilege_display:
         raise Illegal("card_unavailable", card=action.card)
     # Replaced, not changed in place: a clone shares the privilege cards (state.clone).
-    state.privilege_display = [c for c in state.privilege_display if c != action.card]
+    display = state.privilege_display[:]
+    display.remove(action.card)
+    state.privilege_display = display
     state.privilege_spent = [*state.privilege_spent, action.card]
     t.card = action.card
     events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))

@@ -122,7 +122,7 @@ class GameState(_Model):
     lead: int
     deck: list[str]  # top first
     discard: list[str]  # bottom first, last = top
-    # These six are replaced when they change, never changed in place (their lists neither): a clone shares them.
+    # These five are replaced when they change, never changed in place (their lists neither): a clone shares them.
     step_supply: dict[str, list[int]]  # sorted
     tile_stacks: dict[str, list[TileValue]]  # top first
     privilege_display: list[str]
