@@ -70,6 +70,7 @@ from engine import spectator_view, to_act
 from engine.actions import Done
 from engine.editions import Library, read_file
 from engine.randomplay import concrete
+from engine.state import GameState
 from engine.undo import History
 from storage import Seat, Table
 from storage.repair import playable, replay_table
@@ -141,6 +142,7 @@ class FeaturesMeet(RuleBasedStateMachine):
         self.game_id: int | None = None
         self.active = False
         self.racer: str | None = None
+        self.held: list[tuple[GameState, str]] = []  # states the service held at earlier steps, as they were
 
     def run(self, work):
         return self.runner.run(work)
@@ -698,6 +700,12 @@ class FeaturesMeet(RuleBasedStateMachine):
             assert stored.version == self.version, "a step refused throughout changed the game"
         self.version = stored.version
         cached = self.service.games.cached(CHANNEL)
+        # Issue 44: a move's copy shares what the engine only replaces (engine/state.py, clone), so no later
+        # move (a person's, a computer's, the clock's, an undo, after a restart) may change a state held before.
+        for state, text in self.held:
+            assert state.model_dump_json() == text, "a later move changed a state held before"
+        if cached is not None and cached.state is not None:
+            self.held = [*self.held[-7:], (cached.state, cached.state.model_dump_json())]
         if stored.open:
             assert cached is None or (cached.id, cached.version, cached.state, cached.table) == (
                 stored.id, stored.version, stored.state, stored.table), "the service holds another game"
