@@ -42,12 +42,13 @@ class _Model(BaseModel):
     (pydantic's assignment only adds a field's name to it, already there)."""
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        _EVERY_FIELD[cls] = set(cls.model_fields)  # once per class, when pydantic has built it
+
     def model_post_init(self, context: Any, /) -> None:
-        cls = type(self)
-        every = _EVERY_FIELD.get(cls)
-        if every is None:
-            every = _EVERY_FIELD[cls] = set(cls.model_fields)
-        object.__setattr__(self, "__pydantic_fields_set__", every)
+        object.__setattr__(self, "__pydantic_fields_set__", _EVERY_FIELD[type(self)])
 
 
 _EVERY_FIELD: dict[type[BaseModel], set[str]] = {}

@@ -717,9 +717,9 @@ def _young(before: dict, after: dict, since: float) -> dict | None:
     older generations then (p50, the largest). None without it."""
     if "young" not in after:
         return None
-    window = [(n, *older) for at, n, *older in after["young"]["sizes"] if at >= since]
-    sizes = sorted(n for n, *_ in window)
-    olds = sorted(older[0] for _, *older in window if older)  # (none from a bot before they were counted)
+    window = [counts for at, *counts in after["young"]["sizes"] if at >= since]
+    sizes = sorted(counts[0] for counts in window)
+    olds = sorted(counts[1] for counts in window if len(counts) > 1)  # (none from a bot before they were counted)
     counted = after["young"]["counted"] - before.get("young", {}).get("counted", 0)
     old = before.get("young", {}).get("kinds", {})
     kinds = {k: round((n - old.get(k, 0)) / max(1, counted)) for k, n in after["young"]["kinds"].items()}
