@@ -28,6 +28,7 @@ from .database import PostgresDatabase, lost, numbered
 KEY = 0x6175677362757202  # the advisory lock key of shard 0's lease, the whole database's ("augsbur\x02")
 TAKEOVER_WAIT = 5.0  # seconds to wait for a frozen holder's session to end once it was told to
 HEARTBEAT_TIMEOUT = 5.0  # seconds a heartbeat may take before the keeper counts it failed (lease.py retries)
+RELOCK_TRIES, RELOCK_PAUSE = 6, 0.25  # a lock taken again after a lost connection: tries, seconds between
 
 
 def key(shard: int) -> int:
@@ -157,7 +158,7 @@ class AdvisoryLeases:
         await self._drop_connection()
         con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
         for shard in self._shards:
-            if not await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
+            if not await _relock(con, key(shard)):
                 await con.close()  # another process holds it now
                 self._holding = False
                 return False
@@ -192,3 +193,15 @@ class AdvisoryLeases:
     async def close(self) -> None:
         async with self._busy:
             await self._unlock()
+
+
+async def _relock(con: asyncpg.Connection, lock: int) -> bool:
+    """Take a lock again after its connection was lost. The server ends the lost connection's session, and
+    lets go of its locks, only once it notices the connection gone: on a busy server a moment after the new
+    connection asks. So it is asked a few times over a second and a half before it counts as another's."""
+    for attempt in range(RELOCK_TRIES):
+        if await con.fetchval("SELECT pg_try_advisory_lock($1)", lock):
+            return True
+        if attempt < RELOCK_TRIES - 1:
+            await asyncio.sleep(RELOCK_PAUSE)
+    return False
