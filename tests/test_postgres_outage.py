@@ -16,6 +16,8 @@ from engine import apply, to_act
 from engine.randomplay import random_action
 from storage import StorageUnavailable, Store
 
+T0 = 1_800_000_000.0
+
 
 @pytest.fixture
 async def relay(postgres_url):
@@ -94,18 +96,45 @@ async def test_a_player_whose_move_could_not_be_stored_is_told_nothing_was_appli
     h.assert_all_answered()
 
 
-async def test_the_lease_outlives_a_blip_and_is_taken_again_by_its_holder(relay):
-    """Its lock's connection dies with the server; renewals fail while it is away (the keeper serves on until
-    its takeover time), and the first one after takes the lock again."""
+@pytest.mark.parametrize("server_notices", [True, False], ids=["server restarted", "network dropped"])
+async def test_the_lease_outlives_a_blip_and_is_taken_again_by_its_holder(relay, postgres_url, server_notices):
+    """Its lock's connection is lost; renewals fail while the server is out of reach (the keeper serves on
+    until its takeover time), and the first one after takes the lock again: at once if the server ended the
+    lost session, and by ending that session if the server never noticed it gone (a dropped network: the
+    relay keeps the server's side open, so this does not depend on how fast the server notices)."""
     store = await Store.open(relay.url, retry_seconds=0.3)
+    other = await Store.open(postgres_url)
     try:
         await store.leases.take_lease("me", 1, "here", 30)
-        await relay.cut()
+        lost_session = store.leases._con.get_server_pid()
+        await relay.cut(server_notices=server_notices)
         for _ in range(2):
             with pytest.raises(Exception):  # noqa: B017 - out of reach: an error, not "taken over"
                 await store.leases.renew_lease("me")
+        if not server_notices:  # the lost session lives on, holding the lock: nobody else may take it
+            assert (await other.leases.live_lease()).holder == "me"
         await relay.restore()
         assert await store.leases.renew_lease("me")
         assert (await store.leases.live_lease()).holder == "me"
+        assert (await other.leases.live_lease()).holder == "me"
+        assert store.leases._con.get_server_pid() != lost_session
     finally:
         await store.close()
+        await other.close()
+
+
+async def test_after_a_dropped_network_a_lock_another_process_took_is_not_taken_back(relay, postgres_url):
+    """Only the holder's own lost session is ended: a lock held by anyone else means the lease is gone."""
+    store = await Store.open(relay.url, retry_seconds=0.3)
+    other = await Store.open(postgres_url)
+    try:
+        await store.leases.take_lease("me", 1, "here", 30, now=T0)
+        await relay.cut(server_notices=False)
+        # Stale past its takeover time: another process ends the lost session and takes the lease.
+        await other.leases.take_lease("them", 2, "there", 30, now=T0 + 31)
+        await relay.restore()
+        assert not await store.leases.renew_lease("me")  # its own session is gone and the lock is theirs
+        assert (await other.leases.live_lease()).holder == "them"
+    finally:
+        await store.close()
+        await other.close()

@@ -28,7 +28,6 @@ from .database import PostgresDatabase, lost, numbered
 KEY = 0x6175677362757202  # the advisory lock key of shard 0's lease, the whole database's ("augsbur\x02")
 TAKEOVER_WAIT = 5.0  # seconds to wait for a frozen holder's session to end once it was told to
 HEARTBEAT_TIMEOUT = 5.0  # seconds a heartbeat may take before the keeper counts it failed (lease.py retries)
-RELOCK_TRIES, RELOCK_PAUSE = 6, 0.25  # a lock taken again after a lost connection: tries, seconds between
 
 
 def key(shard: int) -> int:
@@ -47,6 +46,7 @@ class AdvisoryLeases:
         self.rows = Leases(db)
         self.ownership = Ownership()  # what the game writes are fenced with, once claimed
         self._con: asyncpg.Connection | None = None  # the connection holding the locks
+        self._session = 0  # its server process (a lost connection's session may outlive it on the server)
         self._shards: list[int] = []  # the shards claimed
         self._holding = False  # from taking the lease to giving it up (or finding it gone): its connection may drop
         self._busy = asyncio.Lock()  # that connection runs one statement at a time (renewals can overlap)
@@ -84,6 +84,7 @@ class AdvisoryLeases:
         fresh = con is None or con.is_closed()
         if con is None or fresh:
             con = self._con = await self._lock(holder, now, shards)
+            self._session = con.get_server_pid()
         try:
             # Locked by this call: whoever the rows of these shards name is gone. Otherwise the locks are this
             # process's already (one process, several holder ids: tests), and the rows decide. A row of a
@@ -126,16 +127,8 @@ class AdvisoryLeases:
         take the lock, else LeaseHeld."""
         current = next((lease for lease in await self.rows.leases() if lease.shard == shard), None)
         if current is not None and current.holder != holder and current.stale(now):
-            await con.fetch(  # frozen past its takeover time: end the session that holds the lock
-                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                " AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1"
-                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                key(shard) >> 32, key(shard) & 0xFFFFFFFF)
-            until = time.monotonic() + TAKEOVER_WAIT
-            while time.monotonic() < until:
-                if await con.fetchval("SELECT pg_try_advisory_lock($1)", key(shard)):
-                    return
-                await asyncio.sleep(0.05)
+            if await _end_and_take(con, key(shard), await _holding(con, key(shard))):
+                return
         raise LeaseHeld(current or unknown(now, shard), now, alive=True)
 
     async def renew_lease(self, holder: str, now: float | None = None) -> bool:
@@ -155,14 +148,15 @@ class AdvisoryLeases:
             except Exception as exc:
                 if not lost(exc):
                     raise
+        lost_session = self._session
         await self._drop_connection()
         con = await self.db.connect()  # unreachable: raises, and the keeper tries again (lease.py)
         for shard in self._shards:
-            if not await _relock(con, key(shard)):
+            if not await _relock(con, key(shard), lost_session):
                 await con.close()  # another process holds it now
                 self._holding = False
                 return False
-        self._con = con
+        self._con, self._session = con, con.get_server_pid()
         return await self._heartbeat(con, holder, now)
 
     async def _heartbeat(self, con: asyncpg.Connection, holder: str, now: float) -> bool:
@@ -195,13 +189,40 @@ class AdvisoryLeases:
             await self._unlock()
 
 
-async def _relock(con: asyncpg.Connection, lock: int) -> bool:
+async def _relock(con: asyncpg.Connection, lock: int, lost_session: int) -> bool:
     """Take a lock again after its connection was lost. The server ends the lost connection's session, and
-    lets go of its locks, only once it notices the connection gone: on a busy server a moment after the new
-    connection asks. So it is asked a few times over a second and a half before it counts as another's."""
-    for attempt in range(RELOCK_TRIES):
+    lets go of its locks, only once it notices the connection gone: at once when it restarted, a moment later
+    on a busy machine, not for hours when the network between dropped (TCP keepalive). A lock the lost
+    session still holds is this process's: that session is ended and the lock taken. Any other holder is
+    another process's, and False."""
+    until = time.monotonic() + TAKEOVER_WAIT
+    while not await con.fetchval("SELECT pg_try_advisory_lock($1)", lock):
+        session = await _holding(con, lock)
+        if session is not None:
+            return session == lost_session and await _end_and_take(con, lock, session)
+        if time.monotonic() > until:  # freed and taken again between the two questions, over and over
+            return False
+    return True
+
+
+async def _holding(con: asyncpg.Connection, lock: int) -> int | None:
+    """The server process whose session holds the lock, if one does."""
+    session: int | None = await con.fetchval(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::bigint::oid"
+        " AND objid = $2::bigint::oid AND objsubid = 1"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        lock >> 32, lock & 0xFFFFFFFF)
+    return session
+
+
+async def _end_and_take(con: asyncpg.Connection, lock: int, session: int | None) -> bool:
+    """End the session holding the lock (None: it let go meanwhile), then take it; False if that did not
+    happen within TAKEOVER_WAIT."""
+    if session is not None:
+        await con.fetchval("SELECT pg_terminate_backend($1)", session)
+    until = time.monotonic() + TAKEOVER_WAIT
+    while time.monotonic() < until:
         if await con.fetchval("SELECT pg_try_advisory_lock($1)", lock):
             return True
-        if attempt < RELOCK_TRIES - 1:
-            await asyncio.sleep(RELOCK_PAUSE)
+        await asyncio.sleep(0.05)
     return False

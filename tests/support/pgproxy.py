@@ -28,6 +28,8 @@ class Relay:
         self.url = urlunsplit(parts._replace(query=f"host={self.folder}"))  # the same database, through here
         self._server: asyncio.AbstractServer | None = None
         self._pipes: set[asyncio.StreamWriter] = set()
+        self._upstream: set[asyncio.StreamWriter] = set()  # the server's side of each connection
+        self._stranded: set[asyncio.StreamWriter] = set()  # server sides left open by a silent cut
 
     async def start(self) -> Relay:
         self._server = await asyncio.start_unix_server(self._serve, path=self.socket)
@@ -41,24 +43,31 @@ class Relay:
             writer.close()
             return
         self._pipes |= {writer, up_writer}
+        self._upstream.add(up_writer)
 
         async def pump(source, sink):
             with contextlib.suppress(Exception):
                 while data := await source.read(65536):
                     sink.write(data)
                     await sink.drain()
-            sink.close()
+            if sink not in self._stranded:
+                sink.close()
 
         await asyncio.gather(asyncio.create_task(pump(reader, up_writer), name=TASK),
                              asyncio.create_task(pump(up_reader, writer), name=TASK))
         self._pipes -= {writer, up_writer}
+        self._upstream.discard(up_writer)
 
-    async def cut(self) -> None:
-        """The server is gone: every connection through here is reset, and new ones are refused."""
+    async def cut(self, *, server_notices: bool = True) -> None:
+        """The server is gone: every connection through here is reset, and new ones are refused. With
+        server_notices=False the network between went instead: the server's side of each connection stays
+        open, so the server keeps those sessions (and their locks) until they are ended (close() does)."""
         if self._server is not None:
             self._server.close()
             self._server = None
-        for pipe in list(self._pipes):
+        if not server_notices:
+            self._stranded |= self._pipes & self._upstream
+        for pipe in list(self._pipes - self._stranded):
             pipe.transport.abort()
         self._pipes.clear()
         with contextlib.suppress(FileNotFoundError):
@@ -69,5 +78,8 @@ class Relay:
 
     async def close(self) -> None:
         await self.cut()
+        for pipe in self._stranded:
+            pipe.transport.abort()
+        self._stranded.clear()
         with contextlib.suppress(OSError):
             os.rmdir(self.folder)
