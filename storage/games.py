@@ -18,15 +18,14 @@ from typing import Any
 from engine import EVENTS, Event, GameState
 from engine.editions import Library
 
-from . import chain, repair
+from . import chain, onestatement, repair
+from .creating import insert
 from .errors import (
-    ChannelBusy,
     CommitUncertain,
     GameNotFound,
     GameNotPlayable,
     GameQuarantined,
     StorageUnavailable,
-    UniqueViolation,
     WrongStatus,
 )
 from .ownership import Ownership
@@ -37,7 +36,7 @@ from .reliability import record_departures
 from .rows import META, OPEN, SELECT_GAME, explain_miss, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
-from .writes import bookkeeping, entry_bodies, log_entries, plan
+from .writes import bookkeeping, deadline_rows, entry_bodies, log_entries, plan
 
 
 class Games:
@@ -54,48 +53,14 @@ class Games:
                          parent_id: int | None = None) -> GameRecord:
         """A table waiting for players. Raises ChannelBusy if the channel has an open game. `parent_id`: the
         channel whose thread `channel_id` is (its history lists the thread's games too)."""
-        return await self._insert(guild_id, channel_id, "lobby", table, None, parent_id)
+        return await insert(self.db, self.ownership, guild_id, channel_id, "lobby", table, None, parent_id)
 
     async def create_game(self, guild_id: int, channel_id: int, table: Table, state: GameState) -> GameRecord:
         """A game that starts at once (the terminal game, tests, benchmarks). ValueError, nothing written, if the
         table has no seed: the game could be neither rebuilt from its log nor finished (its results replay it)."""
         if table.seed is None:
             raise ValueError("a started game's table needs the seed its state was dealt from")
-        return await self._insert(guild_id, channel_id, "active", table, state)
-
-    async def _insert(self, guild_id: int, channel_id: int, status: str, table: Table, state: GameState | None,
-                      parent_id: int | None = None) -> GameRecord:
-        now = time.time()
-        snapshot = state.model_dump_json() if state is not None else None
-
-        async def work(tx: Transaction) -> int:
-            await self.ownership.fence(tx, self.db.dialect, guild_id)
-            row = await tx.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}", (channel_id,))
-            if row:
-                raise ChannelBusy(channel_id, row["id"])
-            made = await one(
-                tx, "INSERT INTO games (guild_id, channel_id, parent_id, status, version, setup, snapshot,"
-                " snapshot_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, parent_id, status, table.model_dump_json(), snapshot,
-                 snapshot and sha(snapshot), now, now),
-            )
-            return int(made["id"])
-
-        try:
-            game_id = await self.db.transaction(work)
-        except UniqueViolation:
-            # Another writer opened a game here between the check and the insert: the unique index of open
-            # games per channel refused this one, which is the same refusal.
-            row = await self.db.fetchone(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN}",
-                                         (channel_id,))
-            raise ChannelBusy(channel_id, row["id"] if row else 0) from None
-        except CommitUncertain:
-            row = await self.db.fetchone("SELECT id FROM games WHERE channel_id = ? AND created_at = ?",
-                                         (channel_id, now))
-            if row is None:
-                raise
-            game_id = row["id"]
-        return GameRecord(game_id, guild_id, channel_id, status, 0, table, state, now, now, parent_id=parent_id)
+        return await insert(self.db, self.ownership, guild_id, channel_id, "active", table, state)
 
     # --- each kind of write
 
@@ -149,19 +114,26 @@ class Games:
         if over:
             sets |= {"status": "finished", "finished_at": now}
         move, said, entries = state.moves, EVENTS.dump_json(list(events)).decode(), entry_bodies(log)
-        previous, hashed = self.recent.previous_hash(game_id, expected_version, move - 1), b""
+        previous = chain.GENESIS if move == 1 else self.recent.previous_hash(game_id, expected_version, move - 1)
+        hashed = b""
+        content = (game_id, move, expected_version + 1, player, actor, json.dumps(action), said, now)
+        statement = None  # a move in one statement where the database can: onestatement.py
+        if self.db.dialect.writes_in_one_statement and previous is not None and not entries and not over:
+            hashed = chain.link(previous, content)
+            rows = deadline_rows(game_id, deadlines, expected_version + 1, announce_at)
+            statement = onestatement.move(self.db, self.ownership, game_id, expected_version, sets, content,
+                                          hashed, deadlines, rows)
 
         async def also(tx: Transaction) -> None:
             nonlocal hashed  # the new link's hash, for what is kept of the game once the transaction is done
-            hashed = await chain.append(tx, (game_id, move, expected_version + 1, player, actor,
-                                             json.dumps(action), said, now), previous)
+            hashed = await chain.append(tx, content, previous)
             await log_entries(tx, game_id, move, entries, now)
             await plan(tx, game_id, DeadlinePlan() if over else deadlines, expected_version + 1, announce_at)
             if over:
                 await record_results(tx, self.db.dialect, game_id, state, now)
 
         record = await self._write(game_id, expected_version, "active", sets, state, also,
-                                   table=table or keep_table, messages=keep_messages)
+                                   table=table or keep_table, messages=keep_messages, statement=statement)
         if over:
             self.recent.drop(game_id)
         else:
@@ -218,8 +190,10 @@ class Games:
 
     async def _write(self, game_id: int, expected_version: int, status: str, sets: dict[str, Any],
                      state: GameState | None, also: Callable[[Transaction], Awaitable[None]] | None = None, *,
-                     table: Table | None = None, messages: TableMessages | None = None) -> GameRecord:
-        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(tx)`.
+                     table: Table | None = None, messages: TableMessages | None = None,
+                     statement: tuple[str, list[Any]] | None = None) -> GameRecord:
+        """UPDATE `sets` on the game if it is still at `expected_version` and `status`; then `also(tx)`. Or
+        all that as one `statement` (onestatement.py), if given.
 
         The record returned is read back, except the table and messages the caller already has.
         """
@@ -240,7 +214,12 @@ class Games:
             return row
 
         try:
-            row = await self.db.transaction(work)
+            if statement is None:
+                row = await self.db.transaction(work)
+            elif (got := await self.db.statement(*statement)) is not None:
+                row = got
+            else:
+                await onestatement.why_not(self.db, self.ownership, game_id, expected_version)
         except CommitUncertain:
             # Did it land? Each write stamps the game with its own `updated_at`.
             got = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
@@ -251,8 +230,12 @@ class Games:
 
     async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:
         """Store the bot's bookkeeping of a game's messages (writes.bookkeeping): no version bump, no conflict."""
-        await self.db.transaction(lambda tx: bookkeeping(tx, self.db.dialect, self.ownership, game_id, messages,
-                                                         settled))
+        if not self.db.dialect.writes_in_one_statement:
+            await self.db.transaction(lambda tx: bookkeeping(tx, self.db.dialect, self.ownership, game_id, messages,
+                                                             settled))
+        elif await self.db.statement(*onestatement.bookkeeping(self.db, self.ownership, game_id,
+                                                                messages.model_dump_json(), settled)) is None:
+            await onestatement.why_not(self.db, self.ownership, game_id, None)
 
     # --- loading (verification and repair: repair.py)
 

@@ -82,6 +82,15 @@ class Ownership:
         return (f", (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}"
                 f"{dialect.key_share}) AS fence_holder", [self.count])  # (row_of(shard_of(guild)), in SQL)
 
+    def condition(self, dialect: Dialect, guild_column: str = "guild_id") -> tuple[str, list[Any]]:
+        """The fence as a condition (`AND ...`) of the game row's UPDATE, for a write in one statement
+        (onestatement.py): the row matches only while its shard's lease row, locked as `fence` locks it,
+        names this process; nothing until this process has claimed its shards."""
+        if self.holder is None:
+            return "", []
+        return (f" AND (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}"
+                f"{dialect.key_share}) = ?", [self.count, self.holder])
+
     def passed(self, guild_id: int, holder: str | None) -> None:
         """ShardLost (the write is rolled back) unless `holder`, read in the write's transaction for
         `guild_id`'s shard, is this process (nothing to check before it has claimed its shards)."""

@@ -46,6 +46,11 @@ class Dialect(Protocol):
         """Appended to a SELECT of a row the transaction relies on staying as read until its commit, which
         others may still touch in ways that do not change what was read (the shard fence: ownership.py)."""
 
+    @property
+    def writes_in_one_statement(self) -> bool:
+        """A game's move and its bookkeeping are written as one statement each (onestatement.py: a WITH
+        that changes rows), not as transactions of several: a round trip each instead of six and four."""
+
     def json_field(self, expr: str, key: str) -> str:
         """The text of `key` in the JSON object `expr` (a column holding JSON text)."""
 
@@ -86,6 +91,10 @@ class Database(Reader, Protocol):
         """Run `work(tx)` as one transaction: all of it is committed, or (on any error) none of it. `work`
         awaits nothing but `tx`'s statements (SQLite runs it whole in its writer's thread), unless
         `awaits_others` (copying from another database: SQLite then holds its writer for it on the loop)."""
+
+    async def statement(self, sql: str, params: Params = ()) -> Row | None:
+        """One statement, committed by itself; its first row. If the connection is lost while it runs, it
+        may or may not have landed: CommitUncertain (the caller reads what is stored to know)."""
 
     async def column_types(self) -> dict[str, dict[str, str]]:
         """Every table's columns, in order, with their types."""

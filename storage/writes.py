@@ -42,18 +42,24 @@ async def plan(tx: Transaction, game_id: int, deadlines: DeadlinePlan | None, ve
     """Make the game's deadlines what the plan says (None: leave them as they are), and promise to announce
     `version` at `announce_at` (None: no promise; one row per game, the newest version wins). The new rows
     go in one statement with the promise: one round trip to PostgreSQL, not one per row."""
-    rows = []
     if deadlines is not None:
         keep = sorted(deadlines.keep)
         sql = "DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce'"  # that one goes once it is done
         if keep:
             sql += f" AND player NOT IN ({', '.join('?' * len(keep))})"
         await tx.execute(sql, (game_id, *keep))
-        rows = [(game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload)) for d in deadlines.new]
+    if rows := deadline_rows(game_id, deadlines, version, announce_at):
+        await tx.executemany(UPSERT_DEADLINE, rows)
+
+
+def deadline_rows(game_id: int, deadlines: DeadlinePlan | None, version: int,
+                  announce_at: float | None) -> list[tuple[int, str, str, float, str]]:
+    """The deadline rows `plan` upserts: the plan's new ones, and the promise to announce `version`."""
+    rows = [(game_id, d.player, d.kind, float(d.due_at), json.dumps(d.payload))
+            for d in (deadlines.new if deadlines is not None else ())]
     if announce_at is not None:
         rows.append((game_id, "", "announce", float(announce_at), json.dumps({"version": version})))
-    if rows:
-        await tx.executemany(UPSERT_DEADLINE, rows)
+    return rows
 
 
 async def bookkeeping(tx: Transaction, dialect: Dialect, ownership: Ownership, game_id: int, messages: TableMessages,

@@ -161,25 +161,39 @@ async def test_a_process_whose_write_was_fenced_out_stops_serving(processes, cap
     assert [(lease.shard, lease.holder) for lease in await successor.leases.leases()] == [(1, "b")]
 
 
-async def test_a_fenced_move_reads_its_lease_in_the_game_rows_own_statement(processes, monkeypatch):
-    """Issue 44: a move is a transaction of round trips, each paid for under load. The fence is read by the
-    game row's UPDATE itself, not by a statement of its own: a move whose previous hash is kept is the row and
-    the action, nothing else; and the fence still holds (the test above)."""
-    from storage.postgres.database import _Connection
+async def test_a_fenced_move_and_its_bookkeeping_are_one_statement_each(processes, monkeypatch):
+    """Issue 44: a round trip to PostgreSQL is a turn of the connections' thread and of the interpreter's
+    lock. A move whose previous hash is known is one statement, its own transaction (the game's row fenced
+    in its WHERE, the action, the deadlines: storage/onestatement.py), and so is the bookkeeping after it.
+    Once the shard is another's, that statement writes nothing and the process is told (ShardLost)."""
+    import asyncpg
 
-    owner = processes[0]
+    owner, successor, reader = processes
     await owner.leases.take_lease("a", 11, "host-a", 30, T0, shards=[0, 1], count=2)
+    lost: list[ShardLost] = []
+    owner.ownership.on_lost = lost.append
     game = await new_stored_game(owner, channel=5, seed=3, guild=guild_of_shard(1))
     said: list[str] = []
 
-    def counted(read):
-        def counting(self, sql, *args):
+    def counted(call):
+        def counting(self, sql, *args, **kwargs):
             said.append(" ".join(sql.split()[:3]))
-            return read(self, sql, *args)
+            return call(self, sql, *args, **kwargs)
         return counting
 
-    for name in ("fetchone", "fetchall", "execute", "executemany"):
-        monkeypatch.setattr(_Connection, name, counted(getattr(_Connection, name)))
-    moved = await play_random(owner, game, 1, random.Random(1))
-    assert moved.version == game.version + 1
-    assert said == ["UPDATE games SET", "INSERT INTO actions"]
+    for name in ("fetchrow", "fetch", "fetchval", "execute", "executemany"):  # all that reaches the server
+        monkeypatch.setattr(asyncpg.connection.Connection, name, counted(getattr(asyncpg.connection.Connection, name)))
+    moved = await play_random(owner, game, 2, random.Random(1))
+    await owner.games.set_messages(moved.id, moved.messages, settled=moved.version)
+    assert moved.version == game.version + 2
+    assert said == ["WITH g AS"] * 3
+
+    await successor.leases.take_lease("b", 22, "host-b", 30, T0 + 31, shards=[1], count=2)  # it froze: taken over
+    player, action = random_action(moved.state, random.Random(2))
+    with pytest.raises(ShardLost) as refused:
+        await owner.games.commit_action(moved.id, moved.version, player, action.to_json_dict(),
+                                        apply(moved.state, player, action).state)
+    assert refused.value.holder == "b" and lost == [refused.value]
+    with pytest.raises(ShardLost):
+        await owner.games.set_messages(moved.id, moved.messages)
+    assert (await reader.games.load_game(game.id)).version == moved.version  # nothing written

@@ -48,6 +48,7 @@ class PostgresDialect:
     name = "postgresql"
     for_update = " FOR UPDATE"
     key_share = " FOR KEY SHARE"  # keeps the row's holder as read until the commit; a heartbeat still goes through
+    writes_in_one_statement = True  # a round trip per statement, each a turn of the connections' thread
 
     def json_field(self, expr: str, key: str) -> str:
         return f"(({expr})::jsonb ->> '{key}')"
@@ -195,6 +196,23 @@ class PostgresDatabase:
         async def attempt() -> T:
             async with self._pool.acquire() as con:
                 return await _whole(con, work)
+
+        return await self._thread.run(retrying(attempt, self.retry_seconds, "write"))
+
+    async def statement(self, sql: str, params: Params = ()) -> Row | None:
+        """One statement on a connection of the pool, its own transaction (no BEGIN, no COMMIT: one round
+        trip). Retried while no connection can be had; lost while it ran: CommitUncertain."""
+
+        async def attempt() -> Row | None:
+            async with self._pool.acquire() as con:
+                try:
+                    return await con.fetchrow(numbered(sql), *params)
+                except asyncpg.UniqueViolationError as exc:
+                    raise UniqueViolation(str(exc)) from exc
+                except Exception as exc:
+                    if lost(exc):
+                        raise CommitUncertain(f"the connection was lost during a write: {exc}") from exc
+                    raise
 
         return await self._thread.run(retrying(attempt, self.retry_seconds, "write"))
 
