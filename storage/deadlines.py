@@ -29,10 +29,8 @@ class Deadlines:
 
     async def set_deadline(self, game_id: int, player: str, kind: str, due_at: float,
                            payload: dict[str, Any] | None = None) -> None:
-        async def work(tx: Transaction) -> None:
-            await tx.execute(UPSERT_DEADLINE, (game_id, player, kind, float(due_at), json.dumps(payload or {})))
-
-        await self.db.transaction(work)
+        # One statement, no transaction around it: on PostgreSQL one round trip, not three (BEGIN, COMMIT).
+        await self.db.statement(UPSERT_DEADLINE, (game_id, player, kind, float(due_at), json.dumps(payload or {})))
 
     async def clear_deadlines(self, game_id: int, player: str | None = None, kind: str | None = None) -> int:
         sql = "DELETE FROM deadlines WHERE game_id = ?"
@@ -94,14 +92,10 @@ class Deadlines:
             return await people.claim(self.db, deadline, None)
 
         fence, fenced = self._fence()
-
-        async def work(tx: Transaction) -> bool:
-            return await tx.execute(
-                f"DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
-                (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
-            ) == 1
-
-        return await self.db.transaction(work)
+        return await self.db.statement(
+            f"DELETE FROM deadlines WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence} RETURNING kind",
+            (deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
+        ) is not None
 
     async def postpone_deadline(self, deadline: Deadline, until: float) -> bool:
         """Move a deadline to `until`, unless it was re-armed (or claimed by another scheduler) meanwhile."""
@@ -109,14 +103,11 @@ class Deadlines:
             return await people.claim(self.db, deadline, until)
 
         fence, fenced = self._fence()
-
-        async def work(tx: Transaction) -> bool:
-            return await tx.execute(
-                f"UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}",
-                (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
-            ) == 1
-
-        return await self.db.transaction(work)
+        return await self.db.statement(
+            f"UPDATE deadlines SET due_at = ? WHERE game_id = ? AND player = ? AND kind = ? AND due_at = ?{fence}"
+            " RETURNING kind",
+            (float(until), deadline.game_id, deadline.player, deadline.kind, float(deadline.due_at), *fenced),
+        ) is not None
 
     def _fence(self) -> tuple[str, list[Any]]:
         """A claim's condition that its game's shard is still this process's (nothing before a claim)."""

@@ -38,6 +38,8 @@ from .sql import Database, Row, Transaction, one
 from .stats import record_results
 from .writes import bookkeeping, deadline_rows, entry_bodies, log_entries, plan
 
+SENDS = 3  # how often a move's one statement is sent while its connection is lost under it
+
 
 class Games:
     def __init__(self, db: Database, editions: Library, ownership: Ownership | None = None,
@@ -213,19 +215,26 @@ class Games:
                 await also(tx)
             return row
 
-        try:
-            if statement is None:
-                row = await self.db.transaction(work)
-            elif (got := await self.db.statement(*statement)) is not None:
-                row = got
-            else:
-                await onestatement.why_not(self.db, self.ownership, game_id, expected_version)
-        except CommitUncertain:
-            # Did it land? Each write stamps the game with its own `updated_at`.
-            got = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
-            if got is None or got["version"] != expected_version + 1 or got["updated_at"] != sets["updated_at"]:
-                raise StorageUnavailable(f"game {game_id}: the write was not stored") from None
-            row = got
+        for tries_left in reversed(range(SENDS)):
+            try:
+                if statement is None:
+                    row = await self.db.transaction(work)
+                elif (got := await self.db.statement(*statement)) is not None:
+                    row = got
+                else:
+                    await onestatement.why_not(self.db, self.ownership, game_id, expected_version)
+                break
+            except CommitUncertain:
+                # Did it land? Each write stamps the game with its own `updated_at`.
+                got = await self.db.fetchone(f"SELECT {META} FROM games WHERE id = ?", (game_id,))
+                landed = (expected_version + 1, sets["updated_at"])
+                if got is not None and (got["version"], got["updated_at"]) == landed:
+                    row = got
+                    break
+                # Not landed. One statement is sent again (a connection that died unnoticed, the server restarted):
+                # its version guard writes it once at most. A transaction was retried up to its COMMIT already.
+                if statement is None or not tries_left or got is None or got["version"] != expected_version:
+                    raise StorageUnavailable(f"game {game_id}: the write was not stored") from None
         return record_from(row, table or Table.model_validate_json(row["setup"]), state, messages)
 
     async def set_messages(self, game_id: int, messages: TableMessages, settled: int | None = None) -> None:

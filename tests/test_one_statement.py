@@ -15,6 +15,7 @@ from support.storage_helpers import new_stored_game
 from engine import apply
 from engine.randomplay import random_action
 from storage import Deadline, DeadlinePlan, GameNotFound, StorageUnavailable, Store, VersionConflict, WrongStatus
+from storage.games import SENDS
 from storage.postgres.database import PostgresDialect
 
 
@@ -113,8 +114,9 @@ async def test_a_refused_move_in_one_statement_writes_nothing_and_says_why(postg
 
 async def test_a_move_lost_on_the_wire_is_told_landed_or_not_from_what_is_stored(postgres_url, monkeypatch):
     """A connection lost while the one statement ran may or may not have committed it: the game is read to
-    know (as for a COMMIT lost in a transaction). Landed: the move stands; not: the player is told nothing
-    was stored, and nothing was."""
+    know (as for a COMMIT lost in a transaction). Landed: the move stands. Not landed (a connection that died
+    unnoticed): the statement is sent again, and the move is stored once; lost every time: the player is told
+    nothing was stored, and nothing was."""
     store = await Store.open(postgres_url)
     original = asyncpg.connection.Connection.fetchrow
     lose: list[bool] = []  # the next statement's fate: lost after it ran (True) or before (False)
@@ -136,9 +138,15 @@ async def test_a_move_lost_on_the_wire_is_told_landed_or_not_from_what_is_stored
         assert moved.version == record.version + 1 and (await store.games.load_game(record.id)).state == state
         follow, act = random_action(state, random.Random(2))
         lose.append(False)
+        again = await store.games.commit_action(record.id, moved.version, follow, act.to_json_dict(),
+                                                apply(state, follow, act).state)
+        assert again.version == moved.version + 1 and not lose
+        assert len(await store.log.action_log(record.id)) == again.state.moves  # stored once
+        last, act = random_action(again.state, random.Random(3))
+        lose.extend([False] * SENDS)
         with pytest.raises(StorageUnavailable, match="not stored"):
-            await store.games.commit_action(record.id, moved.version, follow, act.to_json_dict(),
-                                            apply(state, follow, act).state)
-        assert (await store.games.load_game(record.id)).version == moved.version and not lose
+            await store.games.commit_action(record.id, again.version, last, act.to_json_dict(),
+                                            apply(again.state, last, act).state)
+        assert (await store.games.load_game(record.id)).version == again.version and not lose
     finally:
         await store.close()
