@@ -39,8 +39,8 @@ def move(db: Database, ownership: Ownership, game_id: int, expected_version: int
          content: tuple[Any, ...], hashed: bytes, deadlines: DeadlinePlan | None,
          rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]:
     """The statement of an active game's move: the row (`sets`, version bumped, fenced), the action row
-    (`content`, `hashed`: chain.py), and the deadlines (`deadlines`: those dropped; `rows`: writes.
-    deadline_rows, upserted). It returns the game's META, or no row if nothing was written."""
+    (`content`, `hashed`: chain.py), and the deadlines (`deadlines`: which rows go; `rows`: those upserted,
+    from writes.deadline_rows). It returns the game's META, or no row if nothing was written."""
     fence, fenced = ownership.condition(db.dialect)
     parts = [f"g AS (UPDATE games SET version = version + 1, {', '.join(f'{c} = ?' for c in sets)}"
              f" WHERE id = ? AND version = ? AND status = 'active'{fence} RETURNING {META})", f"a AS ({_ACTION})"]
@@ -84,7 +84,6 @@ async def why_not(db: Database, ownership: Ownership, game_id: int, expected_ver
                 await explain_miss(tx, game_id, expected_version, "active")
         await ownership.fence(tx, db.dialect, row["guild_id"])
         raise StorageUnavailable(f"game {game_id}: the write was not stored")  # the shard left and came back
-
 
     await db.transaction(explain)
     raise AssertionError("why_not always raises")
