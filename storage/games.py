@@ -36,7 +36,7 @@ from .reliability import record_departures
 from .rows import META, OPEN, SELECT_GAME, explain_miss, record_from, sha
 from .sql import Database, Row, Transaction, one
 from .stats import record_results
-from .writes import bookkeeping, deadline_rows, entry_bodies, log_entries, plan
+from .writes import bookkeeping, entry_bodies, log_entries, plan
 
 SENDS = 3  # how often a move's one statement is sent while its connection is lost under it
 
@@ -122,9 +122,8 @@ class Games:
         statement = None  # a move in one statement where the database can: onestatement.py
         if self.db.dialect.writes_in_one_statement and previous is not None and not entries and not over:
             hashed = chain.link(previous, content)
-            rows = deadline_rows(game_id, deadlines, expected_version + 1, announce_at)
             statement = onestatement.move(self.db, self.ownership, game_id, expected_version, sets, content,
-                                          hashed, deadlines, rows)
+                                          hashed, deadlines, announce_at)
 
         async def also(tx: Transaction) -> None:
             nonlocal hashed  # the new link's hash, for what is kept of the game once the transaction is done

@@ -15,7 +15,6 @@ deleted and updated by one statement is not defined).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .chain import CONTENT
@@ -23,8 +22,8 @@ from .errors import GameNotFound, StorageUnavailable
 from .ownership import Ownership
 from .records import DeadlinePlan
 from .rows import META, explain_miss
-from .sql import Database, Row, Transaction
-from .writes import UPSERT_DEADLINE
+from .sql import Database, Transaction
+from .writes import ON_CONFLICT_DEADLINE, deadline_rows
 
 _ACTION = (f"INSERT INTO actions ({CONTENT}, hash) SELECT ?::bigint, ?::integer, ?::integer, ?::text, ?::text,"
            " ?::text, ?::text, ?::float8, ?::bytea FROM g")
@@ -32,16 +31,17 @@ _DROP = ("DELETE FROM deadlines WHERE game_id = ? AND kind != 'announce' AND pla
          " AND (player, kind) NOT IN (SELECT * FROM unnest(?::text[], ?::text[])) AND EXISTS (SELECT 1 FROM g)")
 _NEW = ("INSERT INTO deadlines (game_id, player, kind, due_at, payload) SELECT ?::bigint, r.p, r.k, r.t, r.x::jsonb"
         " FROM g, unnest(?::text[], ?::text[], ?::float8[], ?::text[]) AS r(p, k, t, x)"
-        + UPSERT_DEADLINE[UPSERT_DEADLINE.index(" ON CONFLICT"):])
+        + ON_CONFLICT_DEADLINE)
 
 
 def move(db: Database, ownership: Ownership, game_id: int, expected_version: int, sets: dict[str, Any],
          content: tuple[Any, ...], hashed: bytes, deadlines: DeadlinePlan | None,
-         rows: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]:
+         announce_at: float | None) -> tuple[str, list[Any]]:
     """The statement of an active game's move: the row (`sets`, version bumped, fenced), the action row
-    (`content`, `hashed`: chain.py), and the deadlines (`deadlines`: which rows go; `rows`: those upserted,
-    from writes.deadline_rows). It returns the game's META, or no row if nothing was written."""
+    (`content`, `hashed`: chain.py), and the deadlines as writes.plan makes them. It returns the game's META,
+    or no row if nothing was written."""
     fence, fenced = ownership.condition(db.dialect)
+    rows = deadline_rows(game_id, deadlines, expected_version + 1, announce_at)
     parts = [f"g AS (UPDATE games SET version = version + 1, {', '.join(f'{c} = ?' for c in sets)}"
              f" WHERE id = ? AND version = ? AND status = 'active'{fence} RETURNING {META})", f"a AS ({_ACTION})"]
     params: list[Any] = [*sets.values(), game_id, expected_version, *fenced, *content, hashed]
@@ -74,14 +74,11 @@ async def why_not(db: Database, ownership: Ownership, game_id: int, expected_ver
     `expected_version`), else ShardLost (the fence)."""
 
     async def explain(tx: Transaction) -> NoReturn:
-        row: Row | None = await tx.fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        row = await tx.fetchone("SELECT guild_id, version, status FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        if expected_version is not None:
-            row = await tx.fetchone("SELECT guild_id FROM games WHERE id = ? AND version = ? AND status = 'active'",
-                                    (game_id, expected_version))
-            if row is None:
-                await explain_miss(tx, game_id, expected_version, "active")
+        if expected_version is not None and (row["version"], row["status"]) != (expected_version, "active"):
+            await explain_miss(tx, game_id, expected_version, "active")
         await ownership.fence(tx, db.dialect, row["guild_id"])
         raise StorageUnavailable(f"game {game_id}: the write was not stored")  # the shard left and came back
 

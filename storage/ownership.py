@@ -79,8 +79,7 @@ class Ownership:
         this process has claimed its shards."""
         if self.holder is None:
             return "", []
-        return (f", (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}"
-                f"{dialect.key_share}) AS fence_holder", [self.count])  # (row_of(shard_of(guild)), in SQL)
+        return f", {_holder_of(dialect, guild_column)} AS fence_holder", [self.count]
 
     def condition(self, dialect: Dialect, guild_column: str = "guild_id") -> tuple[str, list[Any]]:
         """The fence as a condition (`AND ...`) of the game row's UPDATE, for a write in one statement
@@ -88,8 +87,7 @@ class Ownership:
         names this process; nothing until this process has claimed its shards."""
         if self.holder is None:
             return "", []
-        return (f" AND (SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}"
-                f"{dialect.key_share}) = ?", [self.count, self.holder])
+        return f" AND {_holder_of(dialect, guild_column)} = ?", [self.count, self.holder]
 
     def passed(self, guild_id: int, holder: str | None) -> None:
         """ShardLost (the write is rolled back) unless `holder`, read in the write's transaction for
@@ -98,3 +96,9 @@ class Ownership:
             lost = ShardLost(shard_of(guild_id, self.count), holder)
             self.on_lost(lost)
             raise lost
+
+
+def _holder_of(dialect: Dialect, guild_column: str) -> str:
+    """SQL: the holder of the shard of the game row's guild (row_of(shard_of(guild)), in SQL; its parameter
+    is the shard count), its lease row locked as `Ownership.fence` locks it."""
+    return f"(SELECT holder FROM lease WHERE id = (({guild_column} >> 22) % ?) + {FIRST_ROW}{dialect.key_share})"

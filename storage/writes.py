@@ -16,9 +16,10 @@ from .ownership import Ownership
 from .records import ENTRY, DeadlinePlan, LogEntry, TableMessages
 from .sql import Dialect, Transaction
 
+ON_CONFLICT_DEADLINE = (" ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
+                        " payload = excluded.payload")  # a game's one row of a person and kind, replaced
 UPSERT_DEADLINE = ("INSERT INTO deadlines (game_id, player, kind, due_at, payload) VALUES (?, ?, ?, ?, ?)"
-                   " ON CONFLICT (game_id, player, kind) DO UPDATE SET due_at = excluded.due_at,"
-                   " payload = excluded.payload")
+                   + ON_CONFLICT_DEADLINE)
 
 
 def entry_bodies(entries: Sequence[LogEntry]) -> list[str]:

@@ -195,14 +195,10 @@ async def _relock(con: asyncpg.Connection, lock: int, lost_session: int) -> bool
     on a busy machine, not for hours when the network between dropped (TCP keepalive). A lock the lost
     session still holds is this process's: that session is ended and the lock taken. Any other holder is
     another process's, and False."""
-    until = time.monotonic() + TAKEOVER_WAIT
-    while not await con.fetchval("SELECT pg_try_advisory_lock($1)", lock):
-        session = await _holding(con, lock)
-        if session is not None:
-            return session == lost_session and await _end_and_take(con, lock, session)
-        if time.monotonic() > until:  # freed and taken again between the two questions, over and over
-            return False
-    return True
+    if await con.fetchval("SELECT pg_try_advisory_lock($1)", lock):
+        return True
+    session = await _holding(con, lock)  # None: let go meanwhile
+    return session in (None, lost_session) and await _end_and_take(con, lock, session)
 
 
 async def _holding(con: asyncpg.Connection, lock: int) -> int | None:
