@@ -4,7 +4,9 @@ thinks off the event loop and outside the channel's lock, and its decision is dr
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import sqlite3
 import threading
 import time
@@ -229,6 +231,31 @@ async def test_five_strong_computers_play_a_whole_game_in_worker_processes(store
         assert service.decisions.thinkers._pool is not None  # they did think in a process of their own
     finally:
         service.decisions.thinkers.close()
+
+
+async def test_a_thinking_worker_that_dies_leaves_the_computers_thinking_on_a_thread(store, caplog):
+    """The worker killed between two heavy decisions: the next one is thought on a thread, one warning line,
+    and the game goes on."""
+    service = GameService(store, thinkers=Thinkers(workers=1, think_seconds=0.02))
+    thinkers = service.decisions.thinkers
+    try:
+        host = Seat(id="ai5", kind="computer", number=5, level="strong")
+        record = (await service.lobby.open_table(GUILD, CHANNEL, host, clock=False)).record
+        record = (await service.lobby.add_computer(CHANNEL, record.id, "ai5", "strong")).record
+        record = (await service.lobby.start(CHANNEL, record.id, "ai5", seed=3)).record
+        for turn in range(6):
+            if turn == 3:
+                assert thinkers._pool is not None
+                (pid,) = thinkers._pool.pids()
+                assert pid is not None
+                os.kill(pid, signal.SIGKILL)
+            outcome = await asyncio.wait_for(service.decisions.play_computer(CHANNEL), 120)
+            assert outcome is not None and outcome.ok, outcome and outcome.notice
+            assert outcome.record.version > record.version
+            record = outcome.record
+        assert thinkers.workers == 0 and "thinking on a thread from now on" in caplog.text
+    finally:
+        thinkers.close()
 
 
 # --- the terminal

@@ -5,6 +5,8 @@ whoever asks, in their language; a player's own hand as a picture reaches that p
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 
 import pytest
@@ -126,6 +128,26 @@ async def test_a_worker_process_draws_the_same_picture(h):
         drawn = await pictures.table(words("de"), game(h))
         assert drawn.png == await public_picture(h, "de") and drawn.alt
         assert pictures._pool is not None, "drawn in the worker process"
+    finally:
+        pictures.close()
+
+
+async def test_a_worker_that_dies_leaves_the_pictures_drawn_on_a_thread(h, caplog):
+    """A worker killed (the out-of-memory killer, a crash) fails the drawing under way in it: that one and
+    every later one is drawn on the bot's thread instead, the same picture, with one warning line."""
+    await open_and_start(h, players=(ADA, BEN))
+    pictures = Pictures(True, processes=1)
+    try:
+        first = await pictures.hand(words("en"), game(h), str(ADA))
+        assert pictures._pool is not None
+        (pid,) = pictures._pool.pids()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        again = await asyncio.wait_for(pictures.hand(words("en"), game(h), str(ADA)), 60)
+        assert again.png == first.png == hand_picture(player_view(game(h).state, str(ADA)), words("en"))
+        assert pictures._processes == 0 and "drawing on a thread from now on" in caplog.text
+        drawn = await pictures.table(words("de"), game(h))
+        assert drawn is not None and drawn.png == await public_picture(h, "de")
     finally:
         pictures.close()
 

@@ -1,24 +1,30 @@
 """Worker processes end with the bot (bot/service/workers.py): a bot killed outright (SIGKILL, a crash) leaves
 neither its workers (the pictures', the computers') nor their forkserver running, as a plain process pool's
-did: some 100 MB for good at every such restart."""
+did: some 100 MB for good at every such restart. The event loop talks to them over a pipe each: answers,
+exceptions, a worker that dies and a pool shut down with work under way."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import pickle
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
-from bot.service.workers import worker_pool
+from bot.service.workers import WorkerPool
 
 BOT = """
-import os, time
-from bot.service.workers import worker_pool
-pool = worker_pool(1)
-print(pool.submit(os.getpid).result(), flush=True)  # a worker started, as the first picture starts one
+import asyncio, os, time
+from bot.service.workers import WorkerPool
+pool = WorkerPool(1)
+print(asyncio.run(pool.run(os.getpid)), flush=True)  # a worker started, as the first picture starts one
 time.sleep(600)
 """
 
@@ -100,8 +106,73 @@ def second_block_mapped_mb() -> float:
 def test_a_worker_keeps_its_memory_flat_as_the_bot_does():
     """Pillow's large blocks in the pictures' worker get mappings of their own, returned when freed, as in
     the bot (tests/test_allocator.py), rather than holes left in the heap."""
-    pool = worker_pool(1)
+    pool = WorkerPool(1)
     try:
-        assert pool.submit(second_block_mapped_mb).result(timeout=60) >= 2.0
+        assert asyncio.run(asyncio.wait_for(pool.run(second_block_mapped_mb), 60)) >= 2.0
     finally:
         pool.shutdown()
+
+
+def slow_square(x: int, seconds: float = 0.0) -> tuple[int, int]:
+    time.sleep(seconds)
+    return os.getpid(), x * x
+
+
+def refuse(x: int) -> int:
+    raise ValueError(f"no {x}")
+
+
+def unpicklable_answer() -> object:
+    return lambda: None
+
+
+async def test_the_pool_answers_each_call_in_its_workers_and_passes_their_exceptions_on():
+    pool = WorkerPool(2)
+    try:
+        answers = await asyncio.wait_for(asyncio.gather(*(pool.run(slow_square, x, 0.05) for x in range(8))), 60)
+        assert [square for _, square in answers] == [x * x for x in range(8)]  # each its own answer, in order
+        assert len({pid for pid, _ in answers}) == 2 and os.getpid() not in {pid for pid, _ in answers}
+        with pytest.raises(ValueError, match="no 3"):
+            await pool.run(refuse, 3)
+        with pytest.raises(RuntimeError, match="could not be sent back"):
+            await pool.run(unpicklable_answer)
+        with pytest.raises((pickle.PicklingError, AttributeError)):  # work that cannot be pickled fails alone
+            await pool.run(lambda: 1)
+        assert (await pool.run(slow_square, 5))[1] == 25, "the pool still serves after each of those"
+    finally:
+        pool.shutdown()
+
+
+async def test_a_worker_that_dies_breaks_the_pool_and_its_waiting_work_fails_rather_than_hangs():
+    pool = WorkerPool(1)
+    try:
+        pid, _ = await asyncio.wait_for(pool.run(slow_square, 1), 60)
+        under_way = asyncio.ensure_future(pool.run(slow_square, 2, 30.0))
+        waiting = asyncio.ensure_future(pool.run(slow_square, 3))
+        await asyncio.sleep(0.2)
+        os.kill(pid, signal.SIGKILL)
+        for work in (under_way, waiting):
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(work, 20)
+        with pytest.raises(BrokenProcessPool):
+            await pool.run(slow_square, 4)  # the callers then work on a thread (pictures.py, thinking.py)
+    finally:
+        pool.shutdown()
+
+
+async def test_a_pool_shut_down_cancels_its_work_and_its_workers_end():
+    pool = WorkerPool(1)
+    pid, _ = await asyncio.wait_for(pool.run(slow_square, 1), 60)
+    under_way = asyncio.ensure_future(pool.run(slow_square, 2, 30.0))
+    await asyncio.sleep(0.1)
+    pool.shutdown()
+    with pytest.raises(asyncio.CancelledError):
+        await under_way
+    with pytest.raises(RuntimeError, match="shut down"):
+        await pool.run(slow_square, 3)
+    # The worker finishes the call it is in (its 30 s would outlast this test's wait), so one that is idle:
+    idle = WorkerPool(1)
+    idle_pid, _ = await asyncio.wait_for(idle.run(slow_square, 1), 60)
+    idle.shutdown()
+    assert await asyncio.to_thread(gone_within, 20, idle_pid), "a worker outlived its pool's shutdown"
+    os.kill(pid, signal.SIGKILL)

@@ -21,7 +21,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar, TypeVarTuple
@@ -33,7 +33,7 @@ from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
 from ..picture.story import Story
-from ..service.workers import worker_pool
+from ..service.workers import WorkerPool
 from ..wording import Words, words
 from ..wording import table as table_words
 from .people import people
@@ -100,13 +100,13 @@ class Pictures:
         self._budget = Budget(per_second)  # 0: no limit
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
         self._processes = processes
-        self._pool: ProcessPoolExecutor | None = None  # started at the first table picture
+        self._pool: WorkerPool | None = None  # started at the first picture
         self._kept: OrderedDict[tuple[int, int, str, tuple[str, ...]], Picture] = OrderedDict()
 
     def close(self) -> None:
         self._thread.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown()
 
     async def _run(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
         started = time.perf_counter()
@@ -117,16 +117,15 @@ class Pictures:
                 self.drawn(draw.__name__.removeprefix("_draw_"), time.perf_counter() - started)
 
     async def _draw(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
-        loop = asyncio.get_running_loop()
         if self._processes > 0:
             try:
                 if self._pool is None:
-                    self._pool = worker_pool(self._processes)
-                return await loop.run_in_executor(self._pool, draw, *args)
+                    self._pool = WorkerPool(self._processes)
+                return await self._pool.run(draw, *args)
             except (BrokenProcessPool, OSError) as exc:
                 log.warning("drawing in a worker process failed (%s): drawing on a thread from now on", exc)
                 self._processes = 0
-        return await loop.run_in_executor(self._thread, draw, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, draw, *args)
 
     async def slot(self) -> None:
         """Wait for a drawing's turn (at most `per_second`), to draw with `table(…, slotted=True)` after it: the

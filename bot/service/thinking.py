@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import Event, View
@@ -23,7 +23,7 @@ from engine.ai.levels import THINK_SECONDS, Computer, computer
 from engine.undo import without_taken_back
 from storage.contract import GameLog
 
-from .workers import worker_pool
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
@@ -44,7 +44,7 @@ class Thinkers:
         self.workers = workers
         self.think_seconds = think_seconds
         self._thread: ThreadPoolExecutor | None = None
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
         self._closed = False
         # game id -> (the last move read, (move, its engine events) up to it, oldest first)
         self._histories: OrderedDict[int, tuple[int, list[tuple[int, list[Event]]]]] = OrderedDict()
@@ -58,11 +58,7 @@ class Thinkers:
             memory.forget()
         return player.decide(view)
 
-    def _executor(self) -> Executor:
-        if self.workers > 0:
-            if self._pool is None:
-                self._pool = worker_pool(self.workers)
-            return self._pool
+    def _on_thread(self) -> ThreadPoolExecutor:
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="computer")
         return self._thread
@@ -71,15 +67,16 @@ class Thinkers:
         """A heavy decision, computed off the event loop."""
         if self._closed:
             raise RuntimeError("the computer players' workers are shut down")
-        loop, args = asyncio.get_running_loop(), (level, seed, self.think_seconds, view, list(history))
-        try:
-            return await loop.run_in_executor(self._executor(), decide, *args)
-        except (BrokenProcessPool, OSError) as exc:
-            if self.workers <= 0:
-                raise
-            log.warning("a computer's worker process failed (%s): thinking on a thread from now on", exc)
-            self.workers = 0
-            return await loop.run_in_executor(self._executor(), decide, *args)
+        args = (level, seed, self.think_seconds, view, list(history))
+        if self.workers > 0:
+            try:
+                if self._pool is None:
+                    self._pool = WorkerPool(self.workers)
+                return await self._pool.run(decide, *args)
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("a computer's worker process failed (%s): thinking on a thread from now on", exc)
+                self.workers = 0
+        return await asyncio.get_running_loop().run_in_executor(self._on_thread(), decide, *args)
 
     async def history(self, log: GameLog, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""
@@ -101,9 +98,10 @@ class Thinkers:
     def close(self) -> None:
         """Stop the workers (a decision under way is dropped: the runner tries again after a restart)."""
         self._closed = True
-        for executor in (self._thread, self._pool):
-            if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
-        self._thread = self._pool = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown()
+        self._thread, self._pool = None, None
         self._histories.clear()
 
