@@ -118,6 +118,10 @@ def slow_square(x: int, seconds: float = 0.0) -> tuple[int, int]:
     return os.getpid(), x * x
 
 
+def pattern(size: int) -> bytes:
+    return bytes(i % 251 for i in range(size))
+
+
 def refuse(x: int) -> int:
     raise ValueError(f"no {x}")
 
@@ -139,6 +143,9 @@ async def test_the_pool_answers_each_call_in_its_workers_and_passes_their_except
         with pytest.raises((pickle.PicklingError, AttributeError)):  # work that cannot be pickled fails alone
             await pool.run(lambda: 1)
         assert (await pool.run(slow_square, 5))[1] == 25, "the pool still serves after each of those"
+        # An answer far larger than a pipe holds arrives in pieces, read as they come, whole and in order:
+        big = await asyncio.wait_for(asyncio.gather(pool.run(pattern, 3_000_001), pool.run(pattern, 70_000)), 60)
+        assert big == [pattern(3_000_001), pattern(70_000)]
     finally:
         pool.shutdown()
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import select
+import struct
 import threading
 import time
 from collections import deque
@@ -29,11 +31,14 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, TypeVar, TypeVarTuple
 
 from .allocator import give_back_forever, pin_large_blocks
 
 POLL_SECONDS = 1.0  # where a process cannot be waited for directly (no pidfd: not Linux), how often to look
+READ_BYTES = 1 << 20  # a worker's answer is read in pieces of at most this
+SIZE = struct.Struct("!Q")  # before each answer: its length
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
 
@@ -66,11 +71,13 @@ def _alive(pid: int) -> bool:
 
 
 class _Worker:
-    __slots__ = ("process", "pipe", "job")
+    __slots__ = ("process", "work", "answers", "got", "job")
 
-    def __init__(self, process: BaseProcess, pipe: Connection):
+    def __init__(self, process: BaseProcess, work: Connection, answers: Connection):
         self.process = process
-        self.pipe = pipe
+        self.work = work  # calls go to the worker here (a pipe: the worker reads them one at a time)
+        self.answers = answers  # and come back here, read without blocking as they arrive
+        self.got = bytearray()  # what has come of the answer so far
         self.job: asyncio.Future[Any] | None = None  # the answer it is working on (None: idle)
 
 
@@ -109,18 +116,19 @@ class WorkerPool:
         self._loop = loop
         try:
             for _ in range(self._size):
-                mine, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(theirs, os.getpid()), name="worker", daemon=True)
+                work_in, work = context.Pipe(duplex=False)
+                answers, answers_out = context.Pipe(duplex=False)
+                process = context.Process(target=_serve, args=(work_in, answers_out, os.getpid()), name="worker",
+                                          daemon=True)
+                worker = _Worker(process, work, answers)
+                self._workers.append(worker)
                 try:
                     process.start()
-                except BaseException:
-                    mine.close()
-                    raise
-                finally:
-                    theirs.close()  # the worker's end is the worker's alone: its death reads as the pipe's end
-                worker = _Worker(process, mine)
-                self._workers.append(worker)
-                loop.add_reader(mine.fileno(), self._answered, worker)
+                finally:  # the worker's ends are the worker's alone: its death reads as the end of `answers`
+                    work_in.close()
+                    answers_out.close()
+                os.set_blocking(answers.fileno(), False)
+                loop.add_reader(answers.fileno(), self._readable, worker)
         except BaseException:
             self._broken = "the worker processes could not be started"
             self._stop()
@@ -133,7 +141,7 @@ class WorkerPool:
                 if answer.done():  # its caller stopped waiting
                     continue
                 try:
-                    worker.pipe.send((work, args))  # (the pipe is empty: the worker is waiting for it)
+                    worker.work.send((work, args))  # (the pipe is empty: the worker is waiting for it)
                 except OSError as exc:
                     answer.set_exception(BrokenProcessPool(f"a worker could not be reached: {exc}"))
                     self._lost(str(exc))
@@ -142,12 +150,30 @@ class WorkerPool:
                 else:
                     worker.job = answer
 
-    def _answered(self, worker: _Worker) -> None:
+    def _readable(self, worker: _Worker) -> None:
+        """Read what has come (never waiting for the rest: a worker may write a large answer in parts)."""
         try:
-            ok, value = worker.pipe.recv()
-        except (EOFError, OSError) as exc:
-            self._lost(f"a worker process ended ({exc!r})")
+            chunk = os.read(worker.answers.fileno(), READ_BYTES)
+        except BlockingIOError:
             return
+        except OSError as exc:
+            self._lost(f"a worker's answers could not be read ({exc})")
+            return
+        if not chunk:
+            self._lost(f"a worker process ended (pid {worker.process.pid})")
+            return
+        worker.got += chunk
+        while len(worker.got) >= SIZE.size:
+            (size,) = SIZE.unpack_from(worker.got)
+            if len(worker.got) < SIZE.size + size:
+                return
+            frame = bytes(worker.got[SIZE.size:SIZE.size + size])
+            del worker.got[:SIZE.size + size]
+            self._answered(worker, frame)
+
+    def _answered(self, worker: _Worker, frame: bytes) -> None:
+        try:
+            ok, value = pickle.loads(frame)
         except Exception as exc:  # an answer that cannot be unpickled here: that call fails
             ok, value = False, exc
         answer, worker.job = worker.job, None
@@ -178,23 +204,24 @@ class WorkerPool:
 
     def _stop(self) -> None:
         for worker in self._workers:
-            if self._loop is not None and not self._loop.is_closed():
-                self._loop.remove_reader(worker.pipe.fileno())
+            if self._loop is not None and not self._loop.is_closed() and not worker.answers.closed:
+                self._loop.remove_reader(worker.answers.fileno())
             worker.job = None
-            worker.pipe.close()
+            worker.work.close()
+            worker.answers.close()
         self._workers.clear()
 
     def pids(self) -> list[int | None]:
         return [w.process.pid for w in self._workers]
 
 
-def _serve(pipe: Connection, parent: int) -> None:
-    """A worker: each call read from the pipe is run and answered, (True, result) or (False, exception),
-    until the pipe closes."""
+def _serve(work_in: Connection, answers: Connection, parent: int) -> None:
+    """A worker: each call read from `work_in` is run and answered on `answers`, (True, result) or (False,
+    exception), in one piece, until the pool closes its pipe."""
     start_worker(parent)
     while True:
         try:
-            work, args = pipe.recv()
+            work, args = work_in.recv()
         except (EOFError, OSError):
             return  # the pool shut down
         try:
@@ -202,8 +229,12 @@ def _serve(pipe: Connection, parent: int) -> None:
         except Exception as exc:
             answer = (False, exc)
         try:
-            pipe.send(answer)
-        except (EOFError, OSError):
+            data = bytes(ForkingPickler.dumps(answer))
+        except Exception as exc:  # a result or exception that cannot be pickled
+            data = bytes(ForkingPickler.dumps((False, RuntimeError(f"its answer could not be sent back: {exc!r}"))))
+        framed = memoryview(SIZE.pack(len(data)) + data)
+        try:
+            while framed:
+                framed = framed[os.write(answers.fileno(), framed):]
+        except OSError:
             return
-        except Exception as exc:  # a result or exception that cannot be pickled (nothing was written)
-            pipe.send((False, RuntimeError(f"its answer could not be sent back: {exc!r}")))
