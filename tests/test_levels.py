@@ -228,7 +228,7 @@ async def test_five_strong_computers_play_a_whole_game_in_worker_processes(store
 
         await asyncio.wait_for(play(), timeout=600)
         assert record.status == "finished" and record.state.phase == "game_over" and moves > 100
-        assert service.decisions.thinkers._pool is not None  # they did think in a process of their own
+        assert service.decisions.thinkers._thinking.pool is not None  # they did think in a process of their own
     finally:
         service.decisions.thinkers.close()
 
@@ -245,8 +245,8 @@ async def test_a_thinking_worker_that_dies_leaves_the_computers_thinking_on_a_th
         record = (await service.lobby.start(CHANNEL, record.id, "ai5", seed=3)).record
         for turn in range(6):
             if turn == 3:
-                assert thinkers._pool is not None
-                (pid,) = thinkers._pool.pids()
+                assert thinkers._thinking.pool is not None
+                (pid,) = thinkers._thinking.pool.pids()
                 assert pid is not None
                 os.kill(pid, signal.SIGKILL)
             outcome = await asyncio.wait_for(service.decisions.play_computer(CHANNEL), 120)

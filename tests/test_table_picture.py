@@ -127,7 +127,7 @@ async def test_a_worker_process_draws_the_same_picture(h):
     try:
         drawn = await pictures.table(words("de"), game(h))
         assert drawn.png == await public_picture(h, "de") and drawn.alt
-        assert pictures._pool is not None, "drawn in the worker process"
+        assert pictures._drawing.pool is not None, "drawn in the worker process"
     finally:
         pictures.close()
 
@@ -139,13 +139,13 @@ async def test_a_worker_that_dies_leaves_the_pictures_drawn_on_a_thread(h, caplo
     pictures = Pictures(True, processes=1)
     try:
         first = await pictures.hand(words("en"), game(h), str(ADA))
-        assert pictures._pool is not None
-        (pid,) = pictures._pool.pids()
+        assert pictures._drawing.pool is not None
+        (pid,) = pictures._drawing.pool.pids()
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
         again = await asyncio.wait_for(pictures.hand(words("en"), game(h), str(ADA)), 60)
         assert again.png == first.png == hand_picture(player_view(game(h).state, str(ADA)), words("en"))
-        assert pictures._processes == 0 and "drawing on a thread from now on" in caplog.text
+        assert pictures._drawing.processes == 0 and "drawing on a thread from now on" in caplog.text
         drawn = await pictures.table(words("de"), game(h))
         assert drawn is not None and drawn.png == await public_picture(h, "de")
     finally:
@@ -160,7 +160,7 @@ async def test_left_unset_the_bot_draws_its_pictures_in_a_worker_process(tmp_pat
     h = await Harness.create(bot, users=USERS, ignore=(long_lived,))
     try:
         table = await open_and_start(h, players=(ADA, BEN))
-        assert h.bot.get_cog("Augsburg").presenter.pictures._pool is not None, "drawn in a worker process"
+        assert h.bot.get_cog("Augsburg").presenter.pictures._drawing.pool is not None, "drawn in a worker process"
         assert h.message(table).attachment_bytes("table.png") == await public_picture(h)
         h.assert_no_errors()
     finally:

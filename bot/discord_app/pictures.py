@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar, TypeVarTuple
 
@@ -33,12 +30,11 @@ from storage import GameRecord
 
 from ..picture import hand_picture, table_alt_text, table_picture
 from ..picture.story import Story
-from ..service.workers import WorkerPool
+from ..service.workers import OffTheLoop
 from ..wording import Words, words
 from ..wording import table as table_words
 from .people import people
 
-log = logging.getLogger(__name__)
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 KEPT = 32  # pictures kept (about 60 KB each): the tables drawn most recently
@@ -98,34 +94,19 @@ class Pictures:
         # from the game's public log by whoever owns the store (the presenter); None: nothing.
         self.story: Callable[[GameRecord], Awaitable[Story]] | None = None
         self._budget = Budget(per_second)  # 0: no limit
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="pictures")
-        self._processes = processes
-        self._pool: WorkerPool | None = None  # started at the first picture
+        self._drawing = OffTheLoop(processes, "drawing")
         self._kept: OrderedDict[tuple[int, int, str, tuple[str, ...]], Picture] = OrderedDict()
 
     def close(self) -> None:
-        self._thread.shutdown(wait=False, cancel_futures=True)
-        if self._pool is not None:
-            self._pool.shutdown()
+        self._drawing.shutdown()
 
     async def _run(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
         started = time.perf_counter()
         try:
-            return await self._draw(draw, *args)
+            return await self._drawing.run(draw, *args)
         finally:
             if self.drawn is not None:
                 self.drawn(draw.__name__.removeprefix("_draw_"), time.perf_counter() - started)
-
-    async def _draw(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
-        if self._processes > 0:
-            try:
-                if self._pool is None:
-                    self._pool = WorkerPool(self._processes)
-                return await self._pool.run(draw, *args)
-            except (BrokenProcessPool, OSError) as exc:
-                log.warning("drawing in a worker process failed (%s): drawing on a thread from now on", exc)
-                self._processes = 0
-        return await asyncio.get_running_loop().run_in_executor(self._thread, draw, *args)
 
     async def slot(self) -> None:
         """Wait for a drawing's turn (at most `per_second`), to draw with `table(…, slotted=True)` after it: the

@@ -9,12 +9,8 @@ seed and time, the player's view and the events they may know; the player is bui
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from engine import Event, View
 from engine.actions import ActionModel
@@ -23,9 +19,8 @@ from engine.ai.levels import THINK_SECONDS, Computer, computer
 from engine.undo import without_taken_back
 from storage.contract import GameLog
 
-from .workers import WorkerPool
+from .workers import OffTheLoop
 
-log = logging.getLogger(__name__)
 KEPT_HISTORIES = 64  # games whose known events are kept between heavy decisions
 # Light decisions between forgetting the computer players' remembered answers: in a bot serving many games
 # they are rarely asked again, and would grow the process for minutes (engine/ai/memory.py).
@@ -41,10 +36,8 @@ class Thinkers:
     """The executor heavy decisions run in, and the events each game's heavy players have been told."""
 
     def __init__(self, workers: int = 0, think_seconds: float = THINK_SECONDS):
-        self.workers = workers
         self.think_seconds = think_seconds
-        self._thread: ThreadPoolExecutor | None = None
-        self._pool: WorkerPool | None = None
+        self._thinking = OffTheLoop(workers, "thinking")
         self._closed = False
         # game id -> (the last move read, (move, its engine events) up to it, oldest first)
         self._histories: OrderedDict[int, tuple[int, list[tuple[int, list[Event]]]]] = OrderedDict()
@@ -58,25 +51,16 @@ class Thinkers:
             memory.forget()
         return player.decide(view)
 
-    def _on_thread(self) -> ThreadPoolExecutor:
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="computer")
-        return self._thread
+    @property
+    def workers(self) -> int:
+        """Worker processes heavy decisions run in (0: a thread, and so once a worker has died)."""
+        return self._thinking.processes
 
     async def decide(self, level: str, seed: int, view: View, history: Sequence[Event]) -> ActionModel:
         """A heavy decision, computed off the event loop."""
         if self._closed:
             raise RuntimeError("the computer players' workers are shut down")
-        args = (level, seed, self.think_seconds, view, list(history))
-        if self.workers > 0:
-            try:
-                if self._pool is None:
-                    self._pool = WorkerPool(self.workers)
-                return await self._pool.run(decide, *args)
-            except (BrokenProcessPool, OSError) as exc:
-                log.warning("a computer's worker process failed (%s): thinking on a thread from now on", exc)
-                self.workers = 0
-        return await asyncio.get_running_loop().run_in_executor(self._on_thread(), decide, *args)
+        return await self._thinking.run(decide, level, seed, self.think_seconds, view, list(history))
 
     async def history(self, log: GameLog, game_id: int) -> list[Event]:
         """The game's engine events so far (no table events), read incrementally and kept for a few games."""
@@ -98,10 +82,6 @@ class Thinkers:
     def close(self) -> None:
         """Stop the workers (a decision under way is dropped: the runner tries again after a restart)."""
         self._closed = True
-        if self._thread is not None:
-            self._thread.shutdown(wait=False, cancel_futures=True)
-        if self._pool is not None:
-            self._pool.shutdown()
-        self._thread, self._pool = None, None
+        self._thinking.shutdown()
         self._histories.clear()
 

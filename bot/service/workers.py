@@ -8,8 +8,9 @@ such restart. Each worker here watches the process that started it and exits onc
 The event loop talks to each worker over a pipe of its own (`WorkerPool`): it writes the work there and
 reads the answer when the pipe is readable, as it reads a socket. A `ProcessPoolExecutor` passes both
 through two threads of its own (a manager and a queue's feeder), each of which must take the interpreter's
-lock from a busy loop, up to 5 ms a time: under load a 3 ms hand picture was answered in 28 ms at the
-median and 200 ms at the 99th percentile (issue 44).
+lock from a busy loop, which gives it up every 5 ms at best: with the loop kept busy, a hand picture (3 ms
+of drawing) came back in 41 ms at the median that way, in 24 ms this way (tests/bench_workers.py,
+issue 44). `OffTheLoop` is what the pictures and the computers use: the workers, or a thread.
 
 Each worker also keeps the C allocator's memory flat as the bot does (allocator.py): Pillow's large blocks,
 drawn and freed thousands of times, get mappings of their own, and free pages are handed back. (The steady
@@ -19,6 +20,7 @@ growth the pictures' worker showed under load was its text cache filling: pictur
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import pickle
 import select
@@ -27,6 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
@@ -37,7 +40,8 @@ from typing import Any, TypeVar, TypeVarTuple
 from .allocator import give_back_forever, pin_large_blocks
 
 POLL_SECONDS = 1.0  # where a process cannot be waited for directly (no pidfd: not Linux), how often to look
-READ_BYTES = 1 << 20  # a worker's answer is read in pieces of at most this
+log = logging.getLogger(__name__)
+READ_BYTES = 1 << 16  # a worker's answer is read in pieces of at most this (what a pipe holds)
 SIZE = struct.Struct("!Q")  # before each answer: its length
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
@@ -213,6 +217,39 @@ class WorkerPool:
 
     def pids(self) -> list[int | None]:
         return [w.process.pid for w in self._workers]
+
+
+class OffTheLoop:
+    """Calls run off the event loop: in `processes` worker processes (started at the first call), or, with
+    none (the tests' bots) or once a worker has died, on a thread of `what`'s own (one warning line)."""
+
+    def __init__(self, processes: int, what: str):
+        self.processes = processes
+        self.what = what  # what the calls do ("drawing", "thinking"), for the thread's name and the log
+        self.pool: WorkerPool | None = None
+        self._thread: ThreadPoolExecutor | None = None
+
+    async def run(self, work: Callable[[*Ts], R], *args: *Ts) -> R:
+        if self.processes > 0:
+            try:
+                if self.pool is None:
+                    self.pool = WorkerPool(self.processes)
+                return await self.pool.run(work, *args)
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("%s in a worker process failed (%s): %s on a thread from now on", self.what, exc,
+                            self.what)
+                self.processes = 0
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix=self.what)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+
+    def shutdown(self) -> None:
+        """Stop the workers and the thread: a call under way is dropped."""
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown()
+        self._thread, self.pool = None, None
 
 
 def _serve(work_in: Connection, answers: Connection, parent: int) -> None:
