@@ -79,12 +79,17 @@ class GameLog:
             return _logged(kept)
         return _read(await self.db.fetchall(_since("?"), (game_id, after, game_id, after)))
 
+    def kept_since_decision(self, game_id: int, player: str, version: int) -> list[LoggedMove] | None:
+        """`moves_since_decision` if memory holds them (recent.py), else None: no trip to the database."""
+        kept = self.recent.since_decision(game_id, version, player)
+        return _logged(kept) if kept is not None else None
+
     async def moves_since_decision(self, game_id: int, player: str, version: int | None = None) -> list[LoggedMove]:
         """`moves_since` the move at which `player` last decided for themselves, in one query: a panel asks at
         every open (and, with `version`, from memory where it can)."""
-        kept = None if version is None else self.recent.since_decision(game_id, version, player)
+        kept = None if version is None else self.kept_since_decision(game_id, player, version)
         if kept is not None:
-            return _logged(kept)
+            return kept
         return _read(await self.db.fetchall(_since(LAST_DECISION),
                                             (game_id, game_id, player, game_id, game_id, player)))
 

@@ -114,6 +114,10 @@ class Games:
         """What happened in the game since `player` last decided for themselves."""
         return await self.core.store.log.moves_since_decision(record.id, player, record.version)
 
+    def kept_since_last_move(self, record: GameRecord, player: str) -> list[LoggedMove] | None:
+        """`since_last_move` if memory holds it, else None (then ask `since_last_move`)."""
+        return self.core.store.log.kept_since_decision(record.id, player, record.version)
+
     async def history(self, record: GameRecord, after: int = -1) -> list[LoggedMove]:
         """The game's moves after move `after` (-1: all of them, the deal included)."""
         return await self.core.store.log.moves_since(record.id, after, record.version)

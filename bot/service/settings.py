@@ -111,12 +111,16 @@ class Settings:
         await self._settings.merge_player_settings(user, {"dm_failed": True, "dm_failed_told": False},
                                                    when={"dm_failed": False})
 
+    def no_dm_notice(self, user: int | str) -> bool:
+        """Whether this process knows, from memory, that there is no failed DM to tell `user` of now."""
+        read = self._no_notice.get(str(user))
+        return read is not None and self._clock.now() - read < FRESH_SECONDS
+
     async def take_dm_notice(self, user: int | str) -> bool:
         """Whether to tell this player now that their DMs failed (True once per failure)."""
-        user, now = str(user), self._clock.now()
-        read = self._no_notice.get(user)
-        if read is not None and now - read < FRESH_SECONDS:
+        if self.no_dm_notice(user):
             return False
+        user, now = str(user), self._clock.now()
         told = await self._settings.merge_player_settings(user, {"dm_failed_told": True},
                                                           when={"dm_failed": True, "dm_failed_told": False})
         self._no_notice[user] = now  # told now, or nothing to tell: nothing owed either way

@@ -196,6 +196,10 @@ class Front:
             return record_of(outcome)
         return record
 
+    def known_notes(self, player: str) -> list[str] | None:
+        """`private_notes` if memory answers them (nothing to tell), else None (then ask `private_notes`)."""
+        return [] if self.service.settings.no_dm_notice(player) else None
+
     async def private_notes(self, player: str) -> list[str]:
         """Things to tell a player once, at their next visit (a DM that could not be delivered)."""
         return [clock.dm_failed(self.w)] if await self.service.settings.take_dm_notice(player) else []

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -23,8 +25,13 @@ from ..people import people
 from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 Suggestion = app_commands.Choice[str | int | float]  # an autocomplete suggestion (discord.py's choice values)
 Chooser = Callable[[Words, list[LegalOption], View, People], Sequence[tuple[str, str]] | Sequence[tuple[str, int]]]
+
+
+async def _known(value: T) -> T:
+    return value
 
 
 class PlayHandlers:
@@ -37,10 +44,16 @@ class PlayHandlers:
         if record is None:
             return
         player = str(interaction.user.id)
-        # Each of these is usually answered from memory, with no turn of the loop; gathered as tasks they would
-        # each wait for turns of a busy loop (two of them, under load tens of ms) even then (issue 44).
-        notes = await self.front.private_notes(player)
-        moves = await self.service.games.since_last_move(record, player)
+        # Memory usually answers both, with no turn of the loop: gathered as tasks they would each wait for
+        # turns of a busy loop even then (under load tens of ms). What it cannot answer is read from the
+        # database, both trips at once if both are needed (issue 44).
+        known, kept = self.front.known_notes(player), self.service.games.kept_since_last_move(record, player)
+        if known is None or kept is None:
+            notes, moves = await asyncio.gather(
+                self.front.private_notes(player) if known is None else _known(known),
+                self.service.games.since_last_move(record, player) if kept is None else _known(kept))
+        else:
+            notes, moves = known, kept
         content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id,
                                                    "\n".join(notes), moves=moves)
         shown = await answers.send(interaction, content, view=view, embed=embed)
