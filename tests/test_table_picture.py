@@ -95,8 +95,9 @@ async def test_the_picture_costs_no_request_of_its_own(tmp_path):
 async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h):
     await open_and_start(h, players=(ADA, BEN))
     for user, lang in ((BEN, "it"), (STRANGER, "en")):  # the table is public: anyone in the channel may look
-        answer = (await h.slash(user, "augsburg board")).answer
-        assert answer.ephemeral
+        asked = await h.slash(user, "augsburg board")
+        answer = asked.answer
+        assert asked.response.kind == "defer" and answer.ephemeral
         (picture,) = attachments(h.message(answer.message_id))
         assert picture["filename"] == "table.png"
         assert h.message(answer.message_id).attachment_bytes("table.png") == await public_picture(h, lang)
@@ -106,8 +107,11 @@ async def test_board_shows_the_table_in_the_readers_language_and_only_to_them(h)
 async def test_a_players_hand_as_a_picture_reaches_that_player_alone(h):
     table = await open_and_start(h, players=(ADA, BEN))
     panel = (await h.click(ADA, table, label="My hand & actions")).answer
-    shown = (await h.click(ADA, panel.message_id, label="My hand as a picture")).answer
-    assert shown.ephemeral
+    clicked = await h.click(ADA, panel.message_id, label="My hand as a picture")
+    # Answered at once with "thinking…" (a drawing waits for a worker), which the picture then replaces.
+    assert clicked.response.kind == "defer" and not clicked.still_thinking
+    shown = clicked.answer
+    assert shown.ephemeral and shown.message_id == clicked.response.message_id
     view = player_view(game(h).state, str(ADA))
     assert h.message(shown.message_id).attachment_bytes("hand.png") == hand_picture(view, words("en"))
     typed = (await h.slash(ADA, "augsburg board", hand=True)).answer

@@ -44,7 +44,12 @@ class InfoHandlers:
     async def show_board(self, interaction: discord.Interaction, hand: bool = False,
                          game_id: int | None = None) -> None:
         """The table as a picture, in the reader's language; with `hand`, the reader's own hand instead
-        (only they see either)."""
+        (only they see either). Acknowledged first, as a move is: a drawing waits for a worker, a turn of a busy
+        loop or two, so the player sees "thinking…" at once and the picture replaces it."""
+        try:
+            await answers.acknowledge(interaction)
+        except discord.HTTPException:
+            return  # Discord cannot be reached: there is nothing to show the picture on
         record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=hand)
         if record is None:
             return
