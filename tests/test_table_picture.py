@@ -12,6 +12,7 @@ import time
 import pytest
 from support.bot_support import ADA, BEN, STRANGER, game, long_lived, make_bot, open_and_start, service
 from support.fake_discord import FakeUser, Harness
+from support.interaction_routes import CALLBACK
 
 from bot.app.config import Settings
 from bot.discord_app.people import people
@@ -122,6 +123,21 @@ async def test_a_players_hand_as_a_picture_reaches_that_player_alone(h):
     for msg in h.channel_messages.values():
         assert all(a["filename"] != "hand.png" for a in attachments(msg))
     h.assert_no_errors()
+
+
+async def test_a_picture_discord_does_not_take_is_dropped_with_one_warning(h, caplog):
+    """The "thinking…" goes out as the drawing starts; when Discord refuses it (it no longer knows the
+    interaction), the drawing is dropped and nothing is sent for it: one warning line, no error."""
+    table = await open_and_start(h, players=(ADA, BEN))
+    panel = (await h.click(ADA, table, label="My hand & actions")).answer
+    h.fail_next("POST", CALLBACK, status=404, code=10062, message="Unknown interaction")
+    sent_before = len(h.requests)
+    clicked = await h.click(ADA, panel.message_id, label="My hand as a picture")
+    assert clicked.unanswered
+    assert not [r for r in h.requests[sent_before:] if r.files], "no picture went anywhere"
+    (warning,) = [r for r in caplog.records if r.levelname == "WARNING" and r.name.startswith("bot.")]
+    assert "picture" in warning.getMessage() and "\n" not in warning.getMessage()
+    assert h.errors == []
 
 
 async def test_a_worker_process_draws_the_same_picture(h):

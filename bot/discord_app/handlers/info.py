@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 
 from engine.edition import Edition
@@ -16,6 +19,8 @@ from ..payload import channel_of
 from ..people import people
 from ..widgets import LogPage, view_of
 from .base import Front, guarded, reader, say
+
+log = logging.getLogger(__name__)
 
 
 class InfoHandlers:
@@ -44,22 +49,24 @@ class InfoHandlers:
     async def show_board(self, interaction: discord.Interaction, hand: bool = False,
                          game_id: int | None = None) -> None:
         """The table as a picture, in the reader's language; with `hand`, the reader's own hand instead
-        (only they see either). Acknowledged first, as a move is: a drawing waits for a worker, a turn of a busy
-        loop or two, so the player sees "thinking…" at once and the picture replaces it."""
-        try:
-            await answers.acknowledge(interaction)
-        except discord.HTTPException:
-            return  # Discord cannot be reached: there is nothing to show the picture on
+        (only they see either). Acknowledged as the drawing starts, as a move is: a drawing waits for a worker
+        and a turn or two of a busy loop, so the player sees "thinking…" at once, and the picture, drawn
+        meanwhile, replaces it."""
         record = await self.front.game_here(interaction, game_id=game_id, active=True, seated=hand)
         if record is None:
             return
         pictures = self.presenter.pictures
-        if hand:
-            picture = await pictures.hand(reader(), record, str(interaction.user.id))
-        else:
-            drawn = await pictures.table(reader(), record, always=True)
-            assert drawn is not None, "a started game's table is always drawn when asked for"
-            picture = drawn
+        drawing = asyncio.ensure_future(pictures.hand(reader(), record, str(interaction.user.id)) if hand
+                                        else pictures.table(reader(), record, always=True))
+        try:
+            await answers.acknowledge(interaction)
+        except discord.HTTPException as error:  # nothing to show the picture on
+            drawing.cancel()
+            log.warning("a picture in channel %s could not be acknowledged (%s %s); it was not sent",
+                        interaction.channel_id, error.status, error.code)
+            return
+        picture = await drawing
+        assert picture is not None, "a started game's table is always drawn when asked for"
         embed = picture.show_in(discord.Embed(colour=COLOUR, description=picture.alt[:4096]))
         await answers.send(interaction, embed=embed, files=[picture.file()])
 
