@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -25,13 +24,8 @@ from ..people import people
 from .base import Front, guarded, reader, refused, say
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 Suggestion = app_commands.Choice[str | int | float]  # an autocomplete suggestion (discord.py's choice values)
 Chooser = Callable[[Words, list[LegalOption], View, People], Sequence[tuple[str, str]] | Sequence[tuple[str, int]]]
-
-
-async def _known(value: T) -> T:
-    return value
 
 
 class PlayHandlers:
@@ -48,12 +42,12 @@ class PlayHandlers:
         # turns of a busy loop even then (under load tens of ms). What it cannot answer is read from the
         # database, both trips at once if both are needed (issue 44).
         known, kept = self.front.known_notes(player), self.service.games.kept_since_last_move(record, player)
-        if known is None or kept is None:
-            notes, moves = await asyncio.gather(
-                self.front.private_notes(player) if known is None else _known(known),
-                self.service.games.since_last_move(record, player) if kept is None else _known(kept))
+        if known is None and kept is None:
+            notes, moves = await asyncio.gather(self.front.private_notes(player),
+                                                self.service.games.since_last_move(record, player))
         else:
-            notes, moves = known, kept
+            notes = known if known is not None else await self.front.private_notes(player)
+            moves = kept if kept is not None else await self.service.games.since_last_move(record, player)
         content, view, embed = await private_panel(reader(), self.service, record, interaction.user.id,
                                                    "\n".join(notes), moves=moves)
         shown = await answers.send(interaction, content, view=view, embed=embed)
