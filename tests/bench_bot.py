@@ -41,6 +41,7 @@ from urllib.parse import urlsplit, urlunsplit
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 BOT_ROOT = ROOT  # the checkout whose bot is measured (--bot-root: another one, say the one before a change)
+BOT_PYTHON = sys.executable  # the interpreter the bot runs on (--bot-python: another one; the load stays on this)
 sys.path[:0] = [str(ROOT), str(TESTS)]
 
 from support.fake_discord import FakeDiscord, FakeUser, HarnessError, stop_process  # noqa: E402
@@ -115,7 +116,7 @@ async def bot_process(fake: FakeDiscord, folder: Path, where: str, **settings: s
            **at, "MONITOR_PATH": str(folder / "monitor.json"),
            "TURN_TIMEOUT_SECONDS": "0", "LOG_LEVEL": "WARNING", **settings}
     with (folder / "bot.log").open("ab") as log:
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, cwd=folder, stdout=log,
+        proc = await asyncio.create_subprocess_exec(BOT_PYTHON, "-m", "bot", env=env, cwd=folder, stdout=log,
                                                     stderr=asyncio.subprocess.STDOUT)
     try:
         yield proc
@@ -674,6 +675,8 @@ async def main() -> None:
     parser.add_argument("--startup", default="10000,100000", help="stored games for the start-up runs")
     parser.add_argument("--keep-monitor", help="copy the bot's monitor file here (MONITOR_CENSUS=1 adds a census)")
     parser.add_argument("--bot-root", help="measure the bot of another checkout (e.g. the one before a change)")
+    parser.add_argument("--bot-python", help="run the bot on another interpreter (a virtual environment's "
+                        "python with the project's packages); the load is made by this one")
     parser.add_argument("--postgres", metavar="URL", help="run the bot on PostgreSQL: a server's admin URL")
     parser.add_argument("--people", action="store_true", help="load shaped like people's (issue 44)")
     parser.add_argument("--in-flight", type=int, default=64, help="--people: people waiting for an answer at once")
@@ -685,9 +688,13 @@ async def main() -> None:
     args = parser.parse_args()
     if args.processes != 1 and not (args.people and args.postgres):
         parser.error("--processes needs --people and --postgres (SQLite is one process's)")
-    global BOT_ROOT, POSTGRES
+    global BOT_ROOT, BOT_PYTHON, POSTGRES
     if args.bot_root:
         BOT_ROOT = Path(args.bot_root).resolve()
+    if args.bot_python:
+        if not os.access(args.bot_python, os.X_OK):
+            parser.error(f"--bot-python: no interpreter at {args.bot_python}")
+        BOT_PYTHON = args.bot_python
     POSTGRES = args.postgres
     try:
         with tempfile.TemporaryDirectory() as tmp:
