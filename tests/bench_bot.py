@@ -692,7 +692,7 @@ async def main() -> None:
     if args.bot_root:
         BOT_ROOT = Path(args.bot_root).resolve()
     if args.bot_python:
-        if not os.access(args.bot_python, os.X_OK):
+        if not (os.path.isfile(args.bot_python) and os.access(args.bot_python, os.X_OK)):
             parser.error(f"--bot-python: no interpreter at {args.bot_python}")
         BOT_PYTHON = args.bot_python
     POSTGRES = args.postgres
