@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from ..service import GameService, Outcome
 from ..service.where import working_in
+from .people_first import after_people
 from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ class ComputerRunner:
         """One computer move; then the channel waits for the next, or is let go when no computer is due."""
         working_in(channel=channel_id)  # for this task's log lines
         try:
+            await after_people()  # a click waiting to be answered goes first
             again = await self._move(channel_id)
         except asyncio.CancelledError:  # the cog is unloading
             self._asked.discard(channel_id)

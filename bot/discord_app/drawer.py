@@ -33,6 +33,7 @@ from ..service import GameService
 from . import threads
 from .drawing_queue import DrawingQueue
 from .pacing import Pacing
+from .people_first import after_people
 from .tasks import ChannelTasks
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,7 @@ class TableDrawer:
         """A round's start: ping who became due. True to draw now; False if nothing is left to do or the game
         now waits in the queue for its drawing's turn (no task, no parsed game is kept while it waits)."""
         await asyncio.sleep(self.delay)
+        await after_people()  # a click waiting to be answered goes first
         record = await self._newest(game_id)
         if self.service.games.due(record).any_computer:
             del self._latest[game_id]  # a computer moves in a moment: its move draws (and pings)

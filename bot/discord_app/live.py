@@ -30,6 +30,7 @@ from ..wording import Words, history, notices, words
 from .embeds import COLOUR
 from .panels import panel
 from .people import people
+from .people_first import after_people
 from .tokens import edit_original
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class LivePanels:
 
     async def _redraw_once(self, key: tuple[int, str], channel_id: int) -> None:
         game_id, player = key
+        await after_people()  # a click waiting to be answered goes first
         live = self._panels.get(game_id, {}).get(player)
         record = self._newest(game_id, channel_id)
         if live is None or record is None:

@@ -1,0 +1,55 @@
+"""People first (issue 44): the bot's background work (computers' turns, live panels' redraws, tables' edits)
+waits while the event loop is behind with what it is asked, and never longer than its limit.
+
+The loop is kept behind by a task whose every step blocks it for 30 ms, six times BEHIND: on a machine of
+any speed each pass of the loop then takes longer than BEHIND, so what is asserted does not depend on timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.discord_app import people_first
+from bot.discord_app.people_first import after_people
+
+STEP = 0.03  # seconds each step of the busy task blocks the loop
+
+
+async def _busy(steps: int, done: list[str]) -> None:
+    for _ in range(steps):
+        time.sleep(STEP)  # a step of work that does not let the loop go (as a panel's drawing does not)
+        await asyncio.sleep(0)
+    done.append("busy")
+
+
+async def _background(done: list[str], longest: float | None = None) -> None:
+    await after_people(longest)
+    done.append("background")
+
+
+async def test_background_goes_at_once_on_a_loop_that_keeps_up() -> None:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await after_people()
+    assert loop.time() - started < people_first.LONGEST  # not held to its limit: nothing was waiting
+
+
+async def test_background_waits_until_the_loop_has_caught_up() -> None:
+    done: list[str] = []
+    busy = asyncio.create_task(_busy(8, done))
+    await asyncio.sleep(0)  # the busy task is running: the loop is behind from now on
+    await asyncio.gather(_background(done, longest=60.0), busy)
+    assert done == ["busy", "background"]
+
+
+async def test_background_waits_no_longer_than_its_limit() -> None:
+    done: list[str] = []
+    busy = asyncio.create_task(_busy(200, done))  # six seconds of a loop that never catches up
+    await asyncio.sleep(0)
+    try:
+        await _background(done, longest=0.2)
+        assert done == ["background"]  # it went on, late, while the loop was still behind
+    finally:
+        busy.cancel()
+        await asyncio.gather(busy, return_exceptions=True)
