@@ -23,7 +23,7 @@ async def _busy(steps: int, done: list[str]) -> None:
     done.append("busy")
 
 
-async def _background(done: list[str], longest: float | None = None) -> None:
+async def _background(done: list[str], longest: float = people_first.LONGEST) -> None:
     await after_people(longest)
     done.append("background")
 
@@ -53,3 +53,24 @@ async def test_background_waits_no_longer_than_its_limit() -> None:
     finally:
         busy.cancel()
         await asyncio.gather(busy, return_exceptions=True)
+
+
+async def test_what_waits_goes_in_order_once_the_loop_keeps_up() -> None:
+    done: list[str] = []
+    busy = asyncio.create_task(_busy(8, done))
+    await asyncio.sleep(0)
+    waiting = [asyncio.create_task(_background(done, longest=60.0)) for _ in range(3 * people_first.BATCH)]
+    await asyncio.gather(busy, *waiting)
+    assert done == ["busy"] + ["background"] * len(waiting)
+
+
+async def test_work_cancelled_while_waiting_lets_the_rest_go() -> None:
+    done: list[str] = []
+    busy = asyncio.create_task(_busy(4, done))
+    await asyncio.sleep(0)
+    first = asyncio.create_task(_background(done, longest=60.0))
+    second = asyncio.create_task(_background(done, longest=60.0))
+    await asyncio.sleep(0)
+    first.cancel()  # (a cog unloading cancels its computers' turns)
+    await asyncio.gather(busy, second)
+    assert first.cancelled() and done == ["busy", "background"]

@@ -5,8 +5,10 @@ interaction has a person waiting and Discord's 3 seconds; a computer's turn, a l
 table's edit have neither (they come a moment after a move anyway). Under load the two kinds queue
 together, and a click waits behind a burst of computers' turns (issue 44: at 5,000 live games the
 background is a third of the bot's work). So each of those, before it starts, waits until one pass of
-the loop over what is ready takes less than BEHIND, looking again every LOOK. It waits LONGEST at most:
-under a load the bot cannot keep up with, the background still goes on, late, and nothing starves.
+the loop over what is ready takes less than BEHIND. While it is behind, one task looks again every LOOK
+for all that wait (hundreds may), and lets BATCH of them go, in order, at each look that finds the loop
+keeping up. None waits longer than LONGEST: under a load the bot cannot keep up with, the background still
+goes on, late, and nothing starves.
 
 The loop is asked nothing private: how long a pass takes is how long `sleep(0)` takes to come back.
 """
@@ -14,20 +16,59 @@ The loop is asked nothing private: how long a pass takes is how long `sleep(0)` 
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 
 BEHIND = 0.005  # seconds a pass of the loop may take for the loop to count as keeping up
 LOOK = 0.010  # seconds between looks while it is behind
+BATCH = 4  # waiting work let go at each look that finds the loop keeping up
 LONGEST = 2.0  # seconds background work waits at most
 
 
-async def after_people(longest: float | None = None) -> None:
-    """Return once the event loop keeps up with what it is asked (or after `longest`, default LONGEST)."""
+async def _keeps_up() -> bool:
+    started = time.perf_counter()
+    await asyncio.sleep(0)  # back after everything that was ready, and what became ready meanwhile
+    return time.perf_counter() - started < BEHIND
+
+
+class _Gate:
+    """The work waiting on one event loop, and the task that looks at the loop for it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.waiting: collections.deque[tuple[float, asyncio.Future[None]]] = collections.deque()  # (until, go)
+        self.looking: asyncio.Task[None] | None = None
+
+    async def wait(self, longest: float) -> None:
+        go: asyncio.Future[None] = self.loop.create_future()
+        self.waiting.append((self.loop.time() + longest, go))
+        if self.looking is None or self.looking.done():
+            self.looking = self.loop.create_task(self._look(), name="people first")
+        await go  # (cancelled: the look skips it)
+
+    async def _look(self) -> None:
+        quiet = False
+        while self.waiting:
+            if not quiet:
+                await asyncio.sleep(LOOK)
+            quiet, now, let_go = await _keeps_up(), self.loop.time(), 0
+            while self.waiting and ((quiet and let_go < BATCH) or self.waiting[0][0] <= now):
+                _, go = self.waiting.popleft()
+                if not go.done():
+                    go.set_result(None)
+                    let_go += 1
+
+
+_gate: _Gate | None = None  # the running loop's (the bot has one; each test its own)
+
+
+async def after_people(longest: float = LONGEST) -> None:
+    """Return once the event loop keeps up with what it is asked and the work that waited before this has
+    gone (or after `longest` seconds)."""
+    global _gate
     loop = asyncio.get_running_loop()
-    until = loop.time() + (LONGEST if longest is None else longest)
-    while True:
-        started = time.perf_counter()
-        await asyncio.sleep(0)  # back after everything that was ready, and what became ready meanwhile
-        if time.perf_counter() - started < BEHIND or loop.time() >= until:
-            return
-        await asyncio.sleep(LOOK)
+    if _gate is None or _gate.loop is not loop:
+        _gate = _Gate(loop)
+    if not _gate.waiting and await _keeps_up():
+        return
+    await _gate.wait(longest)
