@@ -552,6 +552,9 @@ async def people(args, folder: Path) -> dict:
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
+            # background work held back while people's clicks queued: [how many, mean ms] in the window,
+            # [the longest ms, how many waited until the limit] over the whole run
+            "background_waited": _waited(monitor0, monitor),
             "young_collections": _young(monitor0, monitor, at0),  # MONITOR_YOUNG=1: what they walk
             "tasks": monitor.get("tasks"), "census": monitor.get("census"),
             # The bot's requests to Discord a second, by route (an answer, a redraw, a table edit, a ping...).
@@ -735,6 +738,16 @@ def _young(before: dict, after: dict, since: float) -> dict | None:
             # what a full collection would walk besides (generations 1 and 2, the frozen ones not counted)
             "older_p50": olds[len(olds) // 2] if olds else None, "older_max": olds[-1] if olds else None,
             "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:20])}
+
+
+def _waited(before: dict, after: dict) -> list | None:
+    """[waits in the window, their mean ms, the longest ms, how many waited until the limit] (None: a bot
+    from before people first)."""
+    if "background_waits" not in after:
+        return None
+    n0, s0, _, _ = before.get("background_waits", [0, 0.0, 0.0, 0])
+    n, s, longest, at_limit = after["background_waits"]
+    return [n - n0, round(1000 * (s - s0) / max(1, n - n0), 1), longest, at_limit]
 
 
 def _window(monitor: dict, since: float) -> list | None:

@@ -9,6 +9,7 @@ import json
 import time
 
 import bot.app.monitor as monitoring
+from bot.discord_app.people_first import WAITED
 
 
 @contextlib.asynccontextmanager
@@ -36,6 +37,8 @@ async def test_a_blocked_event_loop_is_seen_and_written(tmp_path, monkeypatch):
         # ... and when: a benchmark counts only the pauses of the window it measures. The loop's thread
         # slept: it used next to no CPU, so the pause was waiting, not the bot's own work
         assert any(at >= stuck and ms >= 100 and cpu < 50 for at, ms, cpu in written["long_pauses"])
+        # and how much the bot's background work waited for people (people_first.py): [count, s, ms, at limit]
+        assert written["background_waits"] == WAITED.written()
 
 
 def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:

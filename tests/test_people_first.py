@@ -1,8 +1,10 @@
 """People first (issue 44): the bot's background work (computers' turns, live panels' redraws, tables' edits)
 waits while the event loop is behind with what it is asked, and never longer than its limit.
 
-The loop is kept behind by a task whose every step blocks it for 30 ms, six times BEHIND: on a machine of
-any speed each pass of the loop then takes longer than BEHIND, so what is asserted does not depend on timing.
+The loop is kept behind by a task whose every step works for 30 ms of the thread's CPU, six times BEHIND: on
+a machine of any speed or load each pass of the loop then takes longer than BEHIND, so what is asserted does
+not depend on timing. A step that only sleeps (the machine busy elsewhere, not the loop) does not hold
+background work back.
 """
 
 from __future__ import annotations
@@ -13,12 +15,19 @@ import time
 from bot.discord_app import people_first
 from bot.discord_app.people_first import after_people
 
-STEP = 0.03  # seconds each step of the busy task blocks the loop
+STEP = 0.03  # seconds of CPU each step of the busy task works without letting the loop go
+
+
+def _work(seconds: float) -> None:
+    """Work on the loop's thread for `seconds` of its CPU (as a panel's drawing does, not letting the loop go)."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
 
 
 async def _busy(steps: int, done: list[str]) -> None:
     for _ in range(steps):
-        time.sleep(STEP)  # a step of work that does not let the loop go (as a panel's drawing does not)
+        _work(STEP)
         await asyncio.sleep(0)
     done.append("busy")
 
@@ -35,21 +44,41 @@ async def test_background_goes_at_once_on_a_loop_that_keeps_up() -> None:
     assert loop.time() - started < people_first.LONGEST  # not held to its limit: nothing was waiting
 
 
+async def test_a_loop_that_only_waits_for_the_machine_holds_nothing_back() -> None:
+    done: list[str] = []
+
+    async def descheduled() -> None:  # each step blocked as long, but the loop's thread does no work
+        for _ in range(8):
+            time.sleep(STEP)
+            await asyncio.sleep(0)
+        done.append("stretched")
+
+    stretched = asyncio.create_task(descheduled())
+    await asyncio.sleep(0)
+    await asyncio.gather(_background(done, longest=60.0), stretched)
+    assert done == ["background", "stretched"]
+
+
 async def test_background_waits_until_the_loop_has_caught_up() -> None:
     done: list[str] = []
+    count, longest = people_first.WAITED.count, people_first.WAITED.longest
     busy = asyncio.create_task(_busy(8, done))
     await asyncio.sleep(0)  # the busy task is running: the loop is behind from now on
     await asyncio.gather(_background(done, longest=60.0), busy)
     assert done == ["busy", "background"]
+    # counted for the operator: one more wait, of at least the busy steps it waited behind
+    assert people_first.WAITED.count == count + 1 and people_first.WAITED.longest >= max(longest, 5 * STEP)
 
 
 async def test_background_waits_no_longer_than_its_limit() -> None:
     done: list[str] = []
+    at_limit = people_first.WAITED.at_limit
     busy = asyncio.create_task(_busy(200, done))  # six seconds of a loop that never catches up
     await asyncio.sleep(0)
     try:
         await _background(done, longest=0.2)
         assert done == ["background"]  # it went on, late, while the loop was still behind
+        assert people_first.WAITED.at_limit == at_limit + 1
     finally:
         busy.cancel()
         await asyncio.gather(busy, return_exceptions=True)

@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
+from ..discord_app.people_first import WAITED
 from ..service import allocator
 from .census import YoungCensus, owners
 from .garbage import GarbageCensus
@@ -70,6 +71,7 @@ class Stats(TypedDict):
     garbage: NotRequired[list[tuple[str, int]]]  # MONITOR_GARBAGE
     cycles: NotRequired[list[str]]
     young: NotRequired[dict[str, object]]  # MONITOR_YOUNG
+    background_waits: NotRequired[list[float]]  # people_first.Waits.written()
 
 
 class Listener(Protocol):
@@ -175,6 +177,7 @@ class LoopMonitor:
                 s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
                 s["malloc_mb"] = malloc_mb()
                 s["given_back_ms"] = list(allocator.given_back_ms)
+                s["background_waits"] = WAITED.written()  # how late people first made the background
                 if self._trace and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     self._grown(s)

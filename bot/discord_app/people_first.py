@@ -5,12 +5,13 @@ interaction has a person waiting and Discord's 3 seconds; a computer's turn, a l
 table's edit have neither (they come a moment after a move anyway). Under load the two kinds queue
 together, and a click waits behind a burst of computers' turns (issue 44: at 5,000 live games the
 background is a third of the bot's work). So each of those, before it starts, waits until one pass of
-the loop over what is ready takes less than BEHIND. While it is behind, one task looks again every LOOK
-for all that wait (hundreds may), and lets BATCH of them go, in order, at each look that finds the loop
-keeping up. None waits longer than LONGEST: under a load the bot cannot keep up with, the background still
-goes on, late, and nothing starves.
+the loop over what is ready takes less than BEHIND of the loop thread's CPU. While it is behind, one
+task looks again every LOOK for all that wait (hundreds may), and lets BATCH of them go, in order, at each
+look that finds the loop keeping up. None waits longer than LONGEST: under a load the bot cannot keep up
+with, the background still goes on, late, and nothing starves.
 
-The loop is asked nothing private: how long a pass takes is how long `sleep(0)` takes to come back.
+The loop is asked nothing private: what a pass takes is what `sleep(0)` takes to come back. What the waits
+cost the background is counted in WAITED, which the loop monitor writes (bot/app/monitor.py).
 """
 
 from __future__ import annotations
@@ -19,16 +20,35 @@ import asyncio
 import collections
 import time
 
-BEHIND = 0.005  # seconds a pass of the loop may take for the loop to count as keeping up
+BEHIND = 0.005  # seconds of CPU a pass of the loop may take for the loop to count as keeping up
 LOOK = 0.010  # seconds between looks while it is behind
 BATCH = 4  # waiting work let go at each look that finds the loop keeping up
 LONGEST = 2.0  # seconds background work waits at most
 
 
+class Waits:
+    """The background work that had to wait: how many, how long in all and at most, and how many waited until
+    LONGEST (the loop never caught up for them)."""
+
+    __slots__ = ("count", "seconds", "longest", "at_limit")
+
+    def __init__(self) -> None:
+        self.count, self.seconds, self.longest, self.at_limit = 0, 0.0, 0.0, 0
+
+    def written(self) -> list[float]:
+        """[count, seconds in all, the longest in ms, how many waited until the limit]"""
+        return [self.count, round(self.seconds, 3), round(self.longest * 1000, 1), self.at_limit]
+
+
+WAITED = Waits()  # the process's (its one event loop's)
+
+
 async def _keeps_up() -> bool:
-    started = time.perf_counter()
+    # The loop thread's CPU, not the clock's time: a machine busy elsewhere stretches a pass without putting
+    # any work in front of a click (and a test run on a busy machine would wait for nothing).
+    started = time.thread_time()
     await asyncio.sleep(0)  # back after everything that was ready, and what became ready meanwhile
-    return time.perf_counter() - started < BEHIND
+    return time.thread_time() - started < BEHIND
 
 
 class _Gate:
@@ -52,11 +72,17 @@ class _Gate:
             if not quiet:
                 await asyncio.sleep(LOOK)
             quiet, now, let_go = await _keeps_up(), self.loop.time(), 0
-            while self.waiting and ((quiet and let_go < BATCH) or self.waiting[0][0] <= now):
-                _, go = self.waiting.popleft()
-                if not go.done():
-                    go.set_result(None)
-                    let_go += 1
+            while self.waiting:
+                until, go = self.waiting[0]
+                late = until <= now  # it has waited as long as it may
+                if not late and not (quiet and let_go < BATCH):
+                    break
+                self.waiting.popleft()
+                if go.done():  # (cancelled)
+                    continue
+                go.set_result(None)
+                WAITED.at_limit += late
+                let_go += not late
 
 
 _gate: _Gate | None = None  # the running loop's (the bot has one; each test its own)
@@ -71,4 +97,9 @@ async def after_people(longest: float = LONGEST) -> None:
         _gate = _Gate(loop)
     if not _gate.waiting and await _keeps_up():
         return
+    started = loop.time()
     await _gate.wait(longest)
+    waited = loop.time() - started
+    WAITED.count += 1
+    WAITED.seconds += waited
+    WAITED.longest = max(WAITED.longest, waited)
