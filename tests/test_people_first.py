@@ -12,8 +12,15 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+from support.clock import ManualClock
+
 from bot.discord_app import people_first
+from bot.discord_app.computers import ComputerRunner
 from bot.discord_app.people_first import after_people
+from bot.service import GameService, Outcome, Timing
+from engine import to_act
+from storage import Seat
 
 STEP = 0.03  # seconds of CPU each step of the busy task works without letting the loop go
 
@@ -32,7 +39,7 @@ async def _busy(steps: int, done: list[str]) -> None:
     done.append("busy")
 
 
-async def _background(done: list[str], longest: float = people_first.LONGEST) -> None:
+async def _background(done: list[str], longest: float | None = None) -> None:
     await after_people(longest)
     done.append("background")
 
@@ -103,3 +110,34 @@ async def test_work_cancelled_while_waiting_lets_the_rest_go() -> None:
     first.cancel()  # (a cog unloading cancels its computers' turns)
     await asyncio.gather(busy, second)
     assert first.cancelled() and done == ["busy", "background"]
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+async def test_the_computers_move_after_the_clicks_in_front_of_them(database, monkeypatch):
+    """With the bot: a table whose two computers are due, while people's clicks keep the loop behind. The
+    computers' turns wait for the clicks, then both move, and their person is due (the game goes on)."""
+    monkeypatch.setattr(people_first, "LONGEST", 60.0)  # (a slow machine stretches the clicks' CPU)
+    service = await GameService.open(database, clock=ManualClock(), timing=Timing(turn_seconds=None))
+    done: list[str] = []
+
+    async def moved(outcome: Outcome) -> None:
+        done.append("computer")
+
+    runner = ComputerRunner(service, moved, delay=0.0)
+    try:
+        opened = await service.lobby.open_table(7, 700, Seat(id="101", name="Ada"))
+        for _ in range(2):
+            await service.lobby.add_computer(700, opened.record.id, "101")
+        await service.lobby.start(700, opened.record.id, "101", seed=700)  # (a seed where the computers begin)
+        clicks = asyncio.create_task(_busy(8, done))
+        await asyncio.sleep(0)
+        runner.schedule(700, at_once=True)
+        await clicks
+        while runner.busy(700):
+            await asyncio.sleep(0.01)
+        record = await service.games.current(700)
+        assert record is not None and record.state is not None
+        assert done == ["busy", "computer", "computer"] and set(to_act(record.state)) == {"101"}
+    finally:
+        await runner.close()
+        await service.close()

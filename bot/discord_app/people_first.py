@@ -88,9 +88,9 @@ class _Gate:
 _gate: _Gate | None = None  # the running loop's (the bot has one; each test its own)
 
 
-async def after_people(longest: float = LONGEST) -> None:
+async def after_people(longest: float | None = None) -> None:
     """Return once the event loop keeps up with what it is asked and the work that waited before this has
-    gone (or after `longest` seconds)."""
+    gone (or after `longest` seconds; None: LONGEST)."""
     global _gate
     loop = asyncio.get_running_loop()
     if _gate is None or _gate.loop is not loop:
@@ -98,7 +98,7 @@ async def after_people(longest: float = LONGEST) -> None:
     if not _gate.waiting and await _keeps_up():
         return
     started = loop.time()
-    await _gate.wait(longest)
+    await _gate.wait(LONGEST if longest is None else longest)
     waited = loop.time() - started
     WAITED.count += 1
     WAITED.seconds += waited
