@@ -23,9 +23,9 @@ import time
 BEHIND = 0.005  # seconds of CPU a pass of the loop may take for the loop to count as keeping up
 LOOK = 0.010  # seconds between looks while it is behind
 BATCH = 4  # waiting work let go at each look that finds the loop keeping up
-# Seconds background work waits at most. Short: when the loop is behind for long (more asked of it than a
-# core), nearly all of it waits this long, and a game held for its computer's turn stays parsed as long.
-LONGEST = 0.25
+# Seconds background work waits at most. At 5,000 live games a quarter second was too short to help (most
+# work waited that long, and the clicks' p99 stayed where it was); 2 s let them through (issue 44's notes).
+LONGEST = 2.0
 
 
 class Waits:
