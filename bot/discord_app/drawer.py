@@ -1,11 +1,10 @@
 """The one owner of each game's public side: its table message, its "your move" pings, its final standings.
 
-A burst of changes becomes one round of work (it waits `delay`, then reads the
-newest record just before sending): the ping of whoever became due, one table
-edit, the deletion of the pings whose decision is made (ping_messages.py), and
-at the end the standings. Edits are paced under Discord's limits; an
-edit still pending when a newer state exists (Discord is throttling us) is given
-up and the newest state is sent instead, never a stale one. It posts a table
+A burst of changes becomes one round of work (it waits `delay` and for people first, then reads the newest
+record just before sending): the ping of whoever became due, one table edit, the deletion of the pings whose
+decision is made (ping_messages.py), and at the end the standings. Edits are paced under Discord's limits; an
+edit still pending when a newer state exists (Discord is throttling us) is given up and the newest state is
+sent instead, never a stale one. It posts a table
 again only if an open game's table message was deleted, and never a second
 lobby. A table edit with a picture to draw waits for a drawing's turn (the
 pictures' budget) in one queue served by one task, holding neither a task of
