@@ -143,6 +143,15 @@ def test_an_interaction_is_counted_once_answered_with_its_time_and_kind():
     assert any(name.startswith("process_") for name, _ in scraped)  # the client library's process metrics
 
 
+def test_the_background_works_waits_for_people_are_a_histogram():
+    metrics = Metrics()
+    metrics.background_waited(0.3)
+    metrics.background_waited(2.0)  # (the limit: the loop never caught up for it)
+    scraped = samples(metrics.exposition().decode())
+    assert value(scraped, "augsburg_background_wait_seconds_count") == 2
+    assert value(scraped, "augsburg_background_wait_seconds_bucket", le="0.5") == 1
+
+
 class _Bot:
     """What Watch reads of a bot, set by each test."""
 

@@ -65,15 +65,18 @@ async def test_a_loop_that_only_waits_for_the_machine_holds_nothing_back() -> No
     assert done == ["background", "stretched"]
 
 
-async def test_background_waits_until_the_loop_has_caught_up() -> None:
+async def test_background_waits_until_the_loop_has_caught_up(monkeypatch) -> None:
     done: list[str] = []
+    told: list[float] = []
+    monkeypatch.setattr(people_first.WAITED, "told", told.append)
     count, longest = people_first.WAITED.count, people_first.WAITED.longest
     busy = asyncio.create_task(_busy(8, done))
     await asyncio.sleep(0)  # the busy task is running: the loop is behind from now on
     await asyncio.gather(_background(done, longest=60.0), busy)
     assert done == ["busy", "background"]
-    # counted for the operator: one more wait, of at least the busy steps it waited behind
+    # counted for the operator: one more wait, of at least the busy steps it waited behind, told to the metrics
     assert people_first.WAITED.count == count + 1 and people_first.WAITED.longest >= max(longest, 5 * STEP)
+    assert len(told) == 1 and told[0] >= 5 * STEP
 
 
 async def test_background_waits_no_longer_than_its_limit() -> None:

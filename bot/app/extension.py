@@ -18,6 +18,7 @@ from storage import Deadline
 
 from ..discord_app.cog import Augsburg
 from ..discord_app.pacing import Pacing
+from ..discord_app.people_first import WAITED
 from ..discord_app.pictures import Pictures
 from ..discord_app.record_widgets import ALL_ITEMS
 from ..service import GameService, Thinkers, Timing
@@ -65,6 +66,8 @@ async def setup(bot: commands.Bot) -> None:
     # REQUESTS_PER_SECOND is the whole bot's (Discord counts per token): each process takes its shards' part.
     pacing = Pacing(rate=settings.requests_per_second * shards_of(settings).share,
                     per_channel=settings.channel_ops_per_5s, waited=metrics.pacing_waited if metrics else None)
+
+    WAITED.told = metrics.background_waited if metrics else None  # people first's waits (one loop a process)
 
     def timers(fire: Callable[[Deadline], Awaitable[None]]) -> Scheduler:
         scheduler = Scheduler(service.deadlines, service.clock, fire)

@@ -91,6 +91,9 @@ class Metrics(Observer):
                                     ["route_group"], registry=r)
         self.pacing_wait = Histogram("augsburg_pacing_wait_seconds", "How long a channel operation waited in "
                                      "the bot's own pacing queue", buckets=SLOW, registry=r)
+        self.background_wait = Histogram("augsburg_background_wait_seconds", "How long the bot's own background "
+                                         "work waited for people's clicks to be answered first", buckets=SLOW,
+                                         registry=r)
         self.commit_seconds = Histogram("augsburg_commit_seconds", "A move's database commit", ["backend"],
                                         buckets=FAST, registry=r)
         self.computer_seconds = Histogram("augsburg_computer_decision_seconds", "A computer player's thinking "
@@ -184,6 +187,9 @@ class Metrics(Observer):
 
     def pacing_waited(self, seconds: float) -> None:
         self.pacing_wait.observe(seconds)
+
+    def background_waited(self, seconds: float) -> None:
+        self.background_wait.observe(seconds)
 
     def deadline_fired(self, late: float) -> None:
         self.deadline_late.observe(late)

@@ -11,7 +11,8 @@ look that finds the loop keeping up. None waits longer than LONGEST: under a loa
 with, the background still goes on, late, and nothing starves.
 
 The loop is asked nothing private: what a pass takes is what `sleep(0)` takes to come back. What the waits
-cost the background is counted in WAITED, which the loop monitor writes (bot/app/monitor.py).
+cost the background is counted in WAITED, which the loop monitor writes (bot/app/monitor.py) and the
+operator's metrics are told (bot/app/extension.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import time
+from collections.abc import Callable
 
 BEHIND = 0.005  # seconds of CPU a pass of the loop may take for the loop to count as keeping up
 LOOK = 0.010  # seconds between looks while it is behind
@@ -32,10 +34,18 @@ class Waits:
     """The background work that had to wait: how many, how long in all and at most, and how many waited until
     LONGEST (the loop never caught up for them)."""
 
-    __slots__ = ("count", "seconds", "longest", "at_limit")
+    __slots__ = ("count", "seconds", "longest", "at_limit", "told")
 
     def __init__(self) -> None:
         self.count, self.seconds, self.longest, self.at_limit = 0, 0.0, 0.0, 0
+        self.told: Callable[[float], None] | None = None  # told each wait (the operator's metrics)
+
+    def waited(self, seconds: float) -> None:
+        self.count += 1
+        self.seconds += seconds
+        self.longest = max(self.longest, seconds)
+        if self.told is not None:
+            self.told(seconds)
 
     def written(self) -> list[float]:
         """[count, seconds in all, the longest in ms, how many waited until the limit]"""
@@ -101,7 +111,4 @@ async def after_people(longest: float | None = None) -> None:
         return
     started = loop.time()
     await _gate.wait(LONGEST if longest is None else longest)
-    waited = loop.time() - started
-    WAITED.count += 1
-    WAITED.seconds += waited
-    WAITED.longest = max(WAITED.longest, waited)
+    WAITED.waited(loop.time() - started)
