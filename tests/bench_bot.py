@@ -552,8 +552,8 @@ async def people(args, folder: Path) -> dict:
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
-            # background work held back while people's clicks queued: [how many, mean ms] in the window,
-            # [the longest ms, how many waited until the limit] over the whole run
+            # background work held back while people's clicks queued: [how many, mean ms, how many waited
+            # until the limit] in the window, and the longest ms over the whole run
             "background_waited": _waited(monitor0, monitor),
             "young_collections": _young(monitor0, monitor, at0),  # MONITOR_YOUNG=1: what they walk
             "tasks": monitor.get("tasks"), "census": monitor.get("census"),
@@ -741,13 +741,13 @@ def _young(before: dict, after: dict, since: float) -> dict | None:
 
 
 def _waited(before: dict, after: dict) -> list | None:
-    """[waits in the window, their mean ms, the longest ms, how many waited until the limit] (None: a bot
-    from before people first)."""
+    """[waits in the window, their mean ms, the longest ms of the whole run, how many in the window waited
+    until the limit] (None: a bot from before people first)."""
     if "background_waits" not in after:
         return None
-    n0, s0, _, _ = before.get("background_waits", [0, 0.0, 0.0, 0])
+    n0, s0, _, limit0 = before.get("background_waits", [0, 0.0, 0.0, 0])
     n, s, longest, at_limit = after["background_waits"]
-    return [n - n0, round(1000 * (s - s0) / max(1, n - n0), 1), longest, at_limit]
+    return [n - n0, round(1000 * (s - s0) / max(1, n - n0), 1), longest, at_limit - limit0]
 
 
 def _window(monitor: dict, since: float) -> list | None:
