@@ -7,6 +7,8 @@ import contextlib
 import gc
 import json
 import time
+import tracemalloc
+from pathlib import Path
 
 import bot.app.monitor as monitoring
 from bot.discord_app.people_first import WAITED
@@ -144,3 +146,46 @@ async def test_the_young_census_is_off_unless_asked(tmp_path, monkeypatch):
         gc.collect(0)
         await asyncio.sleep(0.05)
         assert "young" not in json.loads(path.read_text())
+
+
+
+_held: list[bytes] = []
+
+
+def _churn() -> list[bytes]:
+    return [bytes(1000) for _ in range(500)]  # 500 KB, from this one line each time
+
+
+async def test_the_memory_trace_names_what_grew_since_its_first_snapshot_and_where(monkeypatch):
+    """MONITOR_TRACEMALLOC (issue 44's question what still grows at 5,000 games): growth is counted from a
+    snapshot taken after tracing started, so what was only replaced since is no growth, and what is kept is
+    named by the line that allocated it."""
+    monkeypatch.setenv("MONITOR_TRACEMALLOC", "1,0")
+    monitor = monitoring.LoopMonitor(None)
+    monitor.start()
+    try:
+        stats = monitor.stats
+        monitor._grown(stats)  # tracing starts
+        churn = _churn()  # allocated before the snapshot, replaced after it
+        monitor._grown(stats)  # the snapshot growth is counted from
+        assert "grown" not in stats
+        churn = _churn()  # the same again: no growth
+        _held.extend(bytes(2000) for _ in range(1000))  # kept: 2 MB grown
+        monitor._grown(stats)
+        kept = [kb for where, kb, _count in stats["grown"] if str(where).endswith(_at("_held.extend("))]
+        assert kept and kept[0] >= 1900, stats["grown"][:3]
+        assert stats["grown_lately"] == stats["grown"]  # (the snapshot before was that one)
+        assert not any(kb > 50 for where, kb, _ in stats["grown"] if str(where).endswith(_at("bytes(1000)")))
+        del churn
+        monitor._grown(stats)
+        assert not any(str(where).endswith(_at("_held.extend(")) for where, *_ in stats["grown_lately"])  # no more
+    finally:
+        await monitor.stop()
+        _held.clear()
+    assert not tracemalloc.is_tracing()  # stopped with the monitor: it slows every allocation
+
+
+def _at(text: str) -> str:
+    """'test_monitor.py:N': the first line of this file with `text` on it."""
+    lines = Path(__file__).read_text().splitlines()
+    return f"test_monitor.py:{next(i + 1 for i, line in enumerate(lines) if text in line)}"

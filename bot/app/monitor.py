@@ -67,7 +67,8 @@ class Stats(TypedDict):
     frozen: NotRequired[int]
     tasks: NotRequired[list[tuple[str, int]]]
     traced_mb: NotRequired[float]  # MONITOR_TRACEMALLOC
-    grown: NotRequired[list[list[str | int]]]
+    grown: NotRequired[list[list[str | int]]]  # since the second snapshot
+    grown_lately: NotRequired[list[list[str | int]]]  # since the snapshot before
     garbage: NotRequired[list[tuple[str, int]]]  # MONITOR_GARBAGE
     cycles: NotRequired[list[str]]
     young: NotRequired[dict[str, object]]  # MONITOR_YOUNG
@@ -93,16 +94,18 @@ class LoopMonitor:
         self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
         self._young: YoungCensus | None = None
+        self._trace: list[int] | None = None  # MONITOR_TRACEMALLOC: [frames, after seconds]
+        self._snapshots: list[tracemalloc.Snapshot] = []  # its second snapshot and its latest
 
     def start(self) -> None:
         # MONITOR_YOUNG: how many objects the young collections walk, and of which kinds (census.py)
         self._young = YoungCensus(EVERY_YOUNG) if os.environ.get("MONITOR_YOUNG") else None
         gc.callbacks.append(self._on_gc)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop monitor")
-        # MONITOR_TRACEMALLOC=frames[,after seconds]: what the memory allocated from then on holds. Costly
+        # MONITOR_TRACEMALLOC=frames[,after seconds]: what grew from a minute after then on, and where. Costly
         # (it slows the bot several times over), so it starts late: after the benchmark's tables have opened.
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
-        self._trace: list[int] | None = [int(x) for x in traced.split(",")] + [150] if traced else None
+        self._trace = [int(x) for x in traced.split(",")] + [150] if traced else None
         self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
         # MONITOR_PROFILE=file,after seconds[,cpu]: the loop thread's functions profiled from then on (after the
         # benchmark's tables have opened), the statistics written to `file` (pstats) at every write; with
@@ -127,6 +130,9 @@ class LoopMonitor:
             self._sampler.running = False
         if self._garbage is not None:
             self._garbage.stop()
+        if self._trace is not None and tracemalloc.is_tracing():
+            tracemalloc.stop()  # (it slows every allocation)
+            self._snapshots.clear()
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -209,13 +215,23 @@ class LoopMonitor:
                 self.path.write_text(json.dumps(s))
 
     def _grown(self, s: Stats) -> None:
+        """The first call starts tracing, the second takes the snapshot the later ones write their growth from
+        (a cache's entries from before it, replaced since, are no growth), and from the one before."""
         assert self._trace is not None  # (called only when MONITOR_TRACEMALLOC asks for it)
         if not tracemalloc.is_tracing():
             tracemalloc.start(self._trace[0])
             return
         now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
         s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
-        s["grown"] = [[str(d.traceback), round(d.size / 1024), d.count] for d in now.statistics("traceback")[:25]]
+        if self._snapshots:
+            s["grown"], s["grown_lately"] = _growth(now, self._snapshots[0]), _growth(now, self._snapshots[-1])
+        self._snapshots = [*self._snapshots[:1], now]
+
+
+def _growth(now: tracemalloc.Snapshot, before: tracemalloc.Snapshot) -> list[list[str | int]]:
+    """[where (its frames, each calling the next), KB, objects] of what grew most from `before` to `now`."""
+    return [[" > ".join(f"{f.filename}:{f.lineno}" for f in d.traceback), round(d.size_diff / 1024), d.count_diff]
+            for d in now.compare_to(before, "traceback")[:25] if d.size_diff > 0]
 
 
 class StallSampler(threading.Thread):
