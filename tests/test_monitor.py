@@ -11,6 +11,7 @@ import tracemalloc
 from pathlib import Path
 
 import bot.app.monitor as monitoring
+from bot.app.growth import GrowthTrace
 from bot.discord_app.people_first import WAITED
 
 
@@ -156,33 +157,42 @@ def _churn() -> list[bytes]:
     return [bytes(1000) for _ in range(500)]  # 500 KB, from this one line each time
 
 
-async def test_the_memory_trace_names_what_grew_since_its_first_snapshot_and_where(monkeypatch):
+async def test_the_memory_trace_names_what_grew_since_its_first_snapshot_and_where():
     """MONITOR_TRACEMALLOC (issue 44's question what still grows at 5,000 games): growth is counted from a
     snapshot taken after tracing started, so what was only replaced since is no growth, and what is kept is
     named by the line that allocated it."""
-    monkeypatch.setenv("MONITOR_TRACEMALLOC", "1,0")
-    monitor = monitoring.LoopMonitor(None)
-    monitor.start()
+    trace = GrowthTrace(1)
     try:
-        stats = monitor.stats
-        monitor._grown(stats)  # tracing starts
+        assert trace.look() is None and tracemalloc.is_tracing()  # tracing starts
         churn = _churn()  # allocated before the snapshot, replaced after it
-        monitor._grown(stats)  # the snapshot growth is counted from
-        assert "grown" not in stats
+        assert trace.look() is None  # the snapshot growth is counted from
         churn = _churn()  # the same again: no growth
         _held.extend(bytes(2000) for _ in range(1000))  # kept: 2 MB grown
-        monitor._grown(stats)
-        kept = [kb for where, kb, _count in stats["grown"] if str(where).endswith(_at("_held.extend("))]
-        assert kept and kept[0] >= 1900, stats["grown"][:3]
-        assert stats["grown_lately"] == stats["grown"]  # (the snapshot before was that one)
-        assert not any(kb > 50 for where, kb, _ in stats["grown"] if str(where).endswith(_at("bytes(1000)")))
+        looked = trace.look()
+        assert looked is not None
+        _mb, grown, lately = looked
+        kept = [kb for where, kb, _count in grown if str(where).endswith(_at("_held.extend("))]
+        assert kept and kept[0] >= 1900, grown[:3]
+        assert lately == grown  # (the snapshot before was that one)
+        assert not any(kb > 50 for where, kb, _ in grown if str(where).endswith(_at("bytes(1000)")))
         del churn
-        monitor._grown(stats)
-        assert not any(str(where).endswith(_at("_held.extend(")) for where, *_ in stats["grown_lately"])  # no more
+        looked = trace.look()
+        assert looked is not None
+        assert not any(str(where).endswith(_at("_held.extend(")) for where, *_ in looked[2])  # none since
     finally:
-        await monitor.stop()
+        trace.stop()
         _held.clear()
-    assert not tracemalloc.is_tracing()  # stopped with the monitor: it slows every allocation
+    assert not tracemalloc.is_tracing()  # it slows every allocation
+
+
+async def test_the_monitor_traces_memory_only_when_asked_and_stops_with_it(tmp_path, monkeypatch):
+    path = tmp_path / "monitor.json"
+    async with _watching(path, monkeypatch):
+        assert not tracemalloc.is_tracing()
+    monkeypatch.setenv("MONITOR_TRACEMALLOC", "1,0")
+    async with _watching(path, monkeypatch):
+        assert tracemalloc.is_tracing()
+    assert not tracemalloc.is_tracing()
 
 
 def _at(text: str) -> str:

@@ -22,7 +22,6 @@ import os
 import sys
 import threading
 import time
-import tracemalloc
 from collections import Counter
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
@@ -31,6 +30,7 @@ from ..discord_app.people_first import WAITED
 from ..service import allocator
 from .census import YoungCensus, owners
 from .garbage import GarbageCensus
+from .growth import GrowthTrace
 
 TICK = 0.01
 WRITE_EVERY = 2.0
@@ -94,8 +94,7 @@ class LoopMonitor:
         self._task: asyncio.Task[None] | None = None
         self._sampler: StallSampler | None = None
         self._young: YoungCensus | None = None
-        self._trace: list[int] | None = None  # MONITOR_TRACEMALLOC: [frames, after seconds]
-        self._snapshots: list[tracemalloc.Snapshot] = []  # its second snapshot and its latest
+        self._trace: GrowthTrace | None = None  # MONITOR_TRACEMALLOC
 
     def start(self) -> None:
         # MONITOR_YOUNG: how many objects the young collections walk, and of which kinds (census.py)
@@ -105,8 +104,9 @@ class LoopMonitor:
         # MONITOR_TRACEMALLOC=frames[,after seconds]: what grew from a minute after then on, and where. Costly
         # (it slows the bot several times over), so it starts late: after the benchmark's tables have opened.
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
-        self._trace = [int(x) for x in traced.split(",")] + [150] if traced else None
-        self._snapped = time.perf_counter() + self._trace[1] if self._trace else 0.0
+        frames, after = ([int(x) for x in traced.split(",")] + [150])[:2] if traced else (0, 0)
+        self._trace = GrowthTrace(frames) if traced else None
+        self._snapped = time.perf_counter() + after
         # MONITOR_PROFILE=file,after seconds[,cpu]: the loop thread's functions profiled from then on (after the
         # benchmark's tables have opened), the statistics written to `file` (pstats) at every write; with
         # `cpu`, in the thread's CPU time (what the loop spends, without the waits for the GIL or the kernel).
@@ -130,9 +130,8 @@ class LoopMonitor:
             self._sampler.running = False
         if self._garbage is not None:
             self._garbage.stop()
-        if self._trace is not None and tracemalloc.is_tracing():
-            tracemalloc.stop()  # (it slows every allocation)
-            self._snapshots.clear()
+        if self._trace is not None:
+            self._trace.stop()
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -184,9 +183,11 @@ class LoopMonitor:
                 s["malloc_mb"] = malloc_mb()
                 s["given_back_ms"] = list(allocator.given_back_ms)
                 s["background_waits"] = WAITED.written()  # how late people first made the background
-                if self._trace and written > self._snapped:
+                if self._trace is not None and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
-                    self._grown(s)
+                    grown = self._trace.look()
+                    if grown is not None:
+                        s["traced_mb"], s["grown"], s["grown_lately"] = grown
                 if self._profile is not None and written > self._profile[1]:
                     if self._profiler is None:
                         self._profiler = cProfile.Profile(time.thread_time) if self._profile_cpu \
@@ -213,25 +214,6 @@ class LoopMonitor:
                                          for t in asyncio.all_tasks()).most_common(10)
                     del objects
                 self.path.write_text(json.dumps(s))
-
-    def _grown(self, s: Stats) -> None:
-        """The first call starts tracing, the second takes the snapshot the later ones write their growth from
-        (a cache's entries from before it, replaced since, are no growth), and from the one before."""
-        assert self._trace is not None  # (called only when MONITOR_TRACEMALLOC asks for it)
-        if not tracemalloc.is_tracing():
-            tracemalloc.start(self._trace[0])
-            return
-        now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
-        s["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
-        if self._snapshots:
-            s["grown"], s["grown_lately"] = _growth(now, self._snapshots[0]), _growth(now, self._snapshots[-1])
-        self._snapshots = [*self._snapshots[:1], now]
-
-
-def _growth(now: tracemalloc.Snapshot, before: tracemalloc.Snapshot) -> list[list[str | int]]:
-    """[where (its frames, each calling the next), KB, objects] of what grew most from `before` to `now`."""
-    return [[" > ".join(f"{f.filename}:{f.lineno}" for f in d.traceback), round(d.size_diff / 1024), d.count_diff]
-            for d in now.compare_to(before, "traceback")[:25] if d.size_diff > 0]
 
 
 class StallSampler(threading.Thread):
