@@ -149,7 +149,6 @@ async def test_the_young_census_is_off_unless_asked(tmp_path, monkeypatch):
         assert "young" not in json.loads(path.read_text())
 
 
-
 _held: list[bytes] = []
 
 

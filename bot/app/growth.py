@@ -10,8 +10,10 @@ Grown = list[list[str | int]]  # [where (its frames, each calling the next), KB,
 
 
 class GrowthTrace:
-    """The first look starts tracing, the second takes the snapshot the later ones count growth from (a
-    cache's entries from before it, replaced since, are no growth), and from the look before."""
+    """The first look starts tracing, the second takes the snapshot the later ones count growth from, and
+    from the look before. What was allocated before tracing started is not seen: an entry of a cache from
+    then, replaced since, looks like growth (`after` 0 traces from the start; one between the first two looks
+    does not)."""
 
     def __init__(self, frames: int):
         self.frames = frames
