@@ -143,7 +143,7 @@ def test_an_interaction_is_counted_once_answered_with_its_time_and_kind():
     assert any(name.startswith("process_") for name, _ in scraped)  # the client library's process metrics
 
 
-def test_the_background_works_waits_for_people_are_a_histogram():
+def test_the_background_waits_for_people_first_are_a_histogram():
     metrics = Metrics()
     metrics.background_waited(0.3)
     metrics.background_waited(2.0)  # (the limit: the loop never caught up for it)

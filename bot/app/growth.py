@@ -38,7 +38,8 @@ class GrowthTrace:
 
 
 def _growth(now: Grouped, before: Grouped) -> Grown:
-    grew = sorted(((size - before.get(where, (0, 0))[0], count - before.get(where, (0, 0))[1], where)
-                   for where, (size, count) in now.items()), key=lambda g: g[0], reverse=True)[:25]
+    was = {where: before.get(where, (0, 0)) for where in now}
+    grew = sorted(((size - was[where][0], count - was[where][1], where) for where, (size, count) in now.items()),
+                  key=lambda g: g[0], reverse=True)[:25]
     return [[" > ".join(f"{f.filename}:{f.lineno}" for f in where), round(size / 1024), count]
             for size, count, where in grew if size > 0]

@@ -105,8 +105,7 @@ class LoopMonitor:
         # (it slows the bot several times over), so it starts late: after the benchmark's tables have opened.
         traced = os.environ.get("MONITOR_TRACEMALLOC", "")
         frames, after = ([int(x) for x in traced.split(",")] + [150])[:2] if traced else (0, 0)
-        self._trace = GrowthTrace(frames) if traced else None
-        self._snapped = time.perf_counter() + after
+        self._trace, self._snapped = GrowthTrace(frames) if frames else None, time.perf_counter() + after
         # MONITOR_PROFILE=file,after seconds[,cpu]: the loop thread's functions profiled from then on (after the
         # benchmark's tables have opened), the statistics written to `file` (pstats) at every write; with
         # `cpu`, in the thread's CPU time (what the loop spends, without the waits for the GIL or the kernel).
