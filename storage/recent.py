@@ -13,6 +13,7 @@ The previous move's hash goes along, so the next move's row is chained without r
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 # A row as the log's query gives it (history.py): (part, move, player, actor, body, at); part 0 an action
@@ -25,6 +26,7 @@ _Tail = tuple[int, int, int, tuple[Row, ...], tuple[Row, ...], tuple[int, bytes]
 
 MOVES_KEPT = 24  # the table's lines need the last 16 (presenter.py); a panel's player moved a few moves ago
 GAMES_KEPT = 20_000  # open games of one process: beyond these, the games written longest ago are let go
+SAMPLED = 200  # games whose rows are weighed to tell the bytes of all (held): exact would pause the loop
 
 
 class RecentMoves:
@@ -93,6 +95,18 @@ class RecentMoves:
             last = 0
         return self.since(game_id, version, last)
 
+    def held(self) -> tuple[int, int, int]:
+        """(games, rows, about how many bytes) kept, for the operator (the monitor, the metrics): the rows
+        counted, their bytes weighed in a sample of the games (a sum over 100,000 rows would hold the loop for
+        tens of milliseconds)."""
+        tails = list(self._tails.values())
+        rows = sum(len(t[3]) + len(t[4]) for t in tails)
+        sample = tails[::max(1, len(tails) // SAMPLED)]
+        weighed = sum(len(t[3]) + len(t[4]) for t in sample)
+        weight = sum(_bytes(t) for t in sample)
+        per_row = weight / weighed if weighed else 0.0
+        return len(self._tails), rows, round(rows * per_row + len(self._tails) * _EMPTY)
+
     def _following(self, game_id: int, version: int) -> _Tail | None:
         """What is kept of the game if it was kept for the version just before `version` (the write now)."""
         kept = self._tails.pop(game_id, None)
@@ -109,3 +123,11 @@ class RecentMoves:
         self._tails[game_id] = (version, a, t, actions, events, head)
         if len(self._tails) > self._games:
             del self._tails[next(iter(self._tails))]
+
+
+_EMPTY = sys.getsizeof((0,) * 6) + 2 * sys.getsizeof(()) + 100  # a game's tuples and its entry in the dict
+
+
+def _bytes(tail: _Tail) -> int:
+    """What a game's rows take: each row's tuple, its text and its time (the names are shared)."""
+    return sum(sys.getsizeof(r) + sys.getsizeof(r[4]) + sys.getsizeof(r[5]) for r in (*tail[3], *tail[4]))

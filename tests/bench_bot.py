@@ -548,7 +548,8 @@ async def people(args, folder: Path) -> dict:
             "rss_kb_per_live_game": round((rss[-1] - rss_empty) / args.games),
             # The worker processes (pictures, computers' thought): the same however many games are live.
             "rss_mb_workers": [round(r / 1024) for r in workers],
-            "memory_samples": [*inside, _inside(monitor)],  # [Python blocks (thousands), malloc used MB, free MB]
+            "memory_samples": [*inside, _inside(monitor)],  # [Python blocks (thousands), malloc used MB, free
+            # MB, the open games' text MB (cooled), their newest moves' MB]
             "gc_collections_by_generation": by_gen, "gc_full_longest_ms": max(full, default=None),
             "gc_full_ms": full[:20],
             "loop_pauses_over_100ms": _window(monitor, at0),
@@ -612,7 +613,9 @@ def _monitor(path: Path) -> dict:
 def _inside(monitor: dict) -> list[float | None]:
     malloc = monitor.get("malloc_mb") or {}
     blocks = monitor.get("python_blocks")
-    return [round(blocks / 1000) if blocks is not None else None, malloc.get("used"), malloc.get("free")]
+    held = monitor.get("held") or {}  # (weighed every 30 s)
+    mb = [round(held[k] / 2**20, 1) if k in held else None for k in ("cooled_bytes", "recent_bytes")]
+    return [round(blocks / 1000) if blocks is not None else None, malloc.get("used"), malloc.get("free"), *mb]
 
 
 def per(after: dict, before: dict, key: str, moves: int) -> float:

@@ -119,3 +119,17 @@ def test_cooled_games_are_nothing_for_the_garbage_collector_to_walk():
     assert len(gc.get_objects()) - before < 250  # the hot one and the cache itself; was over 1,000
     back = cache.get(10)  # and each comes back whole
     assert back is not None and text(back) == text(record(10)) and back.messages == record(10).messages
+
+
+def test_what_the_cache_holds_is_told_without_parsing():
+    """The operator's figure of the cooled games' text (issue 44: a bounded part of the RSS)."""
+    cache = GameCache(hot=2)
+    games = [record(c) for c in (10, 20, 30, 40)]
+    for g in games:
+        cache.put(g)
+    parsed, cooled, size = cache.held()
+    assert (parsed, cooled) == (2, 2)  # the two used last parsed, the others as text
+    text_of_cooled = sum(len(text(g)) for g in games[:2])
+    assert text_of_cooled < size < 2 * text_of_cooled  # their state and table, and their (small) messages
+    cache.drop(10)  # an ended game: its text goes
+    assert cache.held()[:2] == (2, 1) and cache.held()[2] < size

@@ -13,6 +13,7 @@ from pathlib import Path
 import bot.app.monitor as monitoring
 from bot.app.growth import GrowthTrace
 from bot.discord_app.people_first import WAITED
+from bot.service.games import Held
 
 
 @contextlib.asynccontextmanager
@@ -42,6 +43,24 @@ async def test_a_blocked_event_loop_is_seen_and_written(tmp_path, monkeypatch):
         assert any(at >= stuck and ms >= 100 and cpu < 50 for at, ms, cpu in written["long_pauses"])
         # and how much the bot's background work waited for people (people_first.py): [count, s, ms, at limit]
         assert written["background_waits"] == WAITED.written()
+
+
+async def test_what_the_open_games_hold_is_weighed_now_and_then_and_written(tmp_path, monkeypatch):
+    """The RSS's bounded part (issue 44): a benchmark tells it from growth by these figures."""
+    path, weighed = tmp_path / "monitor.json", []
+    monkeypatch.setattr(monitoring, "HELD", 0.2)
+
+    def held() -> Held:
+        weighed.append(time.monotonic())
+        return Held(3, 40, 90_000, 43, 700, 500_000)
+
+    async with _watching(path, monkeypatch) as monitor:
+        monitor.held = held
+        await asyncio.sleep(0.5)
+        written = json.loads(path.read_text())
+    assert written["held"] == {"parsed": 3, "cooled": 40, "cooled_bytes": 90_000, "recent_games": 43,
+                               "recent_rows": 700, "recent_bytes": 500_000}
+    assert 1 <= len(weighed) <= 3  # every HELD seconds, not at every write (each tick here)
 
 
 def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:

@@ -259,6 +259,8 @@ async def test_a_bot_process_serves_metrics_health_and_readiness_and_logs_json(t
         assert value(now, "augsburg_interaction_answer_seconds_count", kind="component") == 2
         assert value(now, "augsburg_games_live") == 1
         assert value(now, "augsburg_deadlines_pending") >= 1  # (Alice's clock at least; counted, not read)
+        assert value(now, "augsburg_games_held_bytes", part="recent_moves") > 0  # the deal and a move, kept
+        assert value(now, "augsburg_games_held_bytes", part="cooled_games") == 0  # one game: in play, parsed
         assert sum(v for (name, labels), v in now.items() if name == "augsburg_games") == 1
         assert value(now, "augsburg_gateway_connected", shard="0") == 1
         assert value(now, "augsburg_commit_seconds_count", backend="sqlite") >= 1

@@ -6,6 +6,7 @@ older move, a version another process wrote) is read."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from support.storage_helpers import table_of
@@ -13,6 +14,7 @@ from support.storage_helpers import table_of
 from engine import apply, new_game
 from engine.randomplay import random_action
 from storage import Store
+from storage.recent import MOVES_KEPT, RecentMoves
 
 
 class Reads:
@@ -104,8 +106,6 @@ async def test_a_version_written_elsewhere_or_an_ended_game_is_read_from_the_dat
 
 @pytest.mark.parametrize("moves", [3, 30])
 async def test_what_is_kept_per_game_is_bounded(store, moves):
-    from storage.recent import MOVES_KEPT
-
     record = await started_game(store, channel=3, seed=2)
     rnd = random.Random(2)
     for _ in range(moves):
@@ -122,3 +122,26 @@ async def test_what_is_kept_per_game_is_bounded(store, moves):
     newest = await store.log.moves_since(record.id, after, record.version)
     assert reads.count == before and newest == await store.log.moves_since(record.id, after)
     assert len(newest) == min(moves + 1, MOVES_KEPT - 1)  # (the deal too, while the game is short)
+
+
+def test_what_is_kept_of_all_games_is_counted_and_its_bytes_weighed_from_a_sample():
+    """The operator's figure (issue 44): exact in rows, within a tenth in bytes, weighed in a sample."""
+    recent, rnd = RecentMoves(), random.Random(5)
+    rows = weight = 0
+    for game in range(1, 2001):
+        deal = ["{}" * rnd.randrange(1, 40)]
+        recent.started(game, 1, deal, at=0.0)
+        made = [(1, 0, None, None, deal[0], 0.0)]
+        for move in range(1, rnd.randrange(60)):
+            body = "x" * rnd.randrange(50, 2000)
+            recent.moved(game, move + 1, move, "p", "player", body, [], float(move), b"h")
+            made.append((0, move, "p", "player", body, float(move)))
+        actions = [r for r in made if r[0] == 0]
+        kept = actions[-MOVES_KEPT:] + (made[:1] if len(actions) <= MOVES_KEPT else [])
+        rows += len(kept)
+        weight += sum(sys.getsizeof(r) + sys.getsizeof(r[4]) + sys.getsizeof(r[5]) for r in kept)
+    games, counted, about = recent.held()
+    assert (games, counted) == (2000, rows)
+    assert abs(about - weight) < weight / 10
+    recent.drop(7)
+    assert recent.held()[0] == 1999

@@ -118,6 +118,8 @@ class AugsburgBot(commands.Bot):
             self.monitor.start()
         if self.service is None:
             self.service = await open_service(self.settings, self.clock)
+        if self.monitor is not None:
+            self.monitor.held = self.service.games.held
         self.backups = start_backups(self.settings, self.service)
         self.giving_back = asyncio.get_running_loop().create_task(keep_giving_back(), name=GIVING_BACK_TASK)
         await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs

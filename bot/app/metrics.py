@@ -24,6 +24,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+from ..service.games import Held
 from ..service.observing import Observer
 
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)  # seconds: commits, loop lag, gc
@@ -104,6 +105,8 @@ class Metrics(Observer):
                                   "fired", buckets=FAST, registry=r)
         self.gc_pause = Histogram("augsburg_gc_pause_seconds", "Python's garbage-collection pauses",
                                   ["generation"], buckets=FAST, registry=r)
+        self.held_bytes = Gauge("augsburg_games_held_bytes", "What memory holds of the open games besides those "
+                                "in play: their JSON text, their newest moves (about)", ["part"], registry=r)
         self.draining = Gauge("augsburg_draining", "1 while the bot drains before it stops (SIGTERM)",
                               registry=r)
         self._arrived: dict[int, tuple[float, str]] = {}  # interaction id -> (arrival, kind): not answered yet
@@ -175,6 +178,10 @@ class Metrics(Observer):
             self.games_phase.labels(phase).set(count)
         self.games_phase.labels("unloaded").set(max(0, live - sum(phases.values())))
         self._phases = set(phases)
+
+    def held(self, held: Held) -> None:
+        self.held_bytes.labels("cooled_games").set(held.cooled_bytes)
+        self.held_bytes.labels("recent_moves").set(held.recent_bytes)
 
     def loop_paused(self, seconds: float) -> None:
         self.loop_lag.observe(max(0.0, seconds))

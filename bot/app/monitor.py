@@ -23,11 +23,13 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from ..discord_app.people_first import WAITED
 from ..service import allocator
+from ..service.games import Held
 from .census import YoungCensus, owners
 from .garbage import GarbageCensus
 from .growth import GrowthTrace
@@ -36,6 +38,7 @@ TICK = 0.01
 WRITE_EVERY = 2.0
 LONG = 50.0  # ms: a pause worth noting with its time
 NOTED = 100  # the latest long pauses kept
+HELD = 30.0  # s between weighings of what the open games hold (a few milliseconds at 5,000 games)
 EVERY_YOUNG = 4  # MONITOR_YOUNG counts every 4th young collection (a count is a pause of its own)
 
 
@@ -73,6 +76,7 @@ class Stats(TypedDict):
     cycles: NotRequired[list[str]]
     young: NotRequired[dict[str, object]]  # MONITOR_YOUNG
     background_waits: NotRequired[list[float]]  # people_first.Waits.written()
+    held: NotRequired[dict[str, int]]  # what memory holds of the open games (service Games.held), every HELD s
 
 
 class Listener(Protocol):
@@ -95,6 +99,8 @@ class LoopMonitor:
         self._sampler: StallSampler | None = None
         self._young: YoungCensus | None = None
         self._trace: GrowthTrace | None = None  # MONITOR_TRACEMALLOC
+        self.held: Callable[[], Held] | None = None  # set once the service is open
+        self._weighed = 0.0
 
     def start(self) -> None:
         # MONITOR_YOUNG: how many objects the young collections walk, and of which kinds (census.py)
@@ -182,6 +188,9 @@ class LoopMonitor:
                 s["malloc_mb"] = malloc_mb()
                 s["given_back_ms"] = list(allocator.given_back_ms)
                 s["background_waits"] = WAITED.written()  # how late people first made the background
+                if self.held is not None and written > self._weighed + HELD:
+                    self._weighed = written  # the RSS's bounded part: it grows until each game has filled its own
+                    s["held"] = self.held()._asdict()
                 if self._trace is not None and written > self._snapped:
                     self._snapped = written + 60  # a snapshot is slow
                     grown = self._trace.look()

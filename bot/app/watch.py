@@ -128,3 +128,4 @@ class Watch:
             live = await bot.service.games.count_open()  # counted by the database: nothing read per game
             pending = await bot.service.deadlines.count_pending()
             self.metrics.games(live, bot.service.games.phases(), pending)
+            self.metrics.held(bot.service.games.held())

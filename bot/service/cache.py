@@ -18,6 +18,7 @@ state copies it and `put`s it).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter, OrderedDict
 from dataclasses import fields
 from typing import cast
@@ -110,6 +111,13 @@ class GameCache:
     def phases(self) -> Counter[str]:
         """How many games kept are in each phase, without parsing them."""
         return Counter(self._phase.values())
+
+    def held(self) -> tuple[int, int, int]:
+        """(games parsed, games kept as text, the bytes of their text), for the operator (the monitor, the
+        metrics): without walking the parsed ones."""
+        text = sum(sys.getsizeof(state or "") + sys.getsizeof(table) + sys.getsizeof(messages)
+                   for _, state, table, messages in self._kept.values())
+        return len(self._hot) + len(self._aside), len(self._kept), text
 
     def _warm(self, channel_id: int, record: GameRecord) -> None:
         self._hot[channel_id] = record

@@ -85,6 +85,10 @@ class Core:
         """How many open games in memory are in each phase (the operator's metrics)."""
         return dict(self._games.phases())
 
+    def held(self) -> tuple[int, int, int]:
+        """(games parsed, games kept as text, the bytes of that text) of the open games in memory (cache.py)."""
+        return self._games.held()
+
     def cached_version(self, channel_id: int) -> tuple[int, int] | None:
         """(game id, version) of the channel's open game, if it is in memory (cheap)."""
         return self._games.version(channel_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.events import GameOver
 from storage import Deadline, GameRecord, LoggedMove, TableMessages
@@ -16,6 +16,17 @@ from .showing import Decision, Due, decision_of, due_of, panel_marks
 from .turns import next_up
 
 RECORDS_KEPT = 256  # the games asked about last: who is due, worked out once per record
+
+
+class Held(NamedTuple):
+    """What memory holds of the open games (Games.held): bounded, each part filling as games are played."""
+
+    parsed: int  # games kept parsed (the ones in play: cache.py)
+    cooled: int  # games kept as JSON text
+    cooled_bytes: int  # that text's
+    recent_games: int  # games whose newest moves are kept (storage/recent.py)
+    recent_rows: int
+    recent_bytes: int  # about: weighed in a sample
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,12 @@ class Games:
     def phases(self) -> dict[str, int]:
         """How many open games in memory are in each phase ("lobby" before the start)."""
         return self.core.phases()
+
+    def held(self) -> Held:
+        """What memory holds of the open games, for the operator (the monitor, the metrics)."""
+        parsed, cooled, text = self.core.held()
+        games, rows, recent = self.core.store.recent.held()
+        return Held(parsed, cooled, text, games, rows, recent)
 
     async def open_channels(self) -> list[tuple[int, int, int]]:
         """(game id, guild id, channel id) of every open game."""
