@@ -22,7 +22,7 @@ glibc = pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "mallopt"), reason="gl
 SECOND_BLOCK = """
 import json, sys
 from bot.service.allocator import pin_large_blocks
-from bot.app.monitor import malloc_mb
+from bot.app.process_memory import malloc_mb
 pinned = pin_large_blocks() if sys.argv[1] == "pin" else False
 first = bytearray(1 << 21)
 del first

@@ -63,6 +63,22 @@ async def test_what_the_open_games_hold_is_weighed_now_and_then_and_written(tmp_
     assert 1 <= len(weighed) <= 3  # every HELD seconds, not at every write (each tick here)
 
 
+async def test_a_diagnosis_that_fails_is_logged_and_the_measuring_goes_on(tmp_path, monkeypatch, caplog):
+    path = tmp_path / "monitor.json"
+
+    def broken() -> Held:
+        raise RuntimeError("a weighing that fails")
+
+    async with _watching(path, monkeypatch) as monitor:
+        monitor.held = broken
+        await asyncio.sleep(0.05)
+        assert monitor._task is not None and not monitor._task.done()
+        ticks = monitor.stats["ticks"]
+        await asyncio.sleep(0.05)
+        assert monitor.stats["ticks"] > ticks  # still ticking: pauses are still seen
+    assert "the loop monitor could not write what it measured" in caplog.text
+
+
 def _hold_the_loop(cpu_ms: float, until=lambda: False) -> None:
     """Work on the loop's thread for `cpu_ms` of CPU (not wall time: a busy machine stretches it) and
     then until `until()`, for at most 5 s more."""
@@ -211,6 +227,21 @@ async def test_the_monitor_traces_memory_only_when_asked_and_stops_with_it(tmp_p
     async with _watching(path, monkeypatch):
         assert tracemalloc.is_tracing()
     assert not tracemalloc.is_tracing()
+
+
+async def test_the_census_counts_what_the_collector_walks_only_from_the_time_asked(tmp_path, monkeypatch):
+    """Late in a long run, once the games have aged (issue 44), and not before: it pauses the loop."""
+    path = tmp_path / "monitor.json"
+    monkeypatch.setenv("MONITOR_CENSUS", "3600")
+    async with _watching(path, monkeypatch):
+        await asyncio.sleep(0.1)
+        assert "objects" not in json.loads(path.read_text())
+    monkeypatch.setenv("MONITOR_CENSUS", "0")
+    async with _watching(path, monkeypatch):
+        await asyncio.sleep(0.1)
+        written = json.loads(path.read_text())
+    assert written["objects"] > 1000 and dict(written["census"])["dict"] > 100
+    assert ["LoopMonitor._run", 1] in written["tasks"]  # the monitor's own task, waiting
 
 
 def _at(text: str) -> str:

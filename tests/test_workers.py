@@ -92,7 +92,7 @@ def test_without_a_pidfd_the_worker_looks_for_the_bot_and_ends_with_it():
 def second_block_mapped_mb() -> float:
     """In a worker: a picture's pixels drawn and freed, then the next one's. Is the second block a mapping of
     its own (given back when freed), or a piece of the heap that stays as a hole?"""
-    from bot.app.monitor import malloc_mb
+    from bot.app.process_memory import malloc_mb
 
     first = bytearray(1 << 21)
     del first

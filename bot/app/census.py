@@ -61,8 +61,8 @@ def owners(objects: list[Any]) -> Counter[str]:
     queue: deque[Any] = deque()
     for o in objects:
         if type(o) not in _ANONYMOUS:
-            code = getattr(o, "cr_code", None)
-            owner[id(o)] = code.co_qualname if code is not None else type(o).__qualname__
+            # (a coroutine by its function; not by `cr_code` alone: the coroutine type itself has that too)
+            owner[id(o)] = o.cr_code.co_qualname if isinstance(o, types.CoroutineType) else type(o).__qualname__
             queue.append(o)
     tracked = {id(o) for o in objects}
     while queue:
@@ -73,4 +73,12 @@ def owners(objects: list[Any]) -> Counter[str]:
                 queue.append(r)
     unowned = [o for o in objects if id(o) not in owner]
     return Counter(owner.get(id(o), "(no owner found)") for o in objects) + Counter(
-        f"? {type(o).__name__} {repr(o)[:60]}" for o in unowned[::max(1, len(unowned) // 40)])
+        f"? {type(o).__name__} {_shown(o)}" for o in unowned[::max(1, len(unowned) // 40)])
+
+
+def _shown(o: object) -> str:
+    try:
+        return repr(o)[:60]
+    except Exception:  # any object's repr may fail: the census goes on
+        return "(no repr)"
+

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import cProfile
-import ctypes
-import functools
 import gc
 import json
+import logging
 import os
 import sys
 import threading
@@ -33,6 +32,9 @@ from ..service.games import Held
 from .census import YoungCensus, owners
 from .garbage import GarbageCensus
 from .growth import GrowthTrace
+from .process_memory import malloc_mb, rss_kb
+
+log = logging.getLogger(__name__)
 
 TICK = 0.01
 WRITE_EVERY = 2.0
@@ -119,6 +121,11 @@ class LoopMonitor:
         self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) >= 2 else None
         self._profile_cpu = profiled[2:] == ["cpu"]
         self._profiler: cProfile.Profile | None = None
+        # MONITOR_CENSUS=seconds: the tracked objects by kind and owner at each write from then on (costly: a
+        # diagnosis of what the collector walks, late in a long run once the games have aged; not a number: 0)
+        census = os.environ.get("MONITOR_CENSUS", "")
+        census_after = float(census) if census.replace(".", "", 1).isdigit() else 0.0
+        self._census_at = time.perf_counter() + census_after if census else None
         # MONITOR_GARBAGE: what the collections find unreachable (reference cycles): garbage.py
         self._garbage = GarbageCensus() if os.environ.get("MONITOR_GARBAGE") else None
         if os.environ.get("MONITOR_STACKS"):
@@ -183,45 +190,53 @@ class LoopMonitor:
             s["pauses_over_100ms"] += late > 100
             if self.path is not None and time.perf_counter() - written > WRITE_EVERY:
                 written = time.perf_counter()
-                s["rss_kb"] = _rss_kb()
-                s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
-                s["malloc_mb"] = malloc_mb()
-                s["given_back_ms"] = list(allocator.given_back_ms)
-                s["background_waits"] = WAITED.written()  # how late people first made the background
-                if self.held is not None and written > self._weighed + HELD:
-                    self._weighed = written  # the RSS's bounded part: it grows until each game has filled its own
-                    s["held"] = self.held()._asdict()
-                if self._trace is not None and written > self._snapped:
-                    self._snapped = written + 60  # a snapshot is slow
-                    grown = self._trace.look()
-                    if grown is not None:
-                        s["traced_mb"], s["grown"], s["grown_lately"] = grown
-                if self._profile is not None and written > self._profile[1]:
-                    if self._profiler is None:
-                        self._profiler = cProfile.Profile(time.thread_time) if self._profile_cpu \
-                            else cProfile.Profile()
-                        self._profiler.enable()
-                    else:
-                        self._profiler.dump_stats(self._profile[0])  # (which stops it: on again)
-                        self._profiler.enable()
-                if self._sampler is not None:
-                    s["stall_stacks"] = self._sampler.stacks.most_common(20)
-                if self._garbage is not None:
-                    s["garbage"], s["cycles"] = self._garbage.tally()
-                if self._young is not None:
-                    s["young"] = self._young.written()
-                if os.environ.get("MONITOR_CENSUS"):  # costly: a diagnosis of what the collector walks
-                    objects = gc.get_objects()
-                    s["objects"] = len(objects)
-                    s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
-                    whose = owners(objects)
-                    s["owners"] = whose.most_common(30) + [(k, n) for k, n in whose.items() if k[0] == "?"]
-                    s["gc_stats"] = gc.get_stats()
-                    s["frozen"] = gc.get_freeze_count()
-                    s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
-                                         for t in asyncio.all_tasks()).most_common(10)
-                    del objects
-                self.path.write_text(json.dumps(s))
+                try:
+                    self._write(written)
+                except Exception:  # a diagnosis failed (a census, a trace): the measuring goes on
+                    log.exception("the loop monitor could not write what it measured")
+
+    def _write(self, written: float) -> None:
+        assert self.path is not None
+        s = self.stats
+        s["rss_kb"] = rss_kb()
+        s["python_blocks"] = sys.getallocatedblocks()  # all Python objects: RSS grown beyond is not theirs
+        s["malloc_mb"] = malloc_mb()
+        s["given_back_ms"] = list(allocator.given_back_ms)
+        s["background_waits"] = WAITED.written()  # how late people first made the background
+        if self.held is not None and written > self._weighed + HELD:
+            self._weighed = written  # the RSS's bounded part: it grows until each game has filled its own
+            s["held"] = self.held()._asdict()
+        if self._trace is not None and written > self._snapped:
+            self._snapped = written + 60  # a snapshot is slow
+            grown = self._trace.look()
+            if grown is not None:
+                s["traced_mb"], s["grown"], s["grown_lately"] = grown
+        if self._profile is not None and written > self._profile[1]:
+            if self._profiler is None:
+                self._profiler = cProfile.Profile(time.thread_time) if self._profile_cpu \
+                    else cProfile.Profile()
+                self._profiler.enable()
+            else:
+                self._profiler.dump_stats(self._profile[0])  # (which stops it: on again)
+                self._profiler.enable()
+        if self._sampler is not None:
+            s["stall_stacks"] = self._sampler.stacks.most_common(20)
+        if self._garbage is not None:
+            s["garbage"], s["cycles"] = self._garbage.tally()
+        if self._young is not None:
+            s["young"] = self._young.written()
+        if self._census_at is not None and written > self._census_at:
+            objects = gc.get_objects()
+            s["objects"] = len(objects)
+            s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
+            whose = owners(objects)
+            s["owners"] = whose.most_common(30) + [(k, n) for k, n in whose.items() if k[0] == "?"]
+            s["gc_stats"] = gc.get_stats()
+            s["frozen"] = gc.get_freeze_count()
+            s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
+                                 for t in asyncio.all_tasks()).most_common(10)
+            del objects
+        self.path.write_text(json.dumps(s))
 
 
 class StallSampler(threading.Thread):
@@ -251,40 +266,3 @@ class StallSampler(threading.Thread):
                 where.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
                 frame = frame.f_back
             self.stacks[" < ".join(where)] += 1
-
-
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
-
-
-@functools.cache  # (loaded once: a ctypes library is a reference cycle, garbage each time it is let go)
-def _mallinfo2() -> Any:
-    try:
-        info = ctypes.CDLL(None).mallinfo2
-    except (OSError, AttributeError):
-        return None
-    info.restype = _MallInfo2
-    return info
-
-
-def malloc_mb() -> dict[str, float] | None:
-    """What the C allocator (glibc) holds, over all its arenas, in MB: `used` by live allocations (Python's
-    objects over 512 bytes, C libraries'), `free` kept in its arenas for reuse (RSS that
-    no object holds: fragmentation, or threads' arenas), `mapped` in blocks of their own. None elsewhere."""
-    info = _mallinfo2()
-    if info is None:
-        return None
-    m = info()
-    return {"used": round((m.uordblks + m.hblkhd) / 2**20, 1), "free": round(m.fordblks / 2**20, 1),
-            "mapped": round(m.hblkhd / 2**20, 1)}
-
-
-def _rss_kb() -> int:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
