@@ -81,4 +81,3 @@ def _shown(o: object) -> str:
         return repr(o)[:60]
     except Exception:  # any object's repr may fail: the census goes on
         return "(no repr)"
-
