@@ -19,6 +19,7 @@ from ..service.allocator import GIVING_BACK_TASK, keep_giving_back
 from ..service.clock import Clock, SystemClock
 from ..service.lease import LeaseKeeper
 from .backups import Backups, start_backups
+from .buckets import FORGETTING_TASK, keep_forgetting
 from .config import Settings
 from .extension import open_service
 from .metrics import Metrics
@@ -68,6 +69,7 @@ class AugsburgBot(commands.Bot):
         self.monitor: LoopMonitor | None = None
         self.backups: Backups | None = None
         self.giving_back: asyncio.Task[None] | None = None
+        self.forgetting: asyncio.Task[None] | None = None  # discord.py's idle rate-limit buckets
         self.ops: OpsServer | None = None  # METRICS_PORT's /metrics, /healthz, /readyz
 
     def gateway(self) -> list[tuple[int, bool, float]]:
@@ -122,6 +124,7 @@ class AugsburgBot(commands.Bot):
             self.monitor.held = self.service.games.held
         self.backups = start_backups(self.settings, self.service)
         self.giving_back = asyncio.get_running_loop().create_task(keep_giving_back(), name=GIVING_BACK_TASK)
+        self.forgetting = asyncio.get_running_loop().create_task(keep_forgetting(self.http), name=FORGETTING_TASK)
         await self.tree.set_translator(CommandWords())  # German and Italian clients read the commands in theirs
         await self.load_extension(EXTENSION)
         guild = discord.Object(self.settings.discord_guild_id) if self.settings.discord_guild_id else None
@@ -171,8 +174,9 @@ class AugsburgBot(commands.Bot):
             await self.backups.stop()
         if self.monitor is not None:
             await self.monitor.stop()
-        if self.giving_back is not None:
-            self.giving_back.cancel()
+        for task in (self.giving_back, self.forgetting):
+            if task is not None:
+                task.cancel()
         # discord.py dispatches READY a moment after the gateway's (it waits for the guilds): a stop within that
         # moment (a SIGTERM soon after the start) would leave it to fail on a closed client, with a traceback.
         ready = getattr(self._connection, "_ready_task", None)

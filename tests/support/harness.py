@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
+from bot.app.buckets import FORGETTING_TASK
 from bot.service.allocator import GIVING_BACK_TASK
 
 from . import payloads
@@ -37,12 +38,12 @@ REFUSED_BODIES = ("400 50035", "400 50006", "413 40005")  # bodies Discord refus
 
 def _background(task: asyncio.Task) -> bool:
     """Long-lived by design: discord.py's timers, the server's keep-alive connection loops, and every bot's
-    allocator upkeep (it runs as long as the bot, from its setup)."""
+    upkeep (the allocator's, the rate-limit buckets': they run as long as the bot, from its setup)."""
     coro = task.get_coro()
     name = getattr(coro, "__qualname__", "")
     code = getattr(coro, "cr_code", None)
     timer = code is not None and code.co_filename.startswith(_DISCORD_DIR) and name.endswith(_TIMERS)
-    return timer or name == "RequestHandler.start" or task.get_name() == GIVING_BACK_TASK
+    return timer or name == "RequestHandler.start" or task.get_name() in (GIVING_BACK_TASK, FORGETTING_TASK)
 
 
 class _ErrorCapture(logging.Handler):
