@@ -5,7 +5,7 @@ games some 400 wait at any moment, and a sleeping task is a dozen objects (corou
 every garbage collection walks. When the moment comes, a task makes that one move; after it the channel
 waits again for the next computer, until none is due. All is cancelled with the cog, so nothing is left
 running when the extension unloads. A move owed already (found at start-up, or its marker came due) is
-made at once. A channel's game is held parsed only while a turn is being made (`GameCache.hold`): held
+made at once. A channel's game is held parsed only while its computer moves (`GameCache.hold`): held
 through the moment before it too, the games waiting for their computers doubled the parsed games that every
 full garbage collection walks (some 260 more at 5,000 live games, 13,000 objects), for one parse a turn saved.
 """
@@ -66,14 +66,14 @@ class ComputerRunner:
 
     def _due(self, channel_id: int) -> None:
         del self._waiting[channel_id]
-        self.service.games.hold(channel_id)  # parsed for the whole turn, whatever other tables do meanwhile
         self.tasks.start(channel_id, lambda: self._turn(channel_id))
 
     async def _turn(self, channel_id: int) -> None:
         """One computer move; then the channel waits for the next, or is let go when no computer is due."""
         working_in(channel=channel_id)  # for this task's log lines
         try:
-            await after_people()  # a click waiting to be answered goes first
+            await after_people()  # a click waiting to be answered goes first (under load, a while)
+            self.service.games.hold(channel_id)  # parsed for the move, whatever other tables do meanwhile
             again = await self._move(channel_id)
         except asyncio.CancelledError:  # the cog is unloading
             self._asked.discard(channel_id)
