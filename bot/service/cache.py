@@ -9,10 +9,11 @@ Yet a game being played is asked for many times within a moment (the move, its
 table, the live panels, the pings): the games used last (`HOT` of them) are kept
 parsed as well, and the newest state of a game is made text only once it leaves
 them. A game the bot is moving in (a computer's turn) is held (`hold`): it stays
-parsed until `release`, whatever else is used meanwhile. Parsing a game again
-takes about 0.1 ms, and a parsed game is some 60 objects for every full
-collection to walk: few are kept (at 256 they and the held ones were a third of
-what the collections walked at 5,000 live games).
+parsed until `release`, whatever else is used meanwhile. A parsed game is some
+60 objects for every full collection to walk; parsing one again takes about
+0.1 ms and making it text as much, yet keeping 64 rather than 256 cost a sixth
+more CPU an interaction and three times the young collections at 5,000 live
+games (docs/benchmarks.md, nineteenth session).
 The records handed out are shared, never copied: nothing may change a record or
 its state in place (the engine's `apply` works on a copy; a test that sets up a
 state copies it and `put`s it).
@@ -28,7 +29,7 @@ from typing import cast
 from engine import GameState
 from storage import GameRecord, Table, TableMessages
 
-HOT = 64  # games kept parsed: the games of the last third of a second at 200 interactions a second
+HOT = 256  # games kept parsed: a few seconds' worth of the games in play at 200 interactions a second
 PARSED = ("state", "table", "messages")  # a record's models, kept as text when it cools
 PLAIN = tuple(f.name for f in fields(GameRecord) if f.name not in PARSED)  # its ids, status, version, times
 _ID, _VERSION = PLAIN.index("id"), PLAIN.index("version")
