@@ -234,7 +234,7 @@ class _Options(Protocol):
 
 def _made(kind: Callable[..., _A], **fields: str | int | None) -> _A:
     """An option, made once (they are frozen): the computer players' searches list them again and again.
-    (Bounded: a robbery's options name players.)"""
+    (Bounded: none names a player.)"""
     return kind(**fields)
 
 
@@ -275,7 +275,9 @@ def _uses(state: GameState, seat: int, slot: int, kind: str) -> list[Use]:
         if level + 1 in state.step_supply[kind]:
             out.append(_option(Use, slot=slot, as_="step"))
         else:
-            out.extend(_option(Use, slot=slot, as_="step", from_=state.players[s].id)
+            # (made each time: remembered, options naming players filled the table with every player of a
+            # bot's thousands of games, 16,000 objects for each full garbage collection to walk)
+            out.extend(Use(slot=slot, as_="step", from_=state.players[s].id)
                        for s in _holders(state, seat, kind, level + 1))
     for alt in CATEGORY_ALTERNATIVES[kind]:
         if alt == "trade300":

@@ -14,6 +14,7 @@ from test_strong import positions
 
 from engine import player_view
 from engine.ai import plan
+from engine.ai.atoms import atom
 from engine.ai.belief import Belief
 from engine.ai.levels import visible_to
 from engine.ai.likely import agreement, auction_so_far, opener_of
@@ -31,7 +32,7 @@ ED = default()
 
 def test_a_position_copies_and_keys_every_field():
     me = Me(ED, *range(1, len(Me.__slots__)))  # a different value in every field
-    assert me.key() == tuple(getattr(me, name) for name in Me.__slots__)
+    assert me.key() == (atom(ED), *(getattr(me, name) for name in Me.__slots__[1:]))  # (the edition by its atom)
     assert me.copy().key() == me.key()
 
 

@@ -10,12 +10,13 @@ cannot be in anybody else's hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import cache
 
 from ..actions import ActionModel, Bid, Call, LegalOption, Pass
 from ..components import JOKER, MAXIMILIAN
 from ..edition import Edition, Rank
 from ..rules import suggest_reveal, valid_cards
+from .atoms import atom
 from .seen import SeenView
 from .situation import Horizon
 from .valuation import WEIGHTS, Weights, card_time_factor, card_worth, money_value
@@ -39,10 +40,20 @@ def reveal_cards(valid: list[str], count: int, alone: bool, ed: Edition, w: Weig
     return suggest_reveal(valid, count, alone, ed, order_key=_keep_order(w, ed))
 
 
-@lru_cache(maxsize=16384)
+# What the cards laid down are worth, by (valid cards, count, alone, edition's and weights' atoms).
+_LAID: dict[tuple[tuple[str, ...], int, bool, int, int], float] = {}
+LAID_KEPT = 16384
+
+
 def _laid_worth(valid: tuple[str, ...], count: int, alone: bool, ed: Edition, w: Weights) -> float:
     """What the cards laid down for `count` are worth (remembered: bids are weighed again and again)."""
-    return sum(card_worth(c, ed, w) for c in reveal_cards(list(valid), count, alone, ed, w))
+    key = (valid, count, alone, atom(ed), atom(w))
+    found = _LAID.get(key)
+    if found is None:
+        if len(_LAID) >= LAID_KEPT:
+            _LAID.clear()
+        found = _LAID[key] = sum(card_worth(c, ed, w) for c in reveal_cards(list(valid), count, alone, ed, w))
+    return found
 
 
 def _p_able(k: int, offer: int, noble: str, w: Weights) -> float:

@@ -15,9 +15,9 @@ from . import bidding, limits, plan, player
 # Every remembered answer of the computer players that grows with the games played. Small tables
 # (per edition and weights, per price set, per horizon: at most a few thousand) are kept.
 SMALL = 4096
-_REMEMBERED = (bidding._laid_worth, limits.expected_loss, player._jitter)
+_REMEMBERED = (limits.expected_loss, player._jitter)
 FEW = (bidding._keep_order, bidding._above)  # unbounded, but one per edition (and weights)
-_KEPT = (plan._LISTS, plan._PLANS, plan._CARDS)
+_KEPT = (plan._LISTS, plan._PLANS, plan._CARDS, bidding._LAID)
 
 
 def forget() -> None:

@@ -28,8 +28,8 @@ from ..components import (
     TILE_CATEGORY,
     TILE_KINDS,
 )
-from ..edition import Edition
 from ..rules import holds_tile, take_step, tile_cost
+from .atoms import atom
 from .situation import Board, BoardKey, Horizon, Me, MeKey
 from .valuation import WEIGHTS, Weights, gain_prestige, position_value
 
@@ -76,7 +76,7 @@ def _worth_trying(kind: str, as_: str | None, me: Me, board: Board, same_colour:
 
 # What a list of plans depends on (see candidate_plans): the edition, the card, the used slots, whether the extra
 # building is built, the player's levels and tiles, and which tile stacks are empty.
-ListsKey = tuple[Edition, str, tuple[int, ...], bool, int, int, int, int | None, int | None, int | None, int | None,
+ListsKey = tuple[int, str, tuple[int, ...], bool, int, int, int, int | None, int | None, int | None, int | None,
                  bool, bool, tuple[bool, ...]]
 _LISTS: dict[ListsKey, tuple[Plan, ...]] = {}
 LISTS_KEPT = 10_000  # remembered lists of plans: they depend on few things, and planning asks for them constantly
@@ -86,8 +86,8 @@ def candidate_plans(card: str, used: list[int], built: bool, me: Me, board: Boar
     """Every combination of up to two unused privileges (and an extra build) worth simulating, each a tuple
     of parts in carrying-out order. Remembered by what the list depends on: the card, the levels and tiles
     held (not money or prestige) and which tile stacks are empty."""
-    key: ListsKey = (board.ed, card, tuple(used), built, me.trade, me.nobility, me.offices, me.church, me.cathedral,
-                     me.coat, me.letter, me.minter, me.master_builder, board.empty)
+    key: ListsKey = (atom(board.ed), card, tuple(used), built, me.trade, me.nobility, me.offices, me.church,
+                     me.cathedral, me.coat, me.letter, me.minter, me.master_builder, board.empty)
     found = _LISTS.get(key)
     if found is None:
         if len(_LISTS) >= LISTS_KEPT:
@@ -182,7 +182,7 @@ def _acquire(me: Me, board: Board, tile: str) -> bool:
 
 # What a plan depends on (see best_plan): the card, the used slots, whether the extra building is built, the
 # player's position, the board's key, the horizon and the weights.
-PlansKey = tuple[str, tuple[int, ...], bool, MeKey, BoardKey, Horizon, Weights]
+PlansKey = tuple[str, tuple[int, ...], bool, MeKey, BoardKey, int, int]  # the horizon's, weights' atoms
 _PLANS: dict[PlansKey, tuple[float, Sequence[Part]]] = {}
 PLANS_KEPT = 10_000  # remembered plans (about 1.8 KB each: ~18 MB at most); searching players meet them often
 
@@ -192,7 +192,7 @@ def best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz:
     """The most valuable way to finish using `card`, with its value (the position after it).
 
     Remembered: the same question always has the same answer, and searching players ask it again and again."""
-    key: PlansKey = (card, tuple(used), built, me.key(), board.key, hz, w)
+    key: PlansKey = (card, tuple(used), built, me.key(), board.key, atom(hz), atom(w))
     found = _PLANS.get(key)
     if found is None:
         if len(_PLANS) >= PLANS_KEPT:
@@ -217,7 +217,7 @@ def _best_plan(card: str, used: list[int], built: bool, me: Me, board: Board, hz
 
 # What the best card depends on (see best_card): the display, the player's position, the board's key, the horizon
 # and the weights.
-CardsKey = tuple[tuple[str, ...], MeKey, BoardKey, Horizon, Weights]
+CardsKey = tuple[tuple[str, ...], MeKey, BoardKey, int, int]  # the horizon's, weights' atoms
 _CARDS: dict[CardsKey, tuple[float, str]] = {}
 
 
@@ -225,7 +225,7 @@ def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights 
     """The privilege card on display worth most to this player, and what using it well is worth.
 
     Remembered like plans: every bidder asks it at every turn of an auction."""
-    key: CardsKey = (tuple(display), me.key(), board.key, hz, w)
+    key: CardsKey = (tuple(display), me.key(), board.key, atom(hz), atom(w))
     found = _CARDS.get(key)
     if found is None:
         if len(_CARDS) >= PLANS_KEPT:

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from ..components import CATEGORIES, TILE_KINDS, TileValue
 from ..edition import Edition
+from .atoms import atom
 from .seen import SeenView
 
 
@@ -101,13 +102,13 @@ class Me:
         return level
 
     def key(self) -> MeKey:
-        """Every field, in __slots__ order."""
-        return (self.ed, self.score, self.money, self.trade, self.nobility, self.offices, self.church,
+        """Every field, in __slots__ order (the edition as its atom: a key of numbers and text only)."""
+        return (atom(self.ed), self.score, self.money, self.trade, self.nobility, self.offices, self.church,
                 self.cathedral, self.coat, self.letter, self.minter, self.master_builder, self.extra_cards)
 
 
 # Me's fields, in __slots__ order.
-MeKey = tuple[Edition, int, int, int, int, int, int | None, int | None, int | None, int | None, bool, bool, int]
+MeKey = tuple[int, int, int, int, int, int, int | None, int | None, int | None, int | None, bool, bool, int]
 
 
 def me_from_view(view: SeenView) -> Me:
@@ -122,7 +123,7 @@ def me_from_view(view: SeenView) -> Me:
 
 # What plans depend on (Board.key): the edition, the supply per category, the levels the others hold, and the
 # tops of the tile stacks.
-BoardKey = tuple[Edition, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[TileValue | None, ...]]
+BoardKey = tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[TileValue | None, ...]]
 
 
 class Board:
@@ -151,7 +152,7 @@ class Board:
         fixed orders of CATEGORIES and TILE_KINDS, the only names planning reads them by."""
         if self._key is None:
             supply, tops = self.supply, self.tops
-            self._key = (self.ed, tuple([supply[c] for c in CATEGORIES]),
+            self._key = (atom(self.ed), tuple([supply[c] for c in CATEGORIES]),
                          tuple([lv[c] for lv in self.others.values() for c in CATEGORIES]),
                          tuple([tops.get(kind) for kind in TILE_KINDS]))
         return self._key
