@@ -146,6 +146,10 @@ class _Kept:
     """An object of a kind of its own, to be found by name in a census."""
 
 
+class _Old:
+    """Another, for the census of the old generation."""
+
+
 async def test_the_young_census_counts_the_live_objects_a_young_collection_walks(tmp_path, monkeypatch):
     """MONITOR_YOUNG: how many objects each young collection walks, and of which kinds (issue 44: under load
     they were 37,000, nearly all alive, since freeing old objects counts against the collector's threshold)."""
@@ -230,17 +234,28 @@ async def test_the_monitor_traces_memory_only_when_asked_and_stops_with_it(tmp_p
 
 
 async def test_the_census_counts_what_the_collector_walks_only_from_the_time_asked(tmp_path, monkeypatch):
-    """Late in a long run, once the games have aged (issue 44), and not before: it pauses the loop."""
+    """Late in a long run, once the games have aged (issue 44), and not before: it pauses the loop. Of the old
+    generation, once a full collection has left it what full collections walk."""
     path = tmp_path / "monitor.json"
     monkeypatch.setenv("MONITOR_CENSUS", "3600")
     async with _watching(path, monkeypatch):
+        gc.collect()
         await asyncio.sleep(0.1)
         assert "objects" not in json.loads(path.read_text())
     monkeypatch.setenv("MONITOR_CENSUS", "0")
     async with _watching(path, monkeypatch):
+        gc.disable()  # (no full collection of its own meanwhile)
+        try:
+            await asyncio.sleep(0.1)
+            assert "objects" not in json.loads(path.read_text()), "a census before any full collection"
+        finally:
+            gc.enable()
+        old = [_Old() for _ in range(20_000)]  # alive through the full collection: the old generation's
+        gc.collect()
         await asyncio.sleep(0.1)
         written = json.loads(path.read_text())
-    assert written["objects"] > 1000 and dict(written["census"])["dict"] > 100
+        del old
+    assert written["objects"] > 1000 and dict(written["census"])["_Old"] == 20_000
     assert ["LoopMonitor._run", 1] in written["tasks"]  # the monitor's own task, waiting
 
 

@@ -121,11 +121,13 @@ class LoopMonitor:
         self._profile = (profiled[0], time.perf_counter() + float(profiled[1])) if len(profiled) >= 2 else None
         self._profile_cpu = profiled[2:] == ["cpu"]
         self._profiler: cProfile.Profile | None = None
-        # MONITOR_CENSUS=seconds: the tracked objects by kind and owner at each write from then on (costly: a
-        # diagnosis of what the collector walks, late in a long run once the games have aged; not a number: 0)
+        # MONITOR_CENSUS=seconds: from then on, at the first write after each full collection, the old
+        # generation's objects by kind and owner: what full collections walk (costly: a diagnosis, late in a
+        # long run once the games have aged; not a number: 0). The young ones, freed soon, would hide them.
         census = os.environ.get("MONITOR_CENSUS", "")
         census_after = float(census) if census.replace(".", "", 1).isdigit() else 0.0
         self._census_at = time.perf_counter() + census_after if census else None
+        self._collected_fully = False  # a full collection since the last census
         # MONITOR_GARBAGE: what the collections find unreachable (reference cycles): garbage.py
         self._garbage = GarbageCensus() if os.environ.get("MONITOR_GARBAGE") else None
         if os.environ.get("MONITOR_STACKS"):
@@ -168,6 +170,7 @@ class LoopMonitor:
         by[info["generation"]] = max(by[info["generation"]], round(took, 2))
         self.stats["gc_runs_by_generation"][info["generation"]] += 1
         if info["generation"] == 2:  # rare, and the ones that walk every object: each noted with its time
+            self._collected_fully = True
             self.stats["gc_full"] = [*self.stats["gc_full"][1 - NOTED:], [round(time.time(), 3), round(took, 1)]]
 
     async def _run(self) -> None:
@@ -225,8 +228,9 @@ class LoopMonitor:
             s["garbage"], s["cycles"] = self._garbage.tally()
         if self._young is not None:
             s["young"] = self._young.written()
-        if self._census_at is not None and written > self._census_at:
-            objects = gc.get_objects()
+        if self._census_at is not None and written > self._census_at and self._collected_fully:
+            self._collected_fully = False
+            objects = gc.get_objects(2)
             s["objects"] = len(objects)
             s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
             whose = owners(objects)
