@@ -485,11 +485,18 @@ async def people(args, folder: Path) -> dict:
         rss_empty = bots.rss()
         games = await open_tables(fake, users, args.games)
         crowd = People(fake, games, args.rate)
+
+        async def freezing() -> None:
+            # What the fake Discord gathers (the channels, their messages) lives as long as the run: frozen
+            # every 10 s, out of this process's full collections, whose pauses (seconds in a long warm-up)
+            # stall the fake Discord's answers and count against the bot.
+            while True:
+                await asyncio.sleep(10)
+                gc.freeze()
+        freezer = asyncio.ensure_future(freezing())
         if args.warmup:
             await crowd.run(args.in_flight, args.warmup)
         await asyncio.sleep(3)
-        # What Discord's side holds by now (1,000 channels, their messages) lives as long as the run: out of
-        # this process's full collections, whose pauses delay the fake Discord and count against the bot's 3 s.
         gc.collect()
         gc.freeze()
         moves_before = await moves_in(where)
@@ -516,12 +523,9 @@ async def people(args, folder: Path) -> dict:
                 rss.append(bots.rss())
                 workers.append(bots.workers())
                 inside.append(_inside(bots.monitor()))
-                # What the fake Discord gathered meanwhile (the channels' messages) lives as long as the run:
-                # frozen too, or this process's full collections grow with it (to 2 s in ten minutes).
-                gc.freeze()
         sampler = asyncio.ensure_future(sample())
         await crowd.run(args.in_flight, args.seconds)
-        sampler.cancel(), lagger.cancel()
+        sampler.cancel(), lagger.cancel(), freezer.cancel()
         took, cpu = time.time() - at0, bots.cpu() - cpu0
         own = time.process_time() - own0
         await asyncio.sleep(WRITE_WAIT)
