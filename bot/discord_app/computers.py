@@ -5,9 +5,7 @@ games some 400 wait at any moment, and a sleeping task is a dozen objects (corou
 every garbage collection walks. When the moment comes, a task makes that one move; after it the channel
 waits again for the next computer, until none is due. All is cancelled with the cog, so nothing is left
 running when the extension unloads. A move owed already (found at start-up, or its marker came due) is
-made at once. A channel's game is held parsed only while its computer moves (`GameCache.hold`): held
-through the moment before it too, the games waiting for their computers doubled the parsed games that every
-full garbage collection walks (some 260 more at 5,000 live games, 13,000 objects), for one parse a turn saved.
+made at once.
 """
 
 from __future__ import annotations
@@ -42,6 +40,7 @@ class ComputerRunner:
         if self._moving(channel_id):
             self._asked.add(channel_id)  # its turn may have looked before this move: it looks again after
             return
+        self.service.games.hold(channel_id)  # parsed until the computers are done, not parsed again for each turn
         self._wait(channel_id, 0.0 if at_once else self.delay)
 
     def busy(self, channel_id: int) -> bool:
@@ -54,13 +53,15 @@ class ComputerRunner:
 
     async def close(self) -> None:
         self._closed = True
-        for timer in self._waiting.values():
+        for channel_id, timer in self._waiting.items():
             timer.cancel()
+            self.service.games.release(channel_id)
         self._waiting.clear()
         await self.tasks.close()
 
     def _wait(self, channel_id: int, delay: float) -> None:
         if self._closed:  # (a turn that ended as the cog unloaded)
+            self.service.games.release(channel_id)
             return
         self._waiting[channel_id] = asyncio.get_running_loop().call_later(delay, self._due, channel_id)
 
@@ -72,20 +73,20 @@ class ComputerRunner:
         """One computer move; then the channel waits for the next, or is let go when no computer is due."""
         working_in(channel=channel_id)  # for this task's log lines
         try:
-            await after_people()  # a click waiting to be answered goes first (under load, a while)
-            self.service.games.hold(channel_id)  # parsed for the move, whatever other tables do meanwhile
+            await after_people()  # a click waiting to be answered goes first
             again = await self._move(channel_id)
         except asyncio.CancelledError:  # the cog is unloading
             self._asked.discard(channel_id)
+            self.service.games.release(channel_id)
             raise
         except Exception:
             log.exception("computer players stopped in channel %s", channel_id)
             again = False
-        finally:
-            self.service.games.release(channel_id)
         if again or channel_id in self._asked:
             self._asked.discard(channel_id)
             self._wait(channel_id, self.delay)
+        else:
+            self.service.games.release(channel_id)
 
     async def _move(self, channel_id: int) -> bool:
         """Whether a computer moved (or was beaten to it by another move): then another may be due."""

@@ -8,12 +8,14 @@ walks), each is parsed again when a request needs it (a fraction of a millisecon
 Yet a game being played is asked for many times within a moment (the move, its
 table, the live panels, the pings): the games used last (`HOT` of them) are kept
 parsed as well, and the newest state of a game is made text only once it leaves
-them. A game the bot is moving in (a computer's turn) is held (`hold`): it stays
-parsed until `release`, whatever else is used meanwhile. A parsed game is some
-60 objects for every full collection to walk; parsing one again takes about
-0.1 ms and making it text as much, yet keeping 64 rather than 256 cost a sixth
-more CPU an interaction and three times the young collections at 5,000 live
-games (docs/benchmarks.md, nineteenth session).
+them. A game the bot is about to move in (a computer's turn, a moment after the
+move before) is held (`hold`): it stays parsed until `release`, whatever else is
+used meanwhile, so the turn does not parse it again. A parsed game is some 60
+objects for every full collection to walk; parsing one again takes about 0.1 ms
+and making it text as much, yet keeping fewer (64 rather than 256, and holding a
+computer's game only during its move) cost more CPU an interaction and more
+young collections at 5,000 live games, for no shorter full collection
+(docs/benchmarks.md, nineteenth session).
 The records handed out are shared, never copied: nothing may change a record or
 its state in place (the engine's `apply` works on a copy; a test that sets up a
 state copies it and `put`s it).
