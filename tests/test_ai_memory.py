@@ -104,3 +104,37 @@ def test_options_naming_players_are_not_remembered():
     assert taken_from, "no game took a step from another player: the test shows nothing"
     remembered = [key for table in gc.get_referents(privileges._option) if isinstance(table, dict) for key in table]
     assert remembered and not [key for key in remembered if "from_" in key]
+
+
+def test_atoms_are_one_number_per_value_even_from_threads():
+    """Heavy decisions may run in a thread beside the loop's light ones: two values new at the same moment
+    must never share a number (their remembered answers would be taken for each other's)."""
+    import sys
+    import threading
+
+    from engine.ai.atoms import atom
+    from engine.ai.situation import Horizon
+
+    values = [Horizon(scorings=900 + n, incomes=n, purchases=n, auctions=n, last_round=False)
+              for n in range(4000)]
+    numbers: dict[int, list[int]] = {}
+    together = threading.Barrier(4)
+
+    def number_all(k: int) -> None:
+        together.wait()
+        numbers[k] = [atom(v) for v in (values if k % 2 else values[::-1])]
+
+    threads = [threading.Thread(target=number_all, args=(k,)) for k in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns between almost any two steps
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    by_value = {i: {numbers[k][i if k % 2 else len(values) - 1 - i] for k in numbers} for i in range(len(values))}
+    assert all(len(seen) == 1 for seen in by_value.values()), "a value got two numbers"
+    assert len({next(iter(seen)) for seen in by_value.values()}) == len(values), "two values share a number"
+    assert atom(Horizon(scorings=900, incomes=0, purchases=0, auctions=0, last_round=False)) == by_value[0].pop()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support.bot_support import ADA, harness  # noqa: F401  (the fixture)
+from support.bot_support import ADA
 from support.fake_discord import FakeUser, Harness
 from support.ratelimits import RateLimits
 from support.toy_bot import ToyBot
@@ -52,7 +52,7 @@ async def test_idle_buckets_go_busy_ones_stay_and_discords_limits_still_hold() -
         await h.close()
 
 
-async def test_the_bot_forgets_idle_buckets_as_long_as_it_runs(harness) -> None:  # noqa: F811
+async def test_the_bot_forgets_idle_buckets_as_long_as_it_runs(harness) -> None:
     """Every bot keeps the upkeep running from its setup, and the loop forgets what is idle."""
     task = harness.bot.forgetting
     assert task is not None and task.get_name() == FORGETTING_TASK and not task.done()
