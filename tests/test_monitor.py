@@ -256,6 +256,10 @@ async def test_the_census_counts_what_the_collector_walks_only_from_the_time_ask
         written = json.loads(path.read_text())
         del old
     assert written["objects"] > 1000 and dict(written["census"])["_Old"] == 20_000
+    # What the collection follows: the list of 20,000 is one object but 20,000 references, the heaviest
+    assert written["edges"] > 20_000 + 20_000  # (and each _Old's references: its dict, its type)
+    kind, references = written["heaviest"][0]
+    assert kind.startswith("list of 20000, first <") and "_Old" in kind and references == 20_000
     assert ["LoopMonitor._run", 1] in written["tasks"]  # the monitor's own task, waiting
 
 

@@ -76,6 +76,26 @@ def owners(objects: list[Any]) -> Counter[str]:
         f"? {type(o).__name__} {_shown(o)}" for o in unowned[::max(1, len(unowned) // 40)])
 
 
+def heaviest(objects: list[Any], most: int = 20) -> tuple[int, list[tuple[str, int]]]:
+    """How many references a collection follows from these objects (each visit reads the object referred to,
+    so a container of many entries costs as much as as many small objects), and the containers that hold the
+    most: what makes a collection long when the count of objects alone does not explain it."""
+    sizes = [(len(gc.get_referents(o)), o) for o in objects]
+    sizes.sort(key=lambda pair: pair[0], reverse=True)
+    return sum(n for n, _ in sizes), [(f"{type(o).__qualname__} {_glimpse(o)}", n) for n, o in sizes[:most]]
+
+
+def _glimpse(o: object) -> str:
+    """A container shown by its first entry (the repr of a large one would take long and say little)."""
+    if isinstance(o, dict):
+        first = next(iter(o.items()), None)
+    elif isinstance(o, (list, tuple, set, frozenset, deque)):
+        first = next(iter(o), None)
+    else:
+        return _shown(o)
+    return f"of {len(o)}, first {_shown(first)}"
+
+
 def _shown(o: object) -> str:
     try:
         return repr(o)[:60]

@@ -29,7 +29,7 @@ from typing import Any, NotRequired, Protocol, TypedDict
 from ..discord_app.people_first import WAITED
 from ..service import allocator
 from ..service.games import Held
-from .census import YoungCensus, owners
+from .census import YoungCensus, heaviest, owners
 from .garbage import GarbageCensus
 from .growth import GrowthTrace
 from .process_memory import malloc_mb, rss_kb
@@ -68,6 +68,8 @@ class Stats(TypedDict):
     objects: NotRequired[int]  # MONITOR_CENSUS
     census: NotRequired[list[tuple[str, int]]]
     owners: NotRequired[list[tuple[str, int]]]  # the census by whose the objects are
+    edges: NotRequired[int]  # the references the census's objects hold: what a collection follows
+    heaviest: NotRequired[list[tuple[str, int]]]  # the containers holding the most of them
     gc_stats: NotRequired[list[dict[str, Any]]]  # (as gc.get_stats() gives them)
     frozen: NotRequired[int]
     tasks: NotRequired[list[tuple[str, int]]]
@@ -235,6 +237,7 @@ class LoopMonitor:
             s["census"] = Counter(type(o).__name__ for o in objects).most_common(25)
             whose = owners(objects)
             s["owners"] = whose.most_common(30) + [(k, n) for k, n in whose.items() if k[0] == "?"]
+            s["edges"], s["heaviest"] = heaviest(objects)
             s["gc_stats"] = gc.get_stats()
             s["frozen"] = gc.get_freeze_count()
             s["tasks"] = Counter(getattr(t.get_coro(), "__qualname__", "?")
