@@ -311,3 +311,18 @@ async def test_reference_cycles_already_garbage_when_discord_says_ready_are_free
         assert freed() is None, "a reference cycle that was garbage at the ready was frozen"
     finally:
         gc.unfreeze()
+
+
+async def test_the_languages_data_is_read_before_the_bot_freezes_what_lives_as_long_as_it(tmp_path, monkeypatch):
+    """Babel's data for each language (thousands of objects, read at the first number written) lives as long as
+    the process: read after the setup's freeze, every full collection would walk it (issue 44)."""
+    import bot.app.discord_bot as discord_bot
+
+    done: list[str] = []
+    monkeypatch.setattr(discord_bot, "load_languages", lambda: done.append("languages"))
+    monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
+    h = await Harness.create(make_bot(tmp_path / "bot.sqlite3"), users=[FakeUser(ADA, "Ada")], ignore=(long_lived,))
+    try:
+        assert done[:2] == ["languages", "freeze"]  # (and the ready's freeze after them)
+    finally:
+        await h.close()

@@ -101,7 +101,7 @@ def marks_from_the_decision(record: GameRecord, player: str) -> tuple[object, ..
         return ("over",)
     decision = decision_of(record, player)
     assert decision.view.you is not None
-    return decision.key if decision.due else "", tuple(decision.view.you.hand), decision.view.you.money
+    return decision.key if decision.due else "", decision.view.you.money, *decision.view.you.hand
 
 
 @pytest.mark.parametrize("players,seed", [(2, 4), (3, 7), (5, 11)])

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -114,3 +117,35 @@ async def test_cards_are_typed_by_their_name_in_the_typists_language_or_in_engli
         h.assert_no_errors()
     finally:
         await h.close()
+
+
+_GROWTH = """
+import gc, sys
+from bot.wording import LANGUAGES, words
+from bot.wording.records import _percent
+from bot.wording.words import load_languages
+if sys.argv[1] == "load":
+    load_languages()
+gc.collect()
+gc.freeze()  # (as the bot does at its setup)
+for lang in LANGUAGES:
+    w = words(lang)
+    w._("Games finished: {finished} · left: {left}", finished=1200, left=3)
+    w.number(1234)
+    _percent(w, 0.25)
+gc.collect()
+print(len(gc.get_objects()))
+"""
+
+
+def test_what_the_languages_need_is_read_at_once_before_the_freeze_not_at_the_first_number():
+    """Issue 44: read before the freeze, the catalogues and Babel's data leave no object for full collections to
+    walk; read at the first number written (as without), thousands. Each in a fresh interpreter."""
+    def left(how: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _GROWTH, how], capture_output=True, text=True, check=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+        return int(done.stdout)
+
+    read_first, read_late = left("load"), left("late")
+    assert read_late - read_first > 2000, (read_first, read_late)
+    assert read_first < 100, read_first  # what the writing itself keeps (caches of a few entries)

@@ -208,3 +208,30 @@ async def test_a_failed_dm_is_told_at_the_next_panel_though_panels_read_nobodys_
     assert await service.settings.take_dm_notice("u") is False  # not read again yet
     clock.advance(FRESH_SECONDS + 1)
     assert [await service.settings.take_dm_notice("u") for _ in range(2)] == [True, False]
+
+
+async def test_people_s_hours_kept_in_memory_leave_nothing_for_full_collections_to_walk(store):
+    """Issue 44: a bot keeps the hours of everyone it pinged lately. Kept as plain values (and one `Hours` for
+    all who keep the same), a thousand people leave no object per person that the garbage collector walks."""
+    import gc
+
+    from bot.service.hours import Hours
+
+    service = GameService(store)
+    await store.settings.merge_player_settings("rome", {"zone": "Europe/Rome", "hours": [9, 21]})
+    people = [str(700 + n) for n in range(1000)]
+    await service.settings.hours.of(people[0])  # (what a first read makes once: the zone's cache…)
+    gc.collect()
+    gc.collect()  # (a tuple of plain values is let go by the collection after the one that first saw it)
+    before = {id(o) for o in gc.get_objects()}
+    read = [await service.settings.hours.of(p) for p in people]
+    gc.collect()
+    gc.collect()
+    new = [o for o in gc.get_objects() if id(o) not in before]
+    # (the database's reads leave a few weak references behind: a fraction of one a person)
+    assert len(new) < len(people) / 2, "an object per person for every full collection to walk"
+    assert read[0] == Hours() and all(h is read[0] for h in read)  # the default, shared
+    # Kept: read again within FRESH_SECONDS, the same hours without a database read; another's their own
+    assert await service.settings.hours.of(people[5]) is read[0]
+    assert await service.settings.hours.of("rome") == Hours("Europe/Rome", 9, 21)
+    assert await service.settings.hours.of("rome") == Hours("Europe/Rome", 9, 21)

@@ -18,6 +18,7 @@ from ..service import GameService
 from ..service.allocator import GIVING_BACK_TASK, keep_giving_back
 from ..service.clock import Clock, SystemClock
 from ..service.lease import LeaseKeeper
+from ..wording.words import load_languages
 from .backups import Backups, start_backups
 from .buckets import FORGETTING_TASK, keep_forgetting
 from .config import Settings
@@ -132,8 +133,10 @@ class AugsburgBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         if 0 in self.shards_owned.ids:  # once per deployment: by the process that owns shard 0
             await sync_commands(self, guild)  # retried if Discord fails for a while; skipped if nothing changed
-        # What exists now lives as long as the process (modules, discord.py's structures): freezing it
-        # spares every later full garbage collection from walking it again, halving its pause.
+        # What exists now lives as long as the process (modules, discord.py's structures, the languages'
+        # data, read now for that): freezing it spares every later full garbage collection from walking it
+        # again, halving its pause.
+        load_languages()
         gc.collect()
         gc.freeze()
         # Each interaction leaves short-lived objects in reference cycles (discord.py's). A young

@@ -134,7 +134,13 @@ def of_settings(settings: dict[str, object]) -> Hours:
     start = end = None
     if isinstance(window, list) and len(window) == 2 and all(isinstance(h, int) for h in window):
         start, end = window
-    return Hours(zone if isinstance(zone, str) and known_zone(zone) else UTC, start, end)
+    return hours_of(zone if isinstance(zone, str) and known_zone(zone) else UTC, start, end)
+
+
+@lru_cache(maxsize=1024)
+def hours_of(zone: str, start: int | None, end: int | None) -> Hours:
+    """One `Hours` for all who keep the same (most keep the default): frozen, so shared safely."""
+    return Hours(zone, start, end)
 
 
 def next_daily(hour: int, zone: str, after: float) -> float:

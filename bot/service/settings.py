@@ -10,7 +10,7 @@ from typing import Any
 from storage.contract import SettingsStore
 
 from .clock import Clock
-from .hours import Hours, known_zone, of_settings
+from .hours import Hours, hours_of, known_zone, of_settings
 from .outcome import Outcome, refuse
 
 FRESH_SECONDS = 60.0  # how long a person's hours read are trusted (another process may change them)
@@ -23,14 +23,19 @@ class HoursBook:
     def __init__(self, settings: SettingsStore, clock: Clock):
         self._settings = settings
         self._clock = clock
-        self._known: dict[str, tuple[Hours, float]] = {}
+        # Per person (zone, start, end, when read): plain values, which the garbage collector stops walking
+        # once it has seen them, where an `Hours` and its tuple per person would be walked by every full
+        # collection (a thousand people: a tenth of what it walks at 5,000 games, issue 44).
+        self._known: dict[str, tuple[str, int | None, int | None, float]] = {}
 
     async def of(self, user: int | str) -> Hours:
         user, now = str(user), self._clock.now()
         known = self._known.get(user)
-        if known is None or now - known[1] > FRESH_SECONDS:
-            known = self._known[user] = of_settings(await self._settings.player_settings(user)), now
-        return known[0]
+        if known is None or now - known[3] > FRESH_SECONDS:
+            hours = of_settings(await self._settings.player_settings(user))
+            self._known[user] = (hours.zone, hours.start, hours.end, now)
+            return hours
+        return hours_of(*known[:3])
 
     async def of_all(self, users: Iterable[str]) -> dict[str, Hours]:
         return {u: await self.of(u) for u in sorted(set(users))}

@@ -99,7 +99,9 @@ def panel_marks(record: GameRecord, player: str) -> tuple[object, ...]:
     seat = seat_of(state, player)
     assert seat is not None, "a panel is a seated player's"
     you = state.players[seat]
-    return decision_key(state) if legal_actions(state, player) else "", tuple(you.hand), you.money
+    # One flat tuple of text and numbers: a live panel keeps it (live.py), and a tuple inside a tuple inside
+    # the panel's would reach the old generation still walked by the collector (issue 44)
+    return decision_key(state) if legal_actions(state, player) else "", you.money, *you.hand
 
 
 def decision_of(record: GameRecord, player: str) -> Decision:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 
-from .languages import language_of
+from .languages import LANGUAGES, language_of
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "locales"  # bot/locales/<lang>/LC_MESSAGES/augsburg.po
 
@@ -77,6 +77,17 @@ def _words(lang: str) -> Words:
     write_mo(compiled, catalogue)
     compiled.seek(0)
     return Words(lang, Translations(fp=compiled, domain="augsburg"))
+
+
+def load_languages() -> None:
+    """Reads now what the languages need for the rest of the process: each catalogue, and Babel's data for
+    each locale (a few thousand objects, read at the first number written). Read before the bot freezes what
+    lives as long as it (bot/app/discord_bot.py), full garbage collections never walk them; read later, every
+    one does (issue 44)."""
+    for lang in LANGUAGES:
+        _words(lang)
+        format_decimal(1.5, format="#,##0.0", locale=lang)
+        format_percent(0.5, locale=lang)
 
 
 @dataclass(frozen=True)
