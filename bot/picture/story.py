@@ -16,18 +16,21 @@ class Story:
     prestige: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> source -> points
 
 
-# A story as plain tuples (the nobles won, each player's prestige by source), which the garbage collector
-# stops walking once it has seen them: one is kept per live game.
-_Told = tuple[tuple[tuple[str, str | None], ...], tuple[tuple[str, tuple[tuple[str, int], ...]], ...]]
+# A story as two flat tuples of text and numbers (the nobles won: noble, winner, …; each player's prestige:
+# player, source, points, …), which the garbage collector stops walking once it has seen them: one is kept
+# per live game. (Tuples nested deeper reach the old generation still walked, until a full collection.)
+_Told = tuple[tuple[str | None, ...], tuple[str | int, ...]]
 
 
 def story(moves: Iterable[LoggedMove], before: _Told = ((), ())) -> Story:
     """From `storage.LoggedMove`s (the whole game, or at least the round under way): public entries only;
     `before`: the story of the moves before these, as `Stories` keeps it (they go on from it)."""
-    won: dict[str, str | None] = dict(before[0])
+    nobles = before[0]
+    won: dict[str, str | None] = {str(nobles[i]): nobles[i + 1] for i in range(0, len(nobles), 2)}
     prestige: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for player, sources in before[1]:
-        prestige[player].update(sources)
+    gained = before[1]
+    for i in range(0, len(gained), 3):
+        prestige[str(gained[i])][str(gained[i + 1])] = int(gained[i + 2])
     for move in moves:
         for e in move.entries:
             if e.type == "round_started":
@@ -51,7 +54,8 @@ class Stories:
     since (a few, from memory: storage/recent.py) instead of the whole round (issue 44)."""
 
     def __init__(self) -> None:
-        self._told: dict[int, tuple[int, _Told]] = {}  # by game: told up to that many moves, and what
+        # by game: told up to that many moves, and what (_Told's two tuples, not in a third: see there)
+        self._told: dict[int, tuple[int, tuple[str | None, ...], tuple[str | int, ...]]] = {}
 
     async def tell(self, record: GameRecord, history: History) -> Story:
         """From the public log (`history(record, after)`: the moves after that one): who won each noble this
@@ -65,11 +69,12 @@ class Stories:
         if kept is None or kept[0] > moves:  # (a game taken back past what was told: told again)
             now = story(await history(record, moves - STORY_MOVES))
         else:
-            upto, before = kept  # (a table event after that move, told or not, is no part of a story)
-            now = story([m for m in await history(record, upto) if m.move > upto], before)
+            upto, won, gained = kept  # (a table event after that move, told or not, is no part of a story)
+            now = story([m for m in await history(record, upto) if m.move > upto], (won, gained))
         self._told.pop(record.id, None)  # the newest last: past GAMES_KEPT, the games told longest ago go
-        self._told[record.id] = (moves, (tuple(now.won.items()),
-                                         tuple((p, tuple(s.items())) for p, s in now.prestige.items())))
+        self._told[record.id] = (moves, tuple(x for pair in now.won.items() for x in pair),
+                                 tuple(x for p, s in now.prestige.items() for source, points in s.items()
+                                       for x in (p, source, points)))
         if len(self._told) > GAMES_KEPT:
             del self._told[next(iter(self._told))]
         return now
