@@ -145,3 +145,31 @@ def test_what_is_kept_of_all_games_is_counted_and_its_bytes_weighed_from_a_sampl
     assert abs(about - weight) < weight / 10
     recent.drop(7)
     assert recent.held()[0] == 1999
+
+
+def test_what_is_kept_of_a_game_is_let_go_of_by_the_collections_that_come_often():
+    """Issue 44: each game's moves are kept as tuples of text and numbers. The young and middle collections,
+    which come every second or so, must let go of what a write keeps: a tuple still tracked when it reaches
+    the old generation is walked by every full collection (the one that pauses the bot longest) until one
+    lets go of it, minutes later, and a bot writes to thousands of games meanwhile."""
+    import gc
+
+    recent = RecentMoves()
+    gc.collect()
+    gc.disable()  # (no collection but the two below)
+    try:
+        for game in range(1, 201):
+            recent.started(game, 1, ['{"deal": 1}', '{"deal": 2}'], at=0.0)
+            for move in range(1, 4):
+                recent.moved(game, move + 1, move, "p", "player", '{"moved": 1}', ['{"seat": 1}'], float(move),
+                             b"hash%d" % move)
+            recent.table_changed(game, 5, 3, ['{"seat": 2}'], 4.0)
+        gc.collect(0)
+        gc.collect(1)
+        kept = list(recent._tails.values())
+        assert len(kept) == 200 and not [t for t in kept if gc.is_tracked(t)]
+    finally:
+        gc.enable()
+    # (what is kept still answers: the rows since a move, the newest hash)
+    assert [r[1] for r in recent.since(7, 5, 1) or []] == [2, 3, 1, 2, 3, 3]  # actions after 1, events from 1
+    assert recent.previous_hash(7, 5, 3) == b"hash3" and recent.previous_hash(7, 5, 2) is None
