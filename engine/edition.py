@@ -22,15 +22,16 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator, WithJsonSchema
+from pydantic import ConfigDict, PlainSerializer, PlainValidator, WithJsonSchema
 
 from .components import JOKER, MAXIMILIAN, TileValue
 from .edition_file import LEVELS, EditionError, EditionFile, read
+from .shared_fields import SharedFields
 
 __all__ = ["Edition", "EditionError", "EditionRef", "Rank", "field", "known", "parse_edition"]
 
 
-class EditionRef(BaseModel):
+class EditionRef(SharedFields):
     """How a game names its edition: the id and the sha256 of its values."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -7,12 +7,13 @@ state too, so views must hide them (see views.py).
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .components import TileValue
 from .editions import EditionField, legacy
+from .shared_fields import SharedFields
 
 Phase = Literal[
     "initial_purchase",
@@ -33,25 +34,9 @@ RULES_VERSION = 1
 RULES_PLAYED = frozenset({1})
 
 
-class _Model(BaseModel):
-    """Every model of the state shares, per class, one set of "fields set": all of its fields.
-
-    Pydantic gives each instance a set of the fields it was given, used only to dump "unset" fields
-    apart (never done with the state). A set per model is a tenth of a state's objects for the garbage
-    collector to walk, made anew at every move and parse; one shared set holding every field stays right
-    (pydantic's assignment only adds a field's name to it, already there)."""
+class _Model(SharedFields):
+    """The state's models: no set of "fields set" per instance (shared_fields.py)."""
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        _EVERY_FIELD[cls] = set(cls.model_fields)  # once per class, when pydantic has built it
-
-    def model_post_init(self, context: Any, /) -> None:
-        object.__setattr__(self, "__pydantic_fields_set__", _EVERY_FIELD[type(self)])
-
-
-_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
 
 
 class Tiles(_Model):

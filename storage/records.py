@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine import Event, GameState
 from engine.edition import EditionRef
 from engine.editions import LEGACY
 from engine.levels import DEFAULT_LEVEL, LEVELS, Level
+from engine.shared_fields import SharedFields
 
 SeatKind = Literal["human", "computer"]
 # Who made a move: the seat itself, the turn clock, a stand-in; or the bot for a person: their only legal
@@ -24,7 +25,7 @@ SeatKind = Literal["human", "computer"]
 Actor = Literal["player", "clock", "stand_in", "only", "ahead", "away"]
 
 
-class _Record(BaseModel):
+class _Record(SharedFields):  # (no set of "fields set" per instance: engine/shared_fields.py)
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -171,7 +172,7 @@ LOG: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
 ENTRY: TypeAdapter[LogEntry] = TypeAdapter(LogEntry)
 
 
-class PingMessage(BaseModel):
+class PingMessage(SharedFields):
     """A public message about people's decision now (a "your move" ping, a reminder, a heads-up line), kept
     until that decision is made and then deleted (bot/discord_app/ping_messages.py)."""
 
@@ -182,7 +183,7 @@ class PingMessage(BaseModel):
     key: str  # which decision (the service's decision_key): it is done when none of them must make it now
 
 
-class TableMessages(BaseModel):
+class TableMessages(SharedFields):
     """The bot's bookkeeping of a game's messages: never game state, written without a version bump."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)  # older rows held more (a log, one ping id)

@@ -76,3 +76,23 @@ def test_assigning_a_field_leaves_every_other_state_as_it_was():
     copy.phase = "game_over"
     assert state.players[0].money + 5 == copy.players[0].money and state.phase != "game_over"
     assert state.model_fields_set == copy.model_fields_set == set(GameState.model_fields)
+
+
+def test_a_parsed_table_and_its_messages_have_no_set_per_model_and_dump_as_before():
+    """A record kept cold is parsed again with its table (a model per seat) and its messages (one per ping):
+    as for the state, no set per model for the collector to walk (issue 44), and the same text again."""
+    from storage.records import Ahead, PingMessage, Seat, Table, TableMessages
+
+    seats = tuple(Seat(id=str(n), name=f"P{n}", ahead=Ahead(auction="1.2", how="call", cards=3) if n == 2 else None)
+                  for n in range(5))
+    table = Table(host="0", seats=seats, seed=4, turn_seconds=3600).model_dump_json()
+    messages = TableMessages(table=9, drawn=3, pings=(PingMessage(id=11, players=("1", "2"), key="k"),
+                                                      PingMessage(id=12, players=("3",), key="k"))).model_dump_json()
+    made = tracked_made_by(lambda: (Table.model_validate_json(table), TableMessages.model_validate_json(messages)))
+    assert made["Seat"] == 5 and made["PingMessage"] == 2 and made["Ahead"] == 1
+    assert made["set"] == 0, made
+    parsed = Table.model_validate_json(table)
+    assert parsed.model_dump_json() == table and parsed.seats[2].ahead is not None
+    assert TableMessages.model_validate_json(messages).model_dump_json() == messages
+    changed = parsed.model_copy(update={"turn_seconds": 60})  # (a copy's set is its own: the class's stays)
+    assert changed.turn_seconds == 60 and parsed.model_fields_set == set(Table.model_fields)
