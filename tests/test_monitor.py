@@ -241,7 +241,7 @@ async def test_the_census_counts_what_the_collector_walks_only_from_the_time_ask
     async with _watching(path, monkeypatch):
         gc.collect()
         await asyncio.sleep(0.1)
-        assert "objects" not in json.loads(path.read_text())
+        assert not {"objects", "census_at_collection"} & set(json.loads(path.read_text()))
     monkeypatch.setenv("MONITOR_CENSUS", "0")
     async with _watching(path, monkeypatch):
         gc.disable()  # (no full collection of its own meanwhile)
@@ -256,6 +256,8 @@ async def test_the_census_counts_what_the_collector_walks_only_from_the_time_ask
         written = json.loads(path.read_text())
         del old
     assert written["objects"] > 1000 and dict(written["census"])["_Old"] == 20_000
+    # ... and at the end of the full collection itself, before the work in flight went
+    assert dict(written["census_at_collection"])["_Old"] == 20_000 and written["edges_at_collection"] > 40_000
     # What the collection follows: the list of 20,000 is one object but 20,000 references, the heaviest
     assert written["edges"] > 20_000 + 20_000  # (and each _Old's references: its dict, its type)
     kind, references = written["heaviest"][0]

@@ -70,6 +70,8 @@ class Stats(TypedDict):
     owners: NotRequired[list[tuple[str, int]]]  # the census by whose the objects are
     edges: NotRequired[int]  # the references the census's objects hold: what a collection follows
     heaviest: NotRequired[list[tuple[str, int]]]  # the containers holding the most of them
+    census_at_collection: NotRequired[list[tuple[str, int]]]  # the kinds a full collection left, at its end
+    edges_at_collection: NotRequired[int]  # and the references they hold
     gc_stats: NotRequired[list[dict[str, Any]]]  # (as gc.get_stats() gives them)
     frozen: NotRequired[int]
     tasks: NotRequired[list[tuple[str, int]]]
@@ -173,6 +175,13 @@ class LoopMonitor:
         self.stats["gc_runs_by_generation"][info["generation"]] += 1
         if info["generation"] == 2:  # rare, and the ones that walk every object: each noted with its time
             self._collected_fully = True
+            if self._census_at is not None and time.perf_counter() > self._census_at:
+                # The kinds a full collection left, at once: the census at the next write counts what still
+                # lives a moment later; the difference is the work in flight the collection walked too.
+                left = gc.get_objects(2)
+                self.stats["census_at_collection"] = Counter(type(o).__qualname__ for o in left).most_common(40)
+                self.stats["edges_at_collection"] = sum(len(gc.get_referents(o)) for o in left)
+                del left
             self.stats["gc_full"] = [*self.stats["gc_full"][1 - NOTED:], [round(time.time(), 3), round(took, 1)]]
 
     async def _run(self) -> None:
