@@ -107,6 +107,8 @@ class LoopMonitor:
         self._trace: GrowthTrace | None = None  # MONITOR_TRACEMALLOC
         self.held: Callable[[], Held] | None = None  # set once the service is open
         self._weighed = 0.0
+        self._census_at: float | None = None  # MONITOR_CENSUS (set at the start)
+        self._collected_fully = False
 
     def start(self) -> None:
         # MONITOR_YOUNG: how many objects the young collections walk, and of which kinds (census.py)
