@@ -90,7 +90,7 @@ class LivePanels:
                                            self.service.games.marks(record, player), words(interaction.locale).lang)
         if old is None:
             self._players[record.id] = (*self._players.get(record.id, ()), player)
-        if old is not None:
+        else:
             _, expires, _, shown_in, _, _ = old
             if now < expires and shown_in != message_id:
                 asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
