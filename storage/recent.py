@@ -71,9 +71,10 @@ class RecentMoves:
         """The game ended (or nothing of it can be trusted here any more)."""
         self._tails.pop(game_id, None)
 
-    def _tail(self, game_id: int) -> _Tail | None:
+    def _tail(self, game_id: int, version: int) -> _Tail | None:
+        """What is kept of the game, if it is kept for `version`."""
         packed = self._tails.get(game_id)
-        return None if packed is None else _unpacked(packed)
+        return None if packed is None or packed[0] != version else _unpacked(packed)
 
     def previous_hash(self, game_id: int, version: int, move: int) -> bytes | None:
         """The hash of move `move` if it is the newest kept for the game at `version`; None: read it."""
@@ -85,18 +86,13 @@ class RecentMoves:
     def since(self, game_id: int, version: int, after: int) -> list[Row] | None:
         """The rows of the actions after move `after` and of the table events from `after` on, if all of them
         are kept for the game at `version`; else None."""
-        kept = self._tail(game_id)
-        if kept is None or kept[0] != version:
-            return None
-        _, a, t, actions, events, _ = kept
-        if a > max(after + 1, 1) or t > max(after, 0):  # an action after `after` or an event from it is not here
-            return None
-        return [r for r in actions if r[1] > after] + [r for r in events if r[1] >= after]
+        kept = self._tail(game_id, version)
+        return None if kept is None else _since(kept, after)
 
     def since_decision(self, game_id: int, version: int, player: str) -> list[Row] | None:
         """`since` the move at which `player` last decided for themselves (0: not yet), if that is known here."""
-        kept = self._tail(game_id)
-        if kept is None or kept[0] != version:
+        kept = self._tail(game_id, version)
+        if kept is None:
             return None
         _, a, t, actions, _, _ = kept
         last = next((r[1] for r in reversed(actions) if r[2] == player and r[3] == "player"), None)
@@ -104,7 +100,7 @@ class RecentMoves:
             if (a, t) != (1, 0):  # they may have decided before what is kept
                 return None
             last = 0
-        return self.since(game_id, version, last)
+        return _since(kept, last)  # (unpacked once)
 
     def held(self) -> tuple[int, int, int]:
         """(games, rows, about how many bytes) kept, for the operator (the monitor, the metrics): the rows
@@ -135,6 +131,13 @@ class RecentMoves:
         self._tails[game_id] = (version, a, t, move, hashed, len(actions), *actions, *events)
         if len(self._tails) > self._games:
             del self._tails[next(iter(self._tails))]
+
+
+def _since(kept: _Tail, after: int) -> list[Row] | None:
+    _, a, t, actions, events, _ = kept
+    if a > max(after + 1, 1) or t > max(after, 0):  # an action after `after` or an event from it is not here
+        return None
+    return [r for r in actions if r[1] > after] + [r for r in events if r[1] >= after]
 
 
 def _unpacked(packed: _Packed) -> _Tail:
