@@ -9,7 +9,7 @@ from functools import cache
 
 from . import events as ev
 from .actions import Bid, Call, LegalOption, Pass, Reveal, RevealChoice
-from .common import ids, remove_cards
+from .common import ids, without
 from .components import JOKER
 from .events import Event
 from .outcomes import AuctionWon, NobleFinished
@@ -159,8 +159,8 @@ def _resolve_showdown(state: GameState, events: list[Event]) -> AuctionWon:
     offers = {state.players[s].id: sd.reveals[s] for s in sd.seats}
     events.append(ev.CardsRevealed(noble=noble, offers=offers, winner=state.players[winner].id))
     cards = sd.reveals[winner]
-    remove_cards(state.players[winner].hand, cards)
-    state.discard.extend(cards)
+    state.players[winner].hand = without(state.players[winner].hand, cards)
+    state.discard = (*state.discard, *cards)
     events.append(ev.AuctionWon(noble=noble, player=state.players[winner].id, count=sd.count, alone=alone))
     # Consolation money only for the showdown's second and third best (R14).
     for place, amount in zip(ranked[1:], state.edition.consolation, strict=False):

@@ -38,11 +38,12 @@ def draw(state: GameState, events: list[Event]) -> str | None:
     if not state.deck:
         if not state.discard:
             return None
-        state.deck = state.discard
-        state.discard = []
-        state.rng = rng.shuffle(state.rng, state.deck)
+        deck = list(state.discard)
+        state.rng = rng.shuffle(state.rng, deck)
+        state.deck, state.discard = tuple(deck), ()
         events.append(ev.DeckReshuffled())
-    return state.deck.pop(0)
+    card, state.deck = state.deck[0], state.deck[1:]
+    return card
 
 
 def is_submultiset(part: list[str], whole: list[str]) -> bool:
@@ -51,9 +52,12 @@ def is_submultiset(part: list[str], whole: list[str]) -> bool:
     return all(have[c] >= n for c, n in need.items())
 
 
-def remove_cards(hand: list[str], cards: list[str]) -> None:
-    for c in cards:
-        hand.remove(c)
+def without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
+    """`cards` less one of each of `gone`, all of which it holds (a hand is replaced, never changed in place)."""
+    left = list(cards)
+    for c in gone:
+        left.remove(c)
+    return tuple(left)
 
 
 def ids(state: GameState, seats: Iterable[int]) -> list[str]:

@@ -30,7 +30,7 @@ def problems(state: GameState) -> list[str]:
     found: list[str] = []
     ed = state.edition
     all_cards, all_tiles, all_privileges = _sorted(ed)
-    cards = list(state.deck) + state.discard
+    cards = [*state.deck, *state.discard]
     for p in state.players:
         cards += p.hand
         cards += p.offered
@@ -49,7 +49,7 @@ def problems(state: GameState) -> list[str]:
             found.append(f"{cat} step tiles are not conserved")
 
     for kind in TILE_KINDS:
-        stack = state.tile_stacks.get(kind, [])
+        stack = list(state.tile_stacks.get(kind, ()))
         held = [v for p in state.players if (v := getattr(p.tiles, kind)) not in (None, False)]
         if sorted(stack + held) != all_tiles[kind]:
             found.append(f"{kind} tiles are not conserved")

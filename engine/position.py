@@ -57,7 +57,7 @@ def build(setup: dict[str, Any], edition: Edition | None = None) -> tuple[GameSt
         spec = per_player.get(pid, {})
         if set(spec) - _PLAYER_KEYS:
             raise SetupError(f"unknown keys for {pid}: {sorted(set(spec) - _PLAYER_KEYS)}")
-        p = fresh_player(pid, list(spec.get("hand", [JOKER] * ed.start_jokers if new_game else [])), ed)
+        p = fresh_player(pid, tuple(spec.get("hand", [JOKER] * ed.start_jokers if new_game else [])), ed)
         p.money = int(spec.get("money", p.money))
         p.score = int(spec.get("score", 0))
         levels = spec.get("levels", {})
@@ -97,7 +97,7 @@ def build(setup: dict[str, Any], edition: Edition | None = None) -> tuple[GameSt
             pool.subtract(held_steps(p.levels[cat]))
         if any(v < 0 for v in pool.values()):
             raise SetupError(f"the {cat} levels need more step tiles than exist for {n} players")
-        supply[cat] = sorted(pool.elements())
+        supply[cat] = tuple(sorted(pool.elements()))
 
     stacks = _tile_stacks(setup.get("tile_stacks", {}), built, ed)
     display, waiting, spent, state_rng = _privilege_cards(setup, state_rng, ed)
@@ -121,8 +121,8 @@ def build(setup: dict[str, Any], edition: Edition | None = None) -> tuple[GameSt
         round=round_,
         phase="initial_purchase",
         lead=players.index(lead_id),
-        deck=deck_top + rest_cards,
-        discard=discard,
+        deck=(*deck_top, *rest_cards),
+        discard=tuple(discard),
         step_supply=supply,
         tile_stacks=stacks,
         privilege_display=display,
@@ -148,7 +148,7 @@ def _remaining(order: Iterable[_T], left: Counter[_T]) -> list[_T]:
     return out
 
 
-def _tile_stacks(given: dict[str, Any], built: list[Player], ed: Edition) -> dict[str, list[TileValue]]:
+def _tile_stacks(given: dict[str, Any], built: list[Player], ed: Edition) -> dict[str, tuple[TileValue, ...]]:
     if set(given) - set(TILE_KINDS):
         raise SetupError(f"unknown tile stacks: {sorted(set(given) - set(TILE_KINDS))}")
     stacks = {}
@@ -171,11 +171,12 @@ def _tile_stacks(given: dict[str, Any], built: list[Player], ed: Edition) -> dic
                 raise SetupError(f"the {kind} stack must be sorted, most valuable on top")
         else:
             stack = _remaining(ed.tile_stacks[kind], pool)
-        stacks[kind] = stack
+        stacks[kind] = tuple(stack)
     return stacks
 
 
-def _privilege_cards(setup: dict[str, Any], state_rng: int, ed: Edition) -> tuple[list[str], list[str], list[str], int]:
+def _privilege_cards(setup: dict[str, Any], state_rng: int, ed: Edition) -> tuple[tuple[str, ...], tuple[str, ...],
+                                                                                tuple[str, ...], int]:
     all_cards = sorted(ed.privilege_cards, key=int)
     display = setup.get("privilege_display")
     waiting = setup.get("privilege_waiting")
@@ -191,4 +192,4 @@ def _privilege_cards(setup: dict[str, Any], state_rng: int, ed: Edition) -> tupl
     if waiting is None:
         waiting = [c for c in all_cards if c not in display]
     spent = [c for c in all_cards if c not in display and c not in waiting]
-    return list(display), list(waiting), spent, state_rng
+    return tuple(display), tuple(waiting), tuple(spent), state_rng

@@ -8,7 +8,7 @@ from typing import Literal, Protocol, TypeVar, cast
 
 from . import events as ev
 from .actions import ActionModel, Build, Compensate, Discard, Done, LegalOption, TakeCard, Use
-from .common import draw, gain_money, gain_prestige
+from .common import draw, gain_money, gain_prestige, without
 from .components import BUILDINGS, CATEGORY_ALTERNATIVES, CATEGORY_KINDS, DRAW2, GUILDERS, TILE_CATEGORY, TRADE
 from .events import Event
 from .outcomes import NobleFinished
@@ -36,10 +36,9 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list[Event]
     if action.card not in state.privilege_display:
         raise Illegal("card_unavailable", card=action.card)
     # Replaced, not changed in place: a clone shares the privilege cards (state.clone).
-    display = state.privilege_display[:]
-    display.remove(action.card)
-    state.privilege_display = display
-    state.privilege_spent = [*state.privilege_spent, action.card]
+    at = state.privilege_display.index(action.card)
+    state.privilege_display = state.privilege_display[:at] + state.privilege_display[at + 1:]
+    state.privilege_spent = (*state.privilege_spent, action.card)
     t.card = action.card
     events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))
 
@@ -94,7 +93,7 @@ def use(state: GameState, seat: int, action: Use, events: list[Event]) -> None:
         elif kind == DRAW2:
             shown = ed.card_price[state.deck[0]] if state.deck else None  # the top card's back (R28)
             drawn = [c for c in (draw(state, events) for _ in range(ed.draw_privilege_cards)) if c is not None]
-            p.hand.extend(drawn)
+            p.hand = (*p.hand, *drawn)
             events.append(ev.CardsDrawn(player=p.id, count=len(drawn), reason="privilege", price=shown))
             events.append(ev.HandCards(to=p.id, cards=drawn, reason="privilege"))
             t.pending_discard = bool(p.hand)
@@ -116,9 +115,9 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     if step in supply:
         if from_id is not None:
             raise Illegal("in_supply", category=category, level=step)
-        supply = supply[:]  # replaced, not changed in place: a clone shares the supply (state.clone)
-        take_step(supply, step)
-        state.step_supply = {**state.step_supply, category: supply}
+        taken = list(supply)  # replaced, not changed in place: a clone shares the supply (state.clone)
+        take_step(taken, step)
+        state.step_supply = {**state.step_supply, category: tuple(taken)}
         p.levels[category] = step
         events.append(ev.StepClimbed(player=p.id, category=category, level=step, robbed=None))
         return
@@ -187,8 +186,8 @@ def discard(state: GameState, seat: int, action: Discard, events: list[Event]) -
         raise Illegal("no_discard")
     if action.card not in p.hand:
         raise Illegal("not_in_hand", action="discard", card=action.card)
-    p.hand.remove(action.card)
-    state.discard.append(action.card)
+    p.hand = without(p.hand, [action.card])
+    state.discard = (*state.discard, action.card)
     t.pending_discard = False
     events.append(ev.CardDiscarded(player=p.id, card=action.card))
 

@@ -60,14 +60,14 @@ def _resolve(state: GameState, events: list[Event]) -> PurchaseResolved:
         bought = pu.choices.get(seat, [])
         paid = sum(price[c] for c in bought)
         p.money -= paid
-        p.hand.extend(bought)
+        p.hand = (*p.hand, *bought)
         left = Counter(bought)
         for c in p.offered:
             if left[c]:
                 left[c] -= 1
             else:
-                state.discard.append(c)
-        p.offered = []
+                state.discard = (*state.discard, c)
+        p.offered = ()
         events.append(ev.PurchaseMade(player=p.id, count=len(bought), paid=paid))
     state.purchase = None
     return PurchaseResolved(pu.kind)
@@ -76,4 +76,4 @@ def _resolve(state: GameState, events: list[Event]) -> PurchaseResolved:
 def legal(state: GameState, seat: int) -> list[LegalOption]:
     p = state.players[seat]
     price = state.edition.card_price
-    return [BuyChoice(offered=p.offered[:], prices=[price[c] for c in p.offered], budget=p.money)]
+    return [BuyChoice(offered=list(p.offered), prices=[price[c] for c in p.offered], budget=p.money)]

@@ -19,9 +19,9 @@ from .state import GameState, clockwise_from
 def score(state: GameState, events: list[Event]) -> RoundScored:
     """After the fifth auction: spend the remaining privilege cards, then pay income and prestige (R22)."""
     if state.privilege_display:
-        events.append(ev.PrivilegeCardsSpent(cards=state.privilege_display[:]))
-        state.privilege_spent = state.privilege_spent + state.privilege_display  # a new list: clones share it
-        state.privilege_display = []
+        events.append(ev.PrivilegeCardsSpent(cards=list(state.privilege_display)))
+        state.privilege_spent = state.privilege_spent + state.privilege_display
+        state.privilege_display = ()
     last = state.round >= state.rounds
     ed = state.edition
     for seat in clockwise_from(state, state.lead):
@@ -46,10 +46,10 @@ def deal(state: GameState, events: list[Event]) -> list[int]:
         p = state.players[seat]
         free = [c for c in (draw(state, events) for _ in range(free_cards(p.levels["offices"], p.tiles.minter, ed)))
                 if c is not None]
-        p.hand.extend(free)
+        p.hand = (*p.hand, *free)
         offered = [c for c in (draw(state, events) for _ in range(ed.offices_cards[p.levels["offices"]]))
                    if c is not None]
-        p.offered = offered
+        p.offered = tuple(offered)
         events.append(ev.CardsDealt(player=p.id, free=len(free), offered=len(offered)))
         if free:
             events.append(ev.HandCards(to=p.id, cards=free, reason="free"))
@@ -61,15 +61,14 @@ def turn_privilege_cards(state: GameState) -> None:
     """R7/R26: even rounds show the waiting half; odd rounds reshuffle all ten."""
     if state.round % 2 == 0:
         state.privilege_display = state.privilege_waiting
-        state.privilege_waiting = []
+        state.privilege_waiting = ()
         return
-    cards = state.privilege_display + state.privilege_waiting + state.privilege_spent
-    cards.sort(key=int)
+    cards = sorted(state.privilege_display + state.privilege_waiting + state.privilege_spent, key=int)
     state.rng = rng.shuffle(state.rng, cards)
     display = state.edition.privilege_display_size
-    state.privilege_display = cards[:display]
-    state.privilege_waiting = cards[display:]
-    state.privilege_spent = []
+    state.privilege_display = tuple(cards[:display])
+    state.privilege_waiting = tuple(cards[display:])
+    state.privilege_spent = ()
 
 
 def winners(state: GameState) -> tuple[list[int], Literal["cathedral", "church", "shared"] | None]:

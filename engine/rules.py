@@ -7,7 +7,7 @@ sees only views, both use these, so each rule is written once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .components import BUILDINGS, JOKER, TileValue
@@ -85,7 +85,7 @@ def valid_cards(hand: Iterable[str], noble: str, ed: Edition) -> list[str]:
     return [c for c in hand if c in valid]
 
 
-def bid_capacity(hand: list[str], noble: str, ed: Edition) -> int:
+def bid_capacity(hand: Sequence[str], noble: str, ed: Edition) -> int:
     """How many cards a player may offer for `noble`: 0 if they hold no valid certificate (R10)."""
     valid = valid_cards(hand, noble, ed)
     if all(c == JOKER for c in valid):
@@ -138,7 +138,7 @@ def last_round_order(ed: Edition) -> Callable[[str], tuple[bool, Rank]]:
     return lambda card: (card == JOKER, rank(card))
 
 
-def keep_a_certificate(laid: list[str], hand: list[str], ed: Edition) -> list[str]:
+def keep_a_certificate(laid: list[str], hand: Sequence[str], ed: Edition) -> list[str]:
     """`laid`, with a joker laid down instead of its strongest certificate filler (never the lead, the first)
     when the hand would otherwise keep jokers only, which can never back a bid again (R10)."""
     left = list(hand)

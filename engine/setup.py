@@ -13,7 +13,7 @@ from .events import Event
 from .state import GameState, Player, Tiles, clockwise_from
 
 
-def fresh_player(pid: str, hand: list[str], ed: Edition) -> Player:
+def fresh_player(pid: str, hand: tuple[str, ...], ed: Edition) -> Player:
     return Player(id=pid, money=ed.start_money, score=0, hand=hand, levels={c: 1 for c in CATEGORIES}, tiles=Tiles())
 
 
@@ -32,17 +32,17 @@ def fresh_state(player_ids: list[str], seed: int, start: int, state_rng: int, ed
         rules=rules,
         seed=seed,
         rng=state_rng,
-        players=[fresh_player(pid, [JOKER] * ed.start_jokers, ed) for pid in player_ids],
+        players=[fresh_player(pid, (JOKER,) * ed.start_jokers, ed) for pid in player_ids],
         rounds=ed.rounds_for(n),
         round=1,
         phase="initial_purchase",
         lead=start,
-        deck=deck,
-        discard=[],
-        step_supply={c: ed.step_tiles(n) for c in CATEGORIES},
-        tile_stacks={k: list(v) for k, v in ed.tile_stacks.items()},
-        privilege_display=cards[:display],
-        privilege_waiting=cards[display:],
+        deck=tuple(deck),
+        discard=(),
+        step_supply={c: tuple(ed.step_tiles(n)) for c in CATEGORIES},
+        tile_stacks=dict(ed.tile_stacks),
+        privilege_display=tuple(cards[:display]),
+        privilege_waiting=tuple(cards[display:]),
     )
 
 
@@ -52,11 +52,11 @@ def deal_initial(state: GameState, events: list[Event]) -> None:
     offered: dict[int, list[str]] = {seat: list(state.players[seat].offered) for seat in order}
     for _ in range(state.edition.initial_deal):
         for seat in order:
-            card = state.deck.pop(0) if state.deck else None
-            if card is not None:
+            if state.deck:
+                card, state.deck = state.deck[0], state.deck[1:]
                 offered[seat].append(card)
-    for seat in order:  # new lists: a clone shares the offered cards (state.clone)
-        state.players[seat].offered = offered[seat]
+    for seat in order:  # replaced: a clone shares the offered cards (state.clone)
+        state.players[seat].offered = tuple(offered[seat])
     for seat in order:
         p = state.players[seat]
-        events.append(ev.OfferedCards(to=p.id, cards=p.offered[:]))
+        events.append(ev.OfferedCards(to=p.id, cards=list(p.offered)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import events as ev
 from . import rng
 from .actions import LegalOption, ReturnCard
+from .common import without
 from .events import Event
 from .outcomes import CardsReturned
 from .refusals import Illegal
@@ -47,8 +48,8 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list[Ev
     p = state.players[seat]
     if action.card not in p.hand:
         raise Illegal("not_in_hand", action="return_card", card=action.card)
-    p.hand.remove(action.card)
-    state.deck.append(action.card)
+    p.hand = without(p.hand, [action.card])
+    state.deck = (*state.deck, action.card)
     events.append(ev.CardReturned(player=p.id))
     events.append(ev.CardReturnedPrivate(to=p.id, card=action.card))
     sh = state.shortage
@@ -62,10 +63,10 @@ def return_card(state: GameState, seat: int, action: ReturnCard, events: list[Ev
         if sh.remaining:
             return None
     # Everything but the current top card is shuffled under it.
-    top, rest = state.deck[:1], state.deck[1:] + state.discard
+    top, rest = state.deck[:1], [*state.deck[1:], *state.discard]
     state.rng = rng.shuffle(state.rng, rest)
-    state.deck = top + rest
-    state.discard = []
+    state.deck = (*top, *rest)
+    state.discard = ()
     state.shortage = None
     events.append(ev.DeckReshuffled())
     return CardsReturned()

@@ -52,11 +52,11 @@ class Player(_Model):
     id: str
     money: int
     score: int
-    hand: list[str]
+    hand: tuple[str, ...]  # replaced, never changed in place: a clone shares it (see GameState.deck)
     levels: dict[str, int]
     tiles: Tiles  # replaced, never changed in place: a clone shares them (see clone)
     # Cards dealt for a purchase and not yet bought, in dealing order.
-    offered: list[str] = []  # replaced, never changed in place: a clone shares it (see clone)
+    offered: tuple[str, ...] = ()  # replaced, never changed in place: a clone shares it (see clone)
 
 
 class Auction(_Model):
@@ -106,14 +106,17 @@ class GameState(_Model):
     phase: Phase
     noble: int | None = None  # index into NOBLES during auction/showdown/privilege
     lead: int
-    deck: list[str]  # top first
-    discard: list[str]  # bottom first, last = top
-    # These five are replaced when they change, never changed in place (their lists neither): a clone shares them.
-    step_supply: dict[str, list[int]]  # sorted
-    tile_stacks: dict[str, list[TileValue]]  # top first
-    privilege_display: list[str]
-    privilege_waiting: list[str]
-    privilege_spent: list[str] = []
+    # From the deck to the spent privilege cards (and a player's hand and offered cards): replaced when they
+    # change, never changed in place, so a clone shares them. Tuples, not lists: the collector stops tracking a
+    # tuple of plain values the first time it sees it, where a parsed state kept in memory held 22 such lists for
+    # every full collection to walk (issue 44).
+    deck: tuple[str, ...]  # top first
+    discard: tuple[str, ...]  # bottom first, last = top
+    step_supply: dict[str, tuple[int, ...]]  # sorted
+    tile_stacks: dict[str, tuple[TileValue, ...]]  # top first
+    privilege_display: tuple[str, ...]
+    privilege_waiting: tuple[str, ...]
+    privilege_spent: tuple[str, ...] = ()
     auction: Auction | None = None
     showdown: Showdown | None = None
     privilege: PrivilegeTurn | None = None
@@ -144,16 +147,12 @@ def _copy(model: _M, **changes: object) -> _M:
 def clone(state: GameState) -> GameState:
     """A copy the engine may mutate without touching `state` (faster than deepcopy).
 
-    What the engine only ever replaces (a player's tiles and offered cards, the steps' supply, the tiles'
-    stacks, the privilege cards) is shared, not copied: less than half the objects made at every move, for
-    the collector to walk (tests/test_properties.py checks that applying an action leaves the state it was
-    given as it was)."""
-    players = [_copy(p, hand=p.hand[:], levels=dict(p.levels)) for p in state.players]
-    changes: dict[str, object] = dict(
-        players=players,
-        deck=state.deck[:],
-        discard=state.discard[:],
-    )
+    What the engine only ever replaces (a player's hand, tiles and offered cards, the deck, the discard pile,
+    the steps' supply, the tiles' stacks, the privilege cards: tuples but for the tiles) is shared, not copied:
+    a third of the objects made at every move, for the collector to walk (tests/test_properties.py checks
+    that applying an action leaves the state it was given as it was)."""
+    players = [_copy(p, levels=dict(p.levels)) for p in state.players]
+    changes: dict[str, object] = dict(players=players)
     if state.auction is not None:
         a = state.auction
         changes["auction"] = _copy(a, offers=a.offers[:], passed=a.passed[:])

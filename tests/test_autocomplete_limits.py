@@ -38,7 +38,7 @@ def in_showdown(state: GameState, hand: list[str], noble: int, count: int) -> Ga
     """Ada alone lays down `count` cards of `hand` for `noble` (the rest of the state as dealt)."""
     state = state.model_copy(deep=True)
     state.noble, state.phase, state.auction, state.purchase = noble, "showdown", None, None
-    state.players[0].hand = list(hand)
+    state.players[0].hand = tuple(hand)
     state.showdown = Showdown(count=count, seats=[0], high_seat=0)
     return state
 
@@ -81,7 +81,7 @@ def test_position_codes_are_short_and_read_back_the_same(positions, kind):
     code = codes.encode_positions(kind, sorted(positions))
     assert len(code) <= CUSTOM_ID_ROOM, code
     state, _ = new_game(["ada", "ben"], seed=1)
-    state.players[0].hand = state.players[0].offered = list(ALL_CARDS)  # every position exists
+    state.players[0].hand = state.players[0].offered = tuple(ALL_CARDS)  # every position exists
     action = codes.decode(code)(state, "ada")
     assert Counter(action.cards) == Counter(ALL_CARDS[i] for i in positions)
 
@@ -107,7 +107,7 @@ async def test_a_lay_down_of_most_of_the_deck_through_discord(harness):
     record = game(h)
     state = record.state.model_copy(deep=True)
     ada = next(p for p in state.players if p.id == str(ADA))
-    ada.hand, state.deck = ada.hand + state.deck, []  # every card stays in the game
+    ada.hand, state.deck = ada.hand + state.deck, ()  # every card stays in the game
     count = len(ada.hand) - 3
     seat = state.players.index(ada)
     state.noble, state.phase, state.auction, state.purchase = 4, "showdown", None, None

@@ -31,7 +31,7 @@ def auction(turn: int, high: int = 0, hands=None, passed=(False, False, False), 
     state.auction = Auction(turn=turn, offers=[0, 0, 0], passed=list(passed), high=high,
                             high_seat=(turn + 1) % 3 if high else None)
     for player, hand in zip(state.players, hands or [[J, J]] * 3):
-        player.hand = list(hand)
+        player.hand = tuple(hand)
     return state
 
 
@@ -65,11 +65,11 @@ def test_only_options_in_the_other_phases():
     assert only_action(state, "a") == Buy(cards=[])  # nothing offered is affordable
     assert only_action(state, "b") is None
     state.phase, state.purchase = "privilege", None
-    state.privilege_display = ["4"]
+    state.privilege_display = ("4",)
     state.privilege = PrivilegeTurn(seat=0)
     assert only_action(state, "a") == TakeCard(card="4")  # the last card on display
     state.privilege = PrivilegeTurn(seat=0, card="4", pending_discard=True)
-    state.players[0].hand = [J, J]
+    state.players[0].hand = (J, J)
     assert only_action(state, "a") is None  # a discard of one kind of card is still asked: it would tell
 
 
@@ -138,7 +138,7 @@ def test_the_suggested_lay_down_never_leaves_jokers_only_and_ignores_prices_in_t
     # Philipp 3 and a joker stay in the hand rather than two jokers.
     assert isinstance(choice, RevealChoice) and choice.suggested == ["philipp-7", "philipp-1", J, J]
     state.round = state.rounds  # last round: by strength, not price; and a certificate is kept
-    state.players[0].hand = ["philipp-7", "philipp-3", "philipp-1", "philipp-15", J, J]
+    state.players[0].hand = ("philipp-7", "philipp-3", "philipp-1", "philipp-15", J, J)
     [choice] = legal_actions(state, "a")
     assert choice.suggested == ["philipp-15", "philipp-1", "philipp-3", J]
 
@@ -150,10 +150,10 @@ def test_privilege_cards_alike_on_display_are_one_option_the_first_of_them():
     cards = state.edition.privilege_cards
     assert cards["9"] == cards["10"] and cards["8"] != cards["9"]
     state.phase, state.purchase, state.privilege = "privilege", None, PrivilegeTurn(seat=0)
-    state.privilege_display = ["10", "9"]
+    state.privilege_display = ("10", "9")
     assert len(legal_actions(state, "a")) == 2, "both stay legal: the rules are unchanged"
     assert only_action(state, "a") == TakeCard(card="10")  # the first on display
-    state.privilege_display = ["9", "8", "10"]
+    state.privilege_display = ("9", "8", "10")
     assert only_action(state, "a") is None  # a real choice
 
 
@@ -208,6 +208,6 @@ def test_the_answer_is_kept_for_the_very_state_and_table_and_worked_out_anew_for
     plan = Ahead(auction=f"{state.round}.0", how="raise", cards=3)
     assert automatic(state, table(b=plan)).now == {"b": (Bid(count=3), "ahead")}  # a new table: anew
     copied = state.model_copy(deep=True)
-    copied.players[1].hand = []  # (another state: b has nothing to bid with now)
+    copied.players[1].hand = ()  # (another state: b has nothing to bid with now)
     assert automatic(copied, plain).now == {"b": (Pass(), "only")}
     assert automatic(state, plain) is first  # and the first is still the first's

@@ -24,7 +24,7 @@ async def showdown(h, player: int, count: int) -> None:
     seat = next(i for i, p in enumerate(state.players) if p.id == str(player))
     state.noble = 0
     noble = NOBLES[state.noble]
-    state.players[seat].hand = sorted(c for c, n in CARD_NOBLE.items() if n == noble)[:count]
+    state.players[seat].hand = tuple(sorted(c for c, n in CARD_NOBLE.items() if n == noble)[:count])
     state.phase, state.auction = "showdown", None
     state.showdown = Showdown(count=count, seats=[seat], high_seat=seat)
     service(h).core._games.put(dataclasses.replace(record, state=state))

@@ -120,7 +120,7 @@ def test_a_game_is_played_with_its_own_editions_components():
     box = read_file(TEST_BOX)
     assert len(set(box.privilege_cards.values())) == 10 and box.sha256 != default().sha256
     state, _ = new_game(["a", "b", "c"], seed=8, edition=box)
-    assert state.edition is box and state.tile_stacks["church"] == [800, 650, 500, 350, 200]
+    assert state.edition is box and state.tile_stacks["church"] == (800, 650, 500, 350, 200)
     assert len(state.tile_stacks["minter"]) == 4 and len(state.tile_stacks["master_builder"]) == 3
     you = player_view(state, "a").you
     assert you.offered_prices == [box.card_price[c] for c in you.offered]

@@ -139,7 +139,7 @@ async def a_showdown(h, ada_hand, ben_hand, count=2):
     state.phase, state.noble, state.purchase = "showdown", 0, None
     state.auction = Auction(turn=0, offers=[count, count], passed=[False, False], high=count, high_seat=0)
     state.showdown = Showdown(count=count, seats=[0, 1], high_seat=0)
-    state.players[0].hand, state.players[1].hand = list(ada_hand), list(ben_hand)
+    state.players[0].hand, state.players[1].hand = tuple(ada_hand), tuple(ben_hand)
     assert [p.id for p in state.players] == [str(ADA), str(BEN)]
     service(h).core._games.put(dataclasses.replace(record, state=state))
 

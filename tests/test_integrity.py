@@ -24,12 +24,12 @@ def test_a_fresh_game_is_sound():
 
 
 @pytest.mark.parametrize("damage, words", [
-    (lambda s: s.players[0].hand.append("maria-3"), "debt cards"),
-    (lambda s: s.deck.pop(), "debt cards"),
+    (lambda s: setattr(s.players[0], "hand", (*s.players[0].hand, "maria-3")), "debt cards"),
+    (lambda s: setattr(s, "deck", s.deck[:-1]), "debt cards"),
     (lambda s: s.players[1].levels.update(trade=4), "trade step tiles"),
-    (lambda s: s.tile_stacks["church"].pop(0), "church tiles"),
-    (lambda s: s.tile_stacks["coat"].reverse(), "coat stack is not sorted"),
-    (lambda s: s.privilege_waiting.pop(), "privilege cards"),
+    (lambda s: s.tile_stacks.update(church=s.tile_stacks["church"][1:]), "church tiles"),
+    (lambda s: s.tile_stacks.update(coat=s.tile_stacks["coat"][::-1]), "coat stack is not sorted"),
+    (lambda s: setattr(s, "privilege_waiting", s.privilege_waiting[:-1]), "privilege cards"),
     (lambda s: setattr(s.players[2], "money", -1), "negative money"),
     (lambda s: setattr(s.players[2], "score", 26), "limit"),
     (lambda s: setattr(s, "purchase", None), "missing its details"),

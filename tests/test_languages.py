@@ -105,7 +105,7 @@ async def test_cards_are_typed_by_their_name_in_the_typists_language_or_in_engli
         record = game(h)
         state = record.state.model_copy(deep=True)
         ada = next(p for p in state.players if p.id == str(ADA))
-        ada.offered, ada.money = ["philipp-3", "leo-12", "joker"], 5000
+        ada.offered, ada.money = ("philipp-3", "leo-12", "joker"), 5000
         service(h).core._games.put(dataclasses.replace(record, state=state))
         hand = list(ada.hand)
         bought = await h.slash(ADA, "augsburg buy", cards="Philippe 3, leo 12, JOKER")  # Italian, English

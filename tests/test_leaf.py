@@ -69,7 +69,7 @@ def test_a_playout_stopped_at_a_round_start_is_scored_by_the_leaf():
     me = state.players[0].id
     before = lead(state, me)
     richer = state.model_copy(deep=True)
-    richer.players[0].hand.append(JOKER)
+    richer.players[0].hand += (JOKER,)
     scorings = state.rounds - state.round + 1
     joker = leaf.weights_for(4, scorings)[leaf.FEATURES.index("jokers")]
     assert lead(richer, me) - before == pytest.approx(joker)

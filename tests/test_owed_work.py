@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ def dealt(state: GameState, hands: dict[int, list[str]]) -> None:
     """Give these players these hands, every card still existing exactly once (the rest go to the deck)."""
     wanted = Counter(card for hand in hands.values() for card in hand)
 
-    def without_wanted(cards: list[str]) -> list[str]:
+    def without_wanted(cards: Iterable[str]) -> list[str]:
         kept: list[str] = []
         for card in cards:
             if wanted[card]:
@@ -57,15 +57,15 @@ def dealt(state: GameState, hands: dict[int, list[str]]) -> None:
                 kept.append(card)
         return kept
 
-    state.deck, state.discard = without_wanted(list(state.deck)), without_wanted(state.discard)
+    state.deck, state.discard = tuple(without_wanted(state.deck)), tuple(without_wanted(state.discard))
     freed: list[str] = []
     for player in state.players:
-        player.hand, player.offered = without_wanted(player.hand), without_wanted(player.offered)
+        player.hand, player.offered = tuple(without_wanted(player.hand)), tuple(without_wanted(player.offered))
         if int(player.id) in hands:
-            freed += player.hand + player.offered
-            player.hand, player.offered = list(hands[int(player.id)]), []
+            freed += [*player.hand, *player.offered]
+            player.hand, player.offered = tuple(hands[int(player.id)]), ()
     assert not +wanted, f"cards not found: {+wanted}"
-    state.deck += freed
+    state.deck += tuple(freed)
 
 
 async def showdown_of_three(h: Harness) -> int:

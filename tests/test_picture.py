@@ -111,11 +111,11 @@ def test_hidden_information_does_not_change_the_picture(states, case):
     rnd = random.Random(1)
     for p in secret.players:
         p.money += 1234
-        p.hand = p.hand[1:] + ["joker", "joker"]
-        p.offered = ["joker"] * len(p.offered)  # who still must choose is public; what they were offered is not
-    top, rest = secret.deck[:1], secret.deck[1:]
+        p.hand = (*p.hand[1:], "joker", "joker")
+        p.offered = ("joker",) * len(p.offered)  # who still must choose is public; what they were offered is not
+    top, rest = secret.deck[:1], list(secret.deck[1:])
     rnd.shuffle(rest)
-    secret.deck = top + rest
+    secret.deck = (*top, *rest)
     assert secret != state
     assert picture(secret) == picture(state)
     # ... while a public change shows.
@@ -126,7 +126,7 @@ def test_hidden_information_does_not_change_the_picture(states, case):
         same_price = next(c for c in set(CARD_PRICE) if CARD_PRICE[c] == CARD_PRICE[state.deck[0]]
                           and c != state.deck[0])
         swapped = state.model_copy(deep=True)
-        swapped.deck[0] = same_price
+        swapped.deck = (same_price, *swapped.deck[1:])
         assert picture(swapped) == picture(state)
 
 

@@ -32,12 +32,12 @@ def test_r1_two_to_five_different_players(ids):
 def test_r2_r3_r4_starting_position(n):
     state, events = new_game([f"p{i}" for i in range(n)], seed=11)
     for p in state.players:
-        assert p.money == 1500 and p.score == 0 and p.hand == [JOKER, JOKER]
+        assert p.money == 1500 and p.score == 0 and p.hand == (JOKER, JOKER)
         assert p.levels == {"trade": 1, "nobility": 1, "offices": 1}
         assert len(p.offered) == 7
     # R3: 68 certificates plus the jokers nobody holds, minus the 7 dealt to each.
     assert len(state.deck) == 68 + 12 - 2 * n - 7 * n
-    assert Counter(state.deck + [c for p in state.players for c in p.offered])[JOKER] == 12 - 2 * n
+    assert Counter([*state.deck, *(c for p in state.players for c in p.offered)])[JOKER] == 12 - 2 * n
     assert state.phase == "initial_purchase" and to_act(state) == [p.id for p in state.players]
 
 
@@ -51,7 +51,7 @@ def test_r4_cards_are_dealt_one_at_a_time_from_the_start_player():
 
 
 def test_r5_step_tiles_per_player_count():
-    expected = {2: [2, 2, 3, 4], 3: [2, 2, 2, 3, 4], 4: [2, 2, 2, 2, 3, 3, 4], 5: [2, 2, 2, 2, 2, 3, 3, 3, 4]}
+    expected = {2: (2, 2, 3, 4), 3: (2, 2, 2, 3, 4), 4: (2, 2, 2, 2, 3, 3, 4), 5: (2, 2, 2, 2, 2, 3, 3, 3, 4)}
     for n, tiles in expected.items():
         state, _ = new_game([f"p{i}" for i in range(n)], seed=0)
         assert state.step_supply == {"trade": tiles, "nobility": tiles, "offices": tiles}
@@ -86,13 +86,13 @@ def test_r4_purchase_is_secret_until_everyone_chose_then_unbought_cards_are_disc
     state, _ = new_game(["a", "b"], seed=2, start_player="a")
     offered_a, offered_b = state.players[0].offered, state.players[1].offered
     r = apply(state, "a", {"do": "buy", "cards": offered_a[:2]})
-    assert r.ok and r.state.players[0].hand == [JOKER, JOKER] and r.state.players[0].money == 1500
+    assert r.ok and r.state.players[0].hand == (JOKER, JOKER) and r.state.players[0].money == 1500
     assert [e.type for e in r.events if e.to is None] == ["choice_made"]
     again = apply(r.state, "a", {"do": "buy", "cards": []})
     assert not again.ok and again.code == "not_your_turn"
     r = apply(r.state, "b", {"do": "buy", "cards": []})
     a = r.state.players[0]
-    assert a.hand == [JOKER, JOKER, *offered_a[:2]]
+    assert a.hand == (JOKER, JOKER, *offered_a[:2])
     assert a.money == 1500 - CARD_PRICE[offered_a[0]] - CARD_PRICE[offered_a[1]]
     assert r.state.discard == offered_a[2:] + offered_b  # start player's first, each in dealing order
     public = [e for e in r.events if e.to is None and e.type == "purchase_made"]

@@ -43,7 +43,7 @@ def showdown(h, player: int, noble: int) -> None:
     state = game(h).state.model_copy(deep=True)
     seat = next(i for i, p in enumerate(state.players) if p.id == str(player))
     state.noble, state.phase, state.auction, state.purchase = noble, "showdown", None, None
-    state.players[seat].hand = [c for c, n in CARD_NOBLE.items() if n == NOBLES[noble]][:5] + [JOKER]
+    state.players[seat].hand = (*[c for c, n in CARD_NOBLE.items() if n == NOBLES[noble]][:5], JOKER)
     state.showdown = Showdown(count=2, seats=[seat], high_seat=seat)
     put(h, state)
 
@@ -159,7 +159,7 @@ async def test_a_forged_reveal_choice_is_refused(harness):
     showdown(h, ADA, noble=0)
     state = game(h).state.model_copy(deep=True)
     seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
-    state.players[seat].hand.append("louise-3")  # in hand, but it does not count for Philipp
+    state.players[seat].hand += ("louise-3",)  # in hand, but it does not count for Philipp
     put(h, state)
     panel = (await h.slash(ADA, "augsburg hand")).answer
     menu = select_of(panel, "rev")["custom_id"]

@@ -126,7 +126,7 @@ def test_buy_by_names_prefixes_or_nothing():
 
 def test_a_buy_suggestion_typed_out_in_full_buys_those_cards():
     state, _ = new_game(["ada", "ben"], seed=1)
-    state.players[0].offered = ["maria-15", "leo-3"]
+    state.players[0].offered = ("maria-15", "leo-3")
     options, view = legal_actions(state, "ada"), player_view(state, "ada")
     label = next(n for n, _ in choices.purchases(W, options, view, PEOPLE) if n.startswith("Maria 15 —"))
     action = typed.read(W, "buy", label.upper(), options, view, PEOPLE)

@@ -81,7 +81,7 @@ async def test_discard_a_card_by_its_name_in_capitals(harness):
     await ada_at_privilege(h, card="7", used=[2], pending_discard=True, hand=["maria-1", "maria-15", "leo-15"])
     result = await h.slash(ADA, "augsburg discard", card="MARIA 15")
     assert "✅" in result.answer.content
-    assert ada_player(h).hand == ["maria-1", "leo-15"] and not game(h).state.privilege.pending_discard
+    assert ada_player(h).hand == ("maria-1", "leo-15") and not game(h).state.privilege.pending_discard
 
 
 async def test_buy_by_names_and_nothing_typed(harness):
@@ -106,7 +106,7 @@ async def test_buy_suggestions_through_discord_are_distinct_varied_and_priced(ha
     record = game(h)
     state = record.state.model_copy(deep=True)
     ada = next(p for p in state.players if p.id == str(ADA))
-    ada.offered = ["leo-3", "leo-3", "maria-15", "louise-9", "philipp-12", "joker", "maria-2"]
+    ada.offered = ("leo-3", "leo-3", "maria-15", "louise-9", "philipp-12", "joker", "maria-2")
     ada.money = 5000
     service(h).core._games.put(dataclasses.replace(record, state=state))
     offered = await h.autocomplete(ADA, "augsburg buy", "cards", "")

@@ -16,16 +16,16 @@ def scramble_hidden(state: GameState, keep: str | None, rnd: random.Random) -> G
     """Change everything `keep` may not know: others' hands, money, offers, secret choices, the deck below its top."""
     other = clone(state)
     others = [p for p in other.players if p.id != keep]
-    pool = [c for p in others for c in p.hand + p.offered] + other.deck[1:]
+    pool = [c for p in others for c in (*p.hand, *p.offered)] + list(other.deck[1:])
     rnd.shuffle(pool)
     below_top, pool = pool[: max(0, len(other.deck) - 1)], pool[max(0, len(other.deck) - 1):]
-    other.deck = other.deck[:1] + below_top  # whether the deck is empty, and its top price, are public
+    other.deck = (*other.deck[:1], *below_top)  # whether the deck is empty, and its top price, are public
     for p in others:
         p.money = rnd.randint(0, 9999)
-        p.offered, pool = pool[: len(p.offered)], pool[len(p.offered):]
+        p.offered, pool = tuple(pool[: len(p.offered)]), pool[len(p.offered):]
     for i, p in enumerate(others):
         cut = len(pool) if i == len(others) - 1 else rnd.randint(0, len(pool))
-        p.hand, pool = pool[:cut], pool[cut:]
+        p.hand, pool = tuple(pool[:cut]), pool[cut:]
     ids = {p.id: i for i, p in enumerate(other.players)}
     if other.showdown is not None:
         for seat in other.showdown.reveals:

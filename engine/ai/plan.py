@@ -221,7 +221,7 @@ CardsKey = tuple[tuple[str, ...], MeKey, BoardKey, int, int]  # the horizon's, w
 _CARDS: dict[CardsKey, tuple[float, str]] = {}
 
 
-def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights = WEIGHTS) -> tuple[float, str]:
+def best_card(display: Sequence[str], me: Me, board: Board, hz: Horizon, w: Weights = WEIGHTS) -> tuple[float, str]:
     """The privilege card on display worth most to this player, and what using it well is worth.
 
     Remembered like plans: every bidder asks it at every turn of an auction."""
@@ -234,7 +234,7 @@ def best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights 
     return found
 
 
-def _best_card(display: list[str], me: Me, board: Board, hz: Horizon, w: Weights) -> tuple[float, str]:
+def _best_card(display: Sequence[str], me: Me, board: Board, hz: Horizon, w: Weights) -> tuple[float, str]:
     best_value, best = float("-inf"), display[0]
     for card in display:
         value, _ = best_plan(card, [], False, me, board, hz, w)

@@ -130,17 +130,17 @@ def sample_world(view: View, belief: Belief, rnd: random.Random, decide: Decide 
     money = {p: belief.money[p] for p in others} | {me: view.you.money}
     hand_of = hands | {me: list(view.you.hand)}
     offered_of = offered | {me: list(view.you.offered)}
-    players = [Player(id=p.id, money=money[p.id], score=p.score, hand=hand_of[p.id], levels=dict(p.levels),
-                      tiles=p.tiles.model_copy(), offered=offered_of[p.id]) for p in view.players]
+    players = [Player(id=p.id, money=money[p.id], score=p.score, hand=tuple(hand_of[p.id]), levels=dict(p.levels),
+                      tiles=p.tiles.model_copy(), offered=tuple(offered_of[p.id])) for p in view.players]
     shown = set(view.privilege_display) | set(view.privilege_waiting)
     state = GameState(
         edition=ed, seed=0, rng=rnd.getrandbits(63) | 1, players=players, rounds=view.rounds, round=view.round,
         phase=view.phase, noble=ed.nobles.index(view.noble) if view.noble else None, lead=ids.index(view.lead),
-        deck=deck, discard=discard,
-        step_supply={k: list(v) for k, v in view.step_supply.items()},
-        tile_stacks={k: list(v) for k, v in view.tile_stacks.items()},
-        privilege_display=list(view.privilege_display), privilege_waiting=list(view.privilege_waiting),
-        privilege_spent=[c for c in ed.privilege_cards if c not in shown], moves=view.moves,
+        deck=tuple(deck), discard=tuple(discard),
+        step_supply={k: tuple(v) for k, v in view.step_supply.items()},
+        tile_stacks={k: tuple(v) for k, v in view.tile_stacks.items()},
+        privilege_display=tuple(view.privilege_display), privilege_waiting=tuple(view.privilege_waiting),
+        privilege_spent=tuple(c for c in ed.privilege_cards if c not in shown), moves=view.moves,
     )
     if view.phase == "auction":
         a = view.auction
@@ -284,6 +284,6 @@ def quick_view(state: GameState, player: str, alone: bool = False) -> SeenView:
         privilege_display=state.privilege_display, privilege_waiting=state.privilege_waiting,
         step_supply=state.step_supply, tile_stacks=state.tile_stacks, moves=state.moves,
         you=SimpleNamespace(id=player, money=p.money, hand=p.hand, offered=p.offered, offered_prices=prices,
-                            legal_actions=[BuyChoice(offered=p.offered[:], prices=prices[:], budget=p.money)]
+                            legal_actions=[BuyChoice(offered=list(p.offered), prices=prices[:], budget=p.money)]
                             if alone else legal_actions(state, player)),
     )

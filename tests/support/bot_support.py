@@ -320,9 +320,9 @@ async def ada_at_privilege(h, card: str | None = None, display=PRIVILEGE_DISPLAY
     state = record.state.model_copy(deep=True)
     seat = next(i for i, p in enumerate(state.players) if p.id == str(ADA))
     state.phase, state.noble, state.auction, state.showdown, state.purchase = "privilege", 0, None, None, None
-    state.privilege_waiting = [c for c in state.privilege_display + state.privilege_waiting if c not in display]
-    state.privilege_display = list(display)
+    state.privilege_waiting = tuple(c for c in state.privilege_display + state.privilege_waiting if c not in display)
+    state.privilege_display = tuple(display)
     state.privilege = PrivilegeTurn(seat=seat, card=card, **turn)
     if hand is not None:
-        state.players[seat].hand = list(hand)
+        state.players[seat].hand = tuple(hand)
     service(h).core._games.put(dataclasses.replace(record, state=state))
