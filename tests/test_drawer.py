@@ -167,6 +167,7 @@ async def test_tables_waiting_for_a_drawing_turn_wait_in_one_queue_not_in_a_task
         drawer.want(record)
     await until(lambda: len(asyncio.all_tasks()) == before + 1, "the games' own tasks did not end")
     assert all(drawer.busy(r.id) for r in records), "a waiting game counts as under way (its promise is kept)"
+    assert drawer.waiting(records[7].id) == 40 and drawer.waiting(999) == 0, "drawings before its promise is kept"
     gc.unfreeze()  # (a bot of an earlier test may have frozen what lived then)
     for _ in range(2):  # a collection untracks a tuple once those inside are
         gc.collect()
@@ -176,6 +177,7 @@ async def test_tables_waiting_for_a_drawing_turn_wait_in_one_queue_not_in_a_task
     assert len(asyncio.all_tasks()) == before + 1
     turns.open.set()
     await until(lambda: not any(drawer.busy(r.id) for r in records), "not every table was drawn")
+    assert drawer.waiting(records[7].id) == 0
     assert [d[0] for d in drawn] == [r.id for r in records], "oldest first, each once"
     assert all(slotted for _, _, slotted in drawn), "each drawn in the turn it waited for"
     assert [v for _, v, _ in drawn[:3]] == [6, 6, 6] and {v for _, v, _ in drawn[3:]} == {5}, "the newest state"

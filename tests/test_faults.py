@@ -30,6 +30,7 @@ from support.bot_support import (
 from support.fake_discord import DEFAULT, TOKEN_LIFETIME
 
 from bot.app.extension import ANNOUNCE_GRACE
+from bot.service.clock import RETRY_SECONDS
 from engine import to_act
 
 TABLE_EDIT = "/channels/{channel_id}/messages/{message_id}"
@@ -98,6 +99,31 @@ async def test_a_failed_table_edit_never_turns_a_made_move_into_an_apology_and_i
     assert not shows_now(h, table) and len(await promises(h)) == 1  # not drawn, but promised
     await pass_time(h, LATER)
     assert shows_now(h, table) and await promises(h) == []
+
+
+async def test_a_promise_whose_round_waits_behind_other_drawings_is_asked_again_only_once_they_can_be_drawn(h):
+    """At a busy time thousands of tables wait minutes for their drawing's turn (the pictures' pace), each
+    with its promise to announce due two minutes after its move: such a promise, fired while its round waits,
+    is asked again once the drawings queued before it can have been made, not every minute meanwhile (a write
+    and a read of the deadlines each, tens a second at 5,000 live games; issue 44)."""
+    table = await open_and_start(h, players=(ADA, BEN))
+    presenter = h.bot.get_cog("Augsburg").presenter
+    h.fail_next("PATCH", TABLE_EDIT, status=503)
+    await buy_nothing(h, ADA, table)
+    [promise] = await promises(h)
+    asked: list[int] = []
+    presenter.recover = lambda record: asked.append(record.id)  # as if its round were under way, waiting
+    presenter.backlog = lambda game_id: 600.0  # 4,800 drawings queued at 8 a second
+    assert await pass_time(h, LATER) == 1 and asked == [promise.game_id]
+    [later] = await promises(h)
+    assert later.due_at >= h.clock.now() + 600 - 1
+    await pass_time(h, 300)
+    assert asked == [promise.game_id], "asked again while its round still waited"
+    presenter.backlog = lambda game_id: 0.0  # no round under way (say, it failed): a minute, as before
+    await pass_time(h, 301)
+    assert asked == [promise.game_id] * 2
+    [again] = await promises(h)
+    assert again.due_at == later.due_at + RETRY_SECONDS
 
 
 async def test_the_standings_survive_a_failed_post_and_a_restart_and_appear_once(h):

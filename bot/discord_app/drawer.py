@@ -115,6 +115,11 @@ class TableDrawer:
         """Whether a round for this game is under way (it will keep the game's promise)."""
         return self._tasks.get(game_id) is not None or game_id in self._queued
 
+    def waiting(self, game_id: int) -> int:
+        """How many games wait for a drawing's turn, if this game's round is under way or waits too (else 0):
+        how many drawings, at most, come before its promise is kept."""
+        return len(self._queued) if self.busy(game_id) else 0
+
     def stale(self, record: GameRecord) -> bool:
         return record.state is not None and record.messages.drawn != record.version
 

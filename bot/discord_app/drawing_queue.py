@@ -24,6 +24,9 @@ class DrawingQueue:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._queued
 
+    def __len__(self) -> int:
+        return len(self._queued)
+
     def add(self, game_id: int) -> None:
         """The game waits for its turn (a game already waiting keeps its place)."""
         self._queued[game_id] = None

@@ -100,6 +100,11 @@ class Pictures:
     def close(self) -> None:
         self._drawing.shutdown()
 
+    @property
+    def pace(self) -> float:
+        """Seconds between two drawings' turns (0: no limit)."""
+        return self._budget.gap if self.enabled else 0.0
+
     async def _run(self, draw: Callable[[*Ts], R], *args: *Ts) -> R:
         started = time.perf_counter()
         try:

@@ -136,6 +136,11 @@ class Presenter:
         if not self.drawer.busy(record.id):
             self.drawer.want(record, again=True)
 
+    def backlog(self, game_id: int) -> float:
+        """Seconds, at most, until a round under way for this game keeps its promise: the drawings waiting for
+        their turn at the pictures' pace (0: no round under way)."""
+        return self.drawer.waiting(game_id) * self.pictures.pace
+
     def look(self, record: GameRecord) -> None:
         """Someone looks at the game: a table left stale (a restart between a move and its drawing) is redrawn."""
         if self.drawer.stale(record):

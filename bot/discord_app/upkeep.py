@@ -69,7 +69,10 @@ class Upkeep:
 
     async def _fire(self, deadline: Deadline) -> None:
         if deadline.kind == "announce":
-            await self._later(deadline)  # dropped once announced; if this round fails, tried again then
+            # Dropped once announced; if this round fails, tried again then. A round under way keeps it: at a
+            # busy time thousands of tables wait minutes for their drawing's turn, and asking again every
+            # minute meanwhile was a write and a read of the deadlines each, tens a second (issue 44).
+            await self._later(deadline, self.presenter.backlog(deadline.game_id))
             self.presenter.recover(await self._announced(deadline))
             return
         if deadline.kind == "computer":  # a move owed for half a minute: made at once
@@ -149,8 +152,9 @@ class Upkeep:
             return record
         return await self.service.games.game(deadline.game_id)
 
-    async def _later(self, deadline: Deadline) -> None:
-        await self.service.games.postpone(deadline, _postponed(deadline).due_at)
+    async def _later(self, deadline: Deadline, wait: float = 0.0) -> None:
+        """Fire it again in a minute, or `wait` seconds from now if later."""
+        await self.service.games.postpone(deadline, max(_postponed(deadline).due_at, self.service.clock.now() + wait))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
