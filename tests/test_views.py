@@ -59,7 +59,7 @@ def test_own_private_things_are_in_the_players_view():
     view = player_view(state, "ada")
     ada = state.players[0]
     assert view.you.money == 1500 and view.you.hand == ["joker", "joker"]
-    assert view.you.offered == ada.offered and len(view.you.offered) == 7
+    assert view.you.offered == list(ada.offered) and len(view.you.offered) == 7
     assert view.you.legal_actions[0].kind == "buy_choice"
     assert view.model_dump()["you"]["legal_actions"][0]["kind"] == "buy_choice"
     assert spectator_view(state).you is None
@@ -71,6 +71,6 @@ def test_secret_choice_is_visible_to_its_owner_only():
     state, _ = new_game(["ada", "ben"], seed=1)
     ada_cards = state.players[0].offered[:1]
     state = apply(state, "ada", {"do": "buy", "cards": ada_cards}).state
-    assert player_view(state, "ada").you.chosen == ada_cards
+    assert player_view(state, "ada").you.chosen == list(ada_cards)
     assert player_view(state, "ben").you.chosen is None
     assert "ada" not in player_view(state, "ben").to_act

@@ -4,17 +4,14 @@ A burst of changes becomes one round of work (it waits `delay` and for people fi
 record just before sending): the ping of whoever became due, one table edit, the deletion of the pings whose
 decision is made (ping_messages.py), and at the end the standings. Edits are paced under Discord's limits; an
 edit still pending when a newer state exists (Discord is throttling us) is given up and the newest state is
-sent instead, never a stale one. It posts a table
-again only if an open game's table message was deleted, and never a second
-lobby. A table edit with a picture to draw waits for a drawing's turn (the
-pictures' budget) in one queue served by one task, holding neither a task of
-its own nor its game meanwhile.
+sent instead, never a stale one. It posts a table again only if an open game's table message was deleted, and
+never a second lobby. A table edit with a picture to draw waits for a drawing's turn (the pictures' budget) in
+one queue served by one task, holding neither a task of its own nor its game meanwhile.
 
-Every change was promised durably with the move that made it (an "announce"
-row, storage/games.py); once a round has done all of it, the version drawn and
-the promise kept are stored in one write. A round that fails (Discord down, a
-restart) leaves the promise, and the scheduler asks for the round again
-(`want(record, again=True)`), which pings everyone still due.
+Every change was promised durably with the move that made it (an "announce" row, storage/games.py); once a
+round has done all of it, the version drawn and the promise kept are stored in one write. A round that fails
+(Discord down, a restart) leaves the promise, and the scheduler asks for the round again (`want(record,
+again=True)`), which pings everyone still due.
 """
 
 from __future__ import annotations
@@ -69,8 +66,7 @@ def _order(latest: GameRecord | _Parked) -> tuple[int, bool]:
 
 
 class TableDrawer:
-    def __init__(self, client: discord.Client, service: GameService, pacing: Pacing,
-                 looks: Looks,
+    def __init__(self, client: discord.Client, service: GameService, pacing: Pacing, looks: Looks,
                  delay: float = 1.0,
                  ping: Callable[[GameRecord, set[str]], Awaitable[None]] | None = None,
                  standings: Callable[[GameRecord], Awaitable[int | None]] | None = None,
@@ -116,8 +112,7 @@ class TableDrawer:
         return self._tasks.get(game_id) is not None or game_id in self._queued
 
     def waiting(self, game_id: int) -> int:
-        """How many games wait for a drawing's turn, if this game's round is under way or waits too (else 0):
-        how many drawings, at most, come before its promise is kept."""
+        """How many drawings, at most, come before a round under way for this game keeps its promise (0: none)."""
         return len(self._queued) if self.busy(game_id) else 0
 
     def stale(self, record: GameRecord) -> bool:
