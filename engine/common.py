@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from typing import Literal
 
@@ -44,12 +43,6 @@ def draw(state: GameState, events: list[Event]) -> str | None:
         events.append(ev.DeckReshuffled())
     card, state.deck = state.deck[0], state.deck[1:]
     return card
-
-
-def is_submultiset(part: list[str], whole: list[str]) -> bool:
-    need = Counter(part)
-    have = Counter(whole)
-    return all(have[c] >= n for c, n in need.items())
 
 
 def without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:

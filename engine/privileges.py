@@ -35,9 +35,7 @@ def take_card(state: GameState, seat: int, action: TakeCard, events: list[Event]
         raise Illegal("card_taken", card=t.card)
     if action.card not in state.privilege_display:
         raise Illegal("card_unavailable", card=action.card)
-    # Replaced, not changed in place: a clone shares the privilege cards (state.clone).
-    at = state.privilege_display.index(action.card)
-    state.privilege_display = state.privilege_display[:at] + state.privilege_display[at + 1:]
+    state.privilege_display = without(state.privilege_display, [action.card])
     state.privilege_spent = (*state.privilege_spent, action.card)
     t.card = action.card
     events.append(ev.PrivilegeCardTaken(player=state.players[seat].id, card=action.card))
@@ -115,7 +113,7 @@ def _climb(state: GameState, seat: int, category: str, from_id: str | None, even
     if step in supply:
         if from_id is not None:
             raise Illegal("in_supply", category=category, level=step)
-        taken = list(supply)  # replaced, not changed in place: a clone shares the supply (state.clone)
+        taken = list(supply)
         take_step(taken, step)
         state.step_supply = {**state.step_supply, category: tuple(taken)}
         p.levels[category] = step
