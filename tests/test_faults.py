@@ -126,6 +126,23 @@ async def test_a_promise_whose_round_waits_behind_other_drawings_is_asked_again_
     assert again.due_at == later.due_at + RETRY_SECONDS
 
 
+async def test_a_promise_put_off_behind_the_drawings_is_kept_at_once_after_a_restart(h):
+    """Put off for ten minutes while its table waited for its drawing, a promise loses nothing to a crash
+    meanwhile: the next start announces every promise owed, however far off it was put."""
+    table = await open_and_start(h, players=(ADA, BEN))
+    presenter = h.bot.get_cog("Augsburg").presenter
+    h.fail_next("PATCH", TABLE_EDIT, status=503)
+    await buy_nothing(h, ADA, table)
+    presenter.recover = lambda record: None  # as if its round were under way, waiting
+    presenter.backlog = lambda game_id: 600.0
+    await pass_time(h, LATER)
+    [later] = await promises(h)
+    assert later.due_at >= h.clock.now() + 600 - 1 and not shows_now(h, table)
+    await h.restart(bot(h.db_path, h.clock))
+    assert shows_now(h, table, await service(h).core.store.games.load_game(later.game_id))
+    assert await promises(h) == []
+
+
 async def test_the_standings_survive_a_failed_post_and_a_restart_and_appear_once(h):
     table = (await h.slash(ADA, "augsburg new")).answer.message_id
     await h.click(ADA, table, label="Add computer player")

@@ -14,6 +14,7 @@ from bot.service.lease import HEARTBEAT_TASK
 from bot.wording import ENGLISH, LANGUAGES, names, words
 from engine import to_act
 from engine.state import PrivilegeTurn
+from storage import GameRecord
 from support.fake_discord import FakeUser, Harness
 
 ADA, BEN, CLEO, STRANGER = 1001, 1002, 1003, 1009
@@ -72,13 +73,13 @@ async def harness(tmp_path):
     await h.close()
 
 
-def shows_now(h: Harness, table: int) -> bool:
-    """Whether the table message shows the channel's game as it is now."""
+def shows_now(h: Harness, table: int, record: GameRecord | None = None) -> bool:
+    """Whether the table message shows the channel's game as it is now (`record`: as stored, not cached)."""
     from bot.discord_app.people import people
     from bot.wording import phases
     from engine import spectator_view
 
-    record = game(h)
+    record = record or game(h)
     status = phases.status(ENGLISH, spectator_view(record.state), people(ENGLISH, record.table))
     return h.message(table).embeds[0]["description"] == status
 
