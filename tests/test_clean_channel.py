@@ -122,3 +122,35 @@ async def test_whole_games_leave_no_ping_and_keep_the_channels_pace(tmp_path, se
     assert figures.left == 0 and figures.notifying == 0
     assert figures.as_the_bot_counts <= 4 and figures.unpaced == 0
     assert figures.rate_limited == 0 and figures.as_discord_counts <= 5
+
+
+def test_a_pings_token_is_kept_while_it_lives_and_forgotten_after(monkeypatch):
+    """The tokens of the follow-ups posted are kept, oldest first, until they expire: the next post forgets
+    every expired one before it (one that expires earlier than an older one, a moment later), never one alive."""
+    import datetime
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.discord_app.ping_messages import PingMessages
+
+    now = [1_000.0]
+    monkeypatch.setattr(discord.utils, "utcnow",
+                        lambda: datetime.datetime.fromtimestamp(now[0], tz=datetime.timezone.utc))
+    pings = PingMessages(None, None, None)  # type: ignore[arg-type]  (only its bookkeeping is used)
+
+    def post(message_id: int, expires: float) -> None:
+        pings.through_token(SimpleNamespace(id=message_id), f"token{message_id}", expires)  # type: ignore[arg-type]
+
+    post(1, 1_900.0)
+    post(2, 1_500.0)  # an older interaction's token: it expires before the one posted first
+    post(3, 1_950.0)
+    now[0] = 1_600.0
+    post(4, 2_500.0)
+    assert list(pings._tokens) == [1, 2, 3, 4], "the oldest lives on: the one behind it waits its turn"
+    now[0] = 1_920.0
+    post(5, 2_800.0)
+    assert list(pings._tokens) == [3, 4, 5] and pings._tokens[3] == ("token3", 1_950.0)
+    now[0] = 3_000.0
+    post(6, 3_900.0)
+    assert list(pings._tokens) == [6]
