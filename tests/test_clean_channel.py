@@ -136,7 +136,7 @@ def test_a_pings_token_is_kept_while_it_lives_and_forgotten_after(monkeypatch):
 
     now = [1_000.0]
     monkeypatch.setattr(discord.utils, "utcnow",
-                        lambda: datetime.datetime.fromtimestamp(now[0], tz=datetime.timezone.utc))
+                        lambda: datetime.datetime.fromtimestamp(now[0], tz=datetime.UTC))
     pings = PingMessages(None, None, None)  # type: ignore[arg-type]  (only its bookkeeping is used)
 
     def post(message_id: int, expires: float) -> None:

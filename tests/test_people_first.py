@@ -143,3 +143,23 @@ async def test_the_computers_move_after_the_clicks_in_front_of_them(database, mo
     finally:
         await runner.close()
         await service.close()
+
+
+async def test_an_older_panel_is_told_it_moved_after_the_clicks_in_front_of_it(monkeypatch):
+    """Opening a new panel tells the older one it has moved (live.py): an edit nobody waits for, which waits
+    for the clicks that keep the loop behind, and then is made."""
+    from bot.discord_app import live
+
+    monkeypatch.setattr(people_first, "LONGEST", 60.0)
+    done: list[str] = []
+
+    async def edited(client, token, content, view, embed) -> None:
+        done.append(f"{token}: {content}")
+
+    monkeypatch.setattr(live, "edit_original", edited)
+    panels = live.LivePanels(None, None)  # type: ignore[arg-type]  (retiring uses neither)
+    clicks = asyncio.create_task(_busy(8, done))
+    await asyncio.sleep(0)
+    await panels._retire(("old-token", 0.0, 0.0, 1, (), "en"))
+    await clicks
+    assert done == ["busy", "old-token: This panel has moved: your newer one below is the one that follows the game."]

@@ -1,14 +1,14 @@
 """People first: the bot's own background work waits for a moment when the event loop is not behind.
 
 One event loop answers everyone, and it takes its ready work in turn, first come first served. An
-interaction has a person waiting and Discord's 3 seconds; a computer's turn, a live panel's redraw and a
-table's edit have neither (they come a moment after a move anyway). Under load the two kinds queue
-together, and a click waits behind a burst of computers' turns (issue 44: at 5,000 live games the
-background is a third of the bot's work). So each of those, before it starts, waits until one pass of
-the loop over what is ready takes less than BEHIND of the loop thread's CPU. While it is behind, one
-task looks again every LOOK for all that wait (hundreds may), and lets BATCH of them go, in order, at each
-look that finds the loop keeping up. None waits longer than LONGEST: under a load the bot cannot keep up
-with, the background still goes on, late, and nothing starves.
+interaction has a person waiting and Discord's 3 seconds; a computer's turn, a live panel's redraw, an
+older panel told it has moved and a table's edit have neither (they come a moment after a move anyway).
+Under load the two kinds queue together, and a click waits behind a burst of computers' turns (issue 44:
+at 5,000 live games the background is a third of the bot's work). So each of those, before it starts,
+waits until one pass of the loop over what is ready takes less than BEHIND of the loop thread's CPU. While
+it is behind, one task looks again every LOOK for all that wait (hundreds may), and lets BATCH of them go,
+in order, at each look that finds the loop keeping up. None waits longer than LONGEST: under a load the
+bot cannot keep up with, the background still goes on, late, and nothing starves.
 
 The loop is asked nothing private: what a pass takes is what `sleep(0)` takes to come back. What the waits
 cost the background is counted in WAITED, which the loop monitor writes (bot/app/monitor.py) and the
