@@ -163,3 +163,24 @@ async def test_an_older_panel_is_told_it_moved_after_the_clicks_in_front_of_it(m
     await panels._retire(("old-token", 0.0, 0.0, 1, (), "en"))
     await clicks
     assert done == ["busy", "old-token: This panel has moved: your newer one below is the one that follows the game."]
+
+
+async def test_a_ping_put_off_goes_out_after_the_clicks_in_front_of_it(monkeypatch):
+    """A ping put off while its player watched their panel (presenter.py) goes out when its deadline fires,
+    minutes late by design: after the clicks that keep the loop behind."""
+    from types import SimpleNamespace
+
+    from bot.discord_app.upkeep import Upkeep
+
+    monkeypatch.setattr(people_first, "LONGEST", 60.0)
+    done: list[str] = []
+
+    async def ping_now(record, players) -> None:
+        done.append(f"ping {sorted(players)}")
+
+    upkeep = Upkeep(None, None, SimpleNamespace(ping_now=ping_now), None, None)  # type: ignore[arg-type]
+    clicks = asyncio.create_task(_busy(8, done))
+    await asyncio.sleep(0)
+    await upkeep._ping_late(SimpleNamespace(player="101"), None)  # type: ignore[arg-type]
+    await clicks
+    assert done == ["busy", "ping ['101']"]

@@ -19,6 +19,7 @@ from .computers import ComputerRunner
 from .daily import places, send_daily
 from .handlers import Front
 from .heads_up import heads_up
+from .people_first import after_people
 from .presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,7 @@ class Upkeep:
         await self.service.decisions.reminded(_postponed(deadline))
 
     async def _ping_late(self, deadline: Deadline, record: GameRecord) -> None:
+        await after_people()  # late already, by minutes: the clicks waiting to be answered go first
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
 
     def announce_owed(self) -> None:
