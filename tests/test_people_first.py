@@ -158,11 +158,17 @@ async def test_an_older_panel_is_told_it_moved_after_the_clicks_in_front_of_it(m
 
     monkeypatch.setattr(live, "edit_original", edited)
     panels = live.LivePanels(None, None)  # type: ignore[arg-type]  (retiring uses neither)
+    key = (7, "101")
+    panels._panels[key] = ("new-token", 900.0, 0.0, 2, (), "en")  # the newer panel, in message 2
     clicks = asyncio.create_task(_busy(8, done))
     await asyncio.sleep(0)
-    await panels._retire(("old-token", 0.0, 0.0, 1, (), "en"))
+    await panels._retire(key, ("old-token", 900.0, 0.0, 1, (), "en"))
     await clicks
     assert done == ["busy", "old-token: This panel has moved: your newer one below is the one that follows the game."]
+    # A click on the older panel while it waited made it the one that follows the game again: it stays.
+    panels._panels[key] = ("click-token", 900.0, 0.0, 1, (), "en")
+    await panels._retire(key, ("old-token", 900.0, 0.0, 1, (), "en"))
+    assert len(done) == 2
 
 
 async def test_a_ping_put_off_goes_out_after_the_clicks_in_front_of_it(monkeypatch):
@@ -178,9 +184,16 @@ async def test_a_ping_put_off_goes_out_after_the_clicks_in_front_of_it(monkeypat
     async def ping_now(record, players) -> None:
         done.append(f"ping {sorted(players)}")
 
-    upkeep = Upkeep(None, None, SimpleNamespace(ping_now=ping_now), None, None)  # type: ignore[arg-type]
+    stored = {700: (7, 12)}  # channel: (game, version) as the bot holds it now
+    service = SimpleNamespace(games=SimpleNamespace(cached_version=stored.get))
+    upkeep = Upkeep(None, service, SimpleNamespace(ping_now=ping_now), None, None)  # type: ignore[arg-type]
+    record = SimpleNamespace(id=7, version=12, channel_id=700)
     clicks = asyncio.create_task(_busy(8, done))
     await asyncio.sleep(0)
-    await upkeep._ping_late(SimpleNamespace(player="101"), None)  # type: ignore[arg-type]
+    await upkeep._ping_late(SimpleNamespace(player="101"), record)  # type: ignore[arg-type]
     await clicks
+    assert done == ["busy", "ping ['101']"]
+    # A move while it waited: not sent from the older state (its row, put off a minute, fires again).
+    stored[700] = (7, 13)
+    await upkeep._ping_late(SimpleNamespace(player="101"), record)  # type: ignore[arg-type]
     assert done == ["busy", "ping ['101']"]

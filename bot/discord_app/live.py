@@ -93,7 +93,7 @@ class LivePanels:
         else:
             _, expires, _, shown_in, _, _ = old
             if now < expires and shown_in != message_id:
-                asyncio.get_running_loop().create_task(self._retire(old), name="retire panel")
+                asyncio.get_running_loop().create_task(self._retire((record.id, player), old), name="retire panel")
         self.follow(record)  # a move made meanwhile by someone else: shown at once
 
     def watching(self, game_id: int, player: str, within: float) -> bool:
@@ -183,10 +183,13 @@ class LivePanels:
             self._players.pop(game_id, None)
             self._ended.pop(game_id, None)
 
-    async def _retire(self, old: _Panel) -> None:
+    async def _retire(self, key: tuple[int, str], old: _Panel) -> None:
         # Nobody waits for it: at 5,000 live games most panels opened retire an older one, a twentieth of the
         # bot's work, which went ahead of the clicks waiting to be answered (issue 44)
         await after_people()
+        live = self._panels.get(key)
+        if live is not None and live[3] == old[3]:
+            return  # a click on the older panel meanwhile made it the one that follows the game again
         try:
             token, _, _, _, _, lang = old
             await edit_original(self.client, token, notices.panel_moved(words(lang)), None, None)

@@ -124,6 +124,8 @@ class Upkeep:
 
     async def _ping_late(self, deadline: Deadline, record: GameRecord) -> None:
         await after_people()  # late already, by minutes: the clicks waiting to be answered go first
+        if self.service.games.cached_version(record.channel_id) not in (None, (record.id, record.version)):
+            return  # a move meanwhile: the row, put off a minute, fires again and tells whether it is still owed
         await self.presenter.ping_now(record, {deadline.player})  # which drops the row
 
     def announce_owed(self) -> None:
