@@ -48,11 +48,8 @@ class PingMessages:
         # later, and `_delete` checks the time anyway). Looking at them all, as before, was a scan of
         # thousands at every ping at 5,000 live games (issue 44).
         now = discord.utils.utcnow().timestamp()
-        while self._tokens:
-            oldest = next(iter(self._tokens))
-            if self._tokens[oldest][1] > now:
-                break
-            del self._tokens[oldest]
+        while self._tokens and next(iter(self._tokens.values()))[1] <= now:
+            self._tokens.popitem(last=False)
         self._tokens[message.id] = (token, expires)
         return message
 
