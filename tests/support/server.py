@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from .accounting import Accounting
@@ -258,23 +258,25 @@ class FakeDiscord(DiscordModel, Actions):
 
 
 def _json(data: Any, status: int, headers: dict[str, str]) -> web.Response:
-    # discord.py decodes only a Content-Type of exactly "application/json" (no charset)
-    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers)
+    # discord.py decodes only a Content-Type of exactly "application/json" (no charset). orjson, as discord.py
+    # itself uses: the fake's JSON was a tenth of the benchmark's own CPU (issue 44).
+    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    return web.Response(body=body, status=status, content_type="application/json", headers=headers)
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     """The JSON body, or multipart's ``payload_json`` plus the uploaded files (``files[N]`` parts)."""
     if not request.can_read_body:
         return None, []
-    if not request.content_type.startswith("multipart/"):
+    if not request.headers.get("Content-Type", "").lower().startswith("multipart/"):  # no header parsing
         raw = await request.read()
-        return (json.loads(raw) if raw else None), []
+        return (orjson.loads(raw) if raw else None), []
     body, files = None, []
     reader = await request.multipart()
     while (part := await reader.next()) is not None:
         raw = await part.read()  # type: ignore[union-attr]
         if part.name == "payload_json":
-            body = json.loads(raw)
+            body = orjson.loads(raw)
         else:
             kind = part.headers.get("Content-Type")
             files.append(upload(part.name, part.filename, bytes(raw), kind, len(files)))  # type: ignore[union-attr]
