@@ -79,6 +79,17 @@ class GameLog:
             return _logged(kept)
         return _read(await self.db.fetchall(_since("?"), (game_id, after, game_id, after)))
 
+    async def newest_moves(self, game_id: int, count: int, version: int | None = None) -> tuple[list[LoggedMove], bool]:
+        """The game's last `count` (≥ 1) moves with their events (and the table events that followed the move before
+        them), and whether that is its whole log: a page of the newest reads no more, however long the game.
+        `version`: as for `moves_since` (a whole log kept in memory is not read)."""
+        kept = None if version is None else self.recent.since(game_id, version, -1)
+        if kept is not None:
+            return _logged(kept), True
+        after = f"(SELECT COALESCE(MAX(move), 0) FROM actions WHERE game_id = ?) - {int(count)}"
+        moves = _read(await self.db.fetchall(_since(after), (game_id, game_id, game_id, game_id)))
+        return moves, bool(moves) and moves[0].move == 0  # from the deal's table events (move 0) on: all of it
+
     def kept_since_decision(self, game_id: int, player: str, version: int) -> list[LoggedMove] | None:
         """`moves_since_decision` if memory holds them (recent.py), else None: no trip to the database."""
         kept = self.recent.since_decision(game_id, version, player)

@@ -68,7 +68,7 @@ from bot.service.hours import BOUND, LATE
 from bot.service.showing import due_of
 from bot.service.turns import on_clock, people_due
 from bot.wording import ENGLISH
-from bot.wording.history import catch_up, move_lines
+from bot.wording.history import catch_up, log_pages, move_lines, newest_page
 from engine import spectator_view, to_act
 from engine.actions import Done
 from engine.editions import Library, read_file
@@ -709,6 +709,14 @@ class FeaturesMeet(RuleBasedStateMachine):
         for after in (-1, stored.state.moves - 16):
             assert await store.log.moves_since(stored.id, after, stored.version) == \
                 await store.log.moves_since(stored.id, after), "the table's lines from memory"
+        # The log's newest page is made from the game's last moves alone (handlers/info.py): it is the whole
+        # log's newest page, whatever happened (undo, seats, restarts), whenever those moves fill it.
+        last, whole = await store.log.newest_moves(stored.id, 30, stored.version)
+        logged = await store.log.moves_since(stored.id, -1)
+        assert whole == (stored.state.moves <= 30) and (last == logged or not whole)
+        named = people(ENGLISH, stored.table)
+        newest = newest_page(ENGLISH, last, named, ed=stored.state.edition)
+        assert newest in (None, log_pages(ENGLISH, logged, named, ed=stored.state.edition)[-1])
         if not self.wrote:
             assert stored.version == self.version, "a step refused throughout changed the game"
         self.version = stored.version

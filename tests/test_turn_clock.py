@@ -217,11 +217,11 @@ async def test_the_log_is_paged_and_shows_every_round(h):
             break  # the game is over
         await take_a_decision(h, rnd.choice(due_people(h)), table_id(h), rnd)
     first = await h.slash(CLEO, "augsburg log")  # a spectator may read the public log
-    assert first.answer.ephemeral and "The game's log" in first.answer.content
-    page, pages = [int(x) for x in first.answer.content.split("page ")[1].split(")")[0].split(" of ")]
-    assert page == pages >= 2
+    # A game of 85 moves: its newest page made from its last moves (the count of pages not worked out)
+    assert first.answer.ephemeral and first.answer.content.startswith("**The game's log** (the newest page)")
     earlier = await h.click(CLEO, first.answer.message_id, label="◀ Earlier")
-    assert f"page {pages - 1} of {pages}" in earlier.answer.content
+    page, pages = [int(x) for x in earlier.answer.content.split("page ")[1].split(")")[0].split(" of ")]
+    assert page == pages - 1 >= 1
     assert "Your hand" not in earlier.answer.content
     one = await h.slash(CLEO, "augsburg log", round=1)
     assert "round 1" in one.answer.content

@@ -204,7 +204,8 @@ class PictureButton(Routed[Button], template=r"aug:pic:(?P<game>\d+):hand"):
 
 
 class LogPage(Routed[Button], template=r"aug:log:(?P<game>\d+):(?P<round>\d+):(?P<page>\d+)"):
-    """A page of the game's log; round 0: every round."""
+    """A page of the game's log, counted back from the newest (0: the newest); round 0: every round. (Before
+    2026-12-08 counted from the oldest: an older message's button shows another page of the same log.)"""
 
     handler = "info.log_page"
 

@@ -139,6 +139,10 @@ class Games:
         """The game's moves after move `after` (-1: all of them, the deal included)."""
         return await self.core.store.log.moves_since(record.id, after, record.version)
 
+    async def newest_history(self, record: GameRecord, moves: int) -> tuple[list[LoggedMove], bool]:
+        """The game's last `moves` moves, and whether they are all of its history (`history`)."""
+        return await self.core.store.log.newest_moves(record.id, moves, record.version)
+
     async def final_tally(self, record: GameRecord) -> tuple[GameOver | None, dict[str, dict[str, int]]]:
         """A finished game's end (None if its log has none) and each player's prestige by where it came from."""
         entries = [e for move in await self.history(record) for e in move.entries]

@@ -80,7 +80,8 @@ def catch_up_title(w: Words) -> str:
 
 def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int | None = None, *,
               ed: Edition) -> list[str]:
-    """The public log, headed by round, cut into pages of at most PAGE characters."""
+    """The public log, headed by round, cut into pages of at most PAGE characters, oldest first. Cut from the
+    newest back: the newest page is full, and is the same whatever came before it (`newest_page`)."""
     lines: list[str] = []
     current = 1
     for move in moves:
@@ -90,20 +91,36 @@ def log_pages(w: Words, moves: list[LoggedMove], people: People, only_round: int
         if only_round is not None and current != only_round:
             continue
         lines.extend(move_lines(w, move, people, None, ed=ed))
+    return _pages(lines or [w._("Nothing has happened yet.")])
+
+
+def newest_page(w: Words, moves: list[LoggedMove], people: People, *, ed: Edition) -> str | None:
+    """The log's newest page, from `moves`: the newest of a game, not from its start. None if they do not
+    fill the page (the moves before them are needed)."""
+    pages = _pages([line for move in moves for line in move_lines(w, move, people, None, ed=ed)])
+    return pages[-1] if len(pages) > 1 else None  # a page before it: the newest was cut where it was full
+
+
+def _pages(lines: list[str]) -> list[str]:
     pages, page = [], ""
-    for line in lines or [w._("Nothing has happened yet.")]:
+    for line in reversed(lines):
         if page and len(page) + 1 + len(line) > PAGE:
             pages.append(page)
             page = ""
-        page = f"{page}\n{line}" if page else line[:PAGE]
+        page = f"{line}\n{page}" if page else line[:PAGE]
     pages.append(page)
-    return pages
+    return pages[::-1]
 
 
 def log_title(w: Words, only_round: int | None, page: int, pages: int) -> str:
     if only_round is None:
         return w._("**The game's log** (page {page} of {pages})", page=page, pages=pages)
     return w._("**The log of round {round}** (page {page} of {pages})", round=only_round, page=page, pages=pages)
+
+
+def newest_title(w: Words) -> str:
+    """The title of the log's newest page, when how many pages come before it was not counted."""
+    return w._("**The game's log** (the newest page)")
 
 
 def older(w: Words) -> str:

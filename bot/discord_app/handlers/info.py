@@ -21,6 +21,7 @@ from ..widgets import LogPage, view_of
 from .base import Front, guarded, reader, say
 
 log = logging.getLogger(__name__)
+LOG_NEWEST = 80  # moves read for the log's newest page: some 25–60 fill it (a longer read if they do not)
 
 
 class InfoHandlers:
@@ -123,11 +124,11 @@ class InfoHandlers:
         if record is None or record.state is None:
             await say(interaction, self.front.notice_code("no_game"))
             return
-        content, view = await log_page_of(reader(), self.service, record, round_ or 0, None)
+        content, view = await log_page_of(reader(), self.service, record, round_ or 0, 0)
         await say(interaction, content, view)
 
     @guarded(edits=True)
-    async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, page: int) -> None:
+    async def log_page(self, interaction: discord.Interaction, game_id: int, round_: int, back: int) -> None:
         # The channel's open game is in memory: a trip to the database fewer, each a wait under load.
         cached = self.service.games.cached(interaction.channel_id) if interaction.channel_id else None
         record = cached if cached is not None and cached.id == game_id else await self.service.games.game(game_id)
@@ -136,18 +137,34 @@ class InfoHandlers:
         if not (here or past) or record.state is None:
             await say(interaction, self.front.notice_code("game_gone"))
             return
-        content, view = await log_page_of(reader(), self.service, record, round_, page)
+        content, view = await log_page_of(reader(), self.service, record, round_, back)
         await answers.update(interaction, content, view=view)
 
 
 async def log_page_of(w: Words, service: GameService, record: GameRecord, round_: int,
-                      page: int | None) -> tuple[str, discord.ui.View]:
-    """A page of the game's public log (`page` None: the newest), with buttons to page through it."""
+                      back: int) -> tuple[str, discord.ui.View]:
+    """A page of the game's public log, `back` pages before the newest, with buttons to page through it. The
+    newest page of a long game is made from its last moves alone (issue 44: the whole log read and worded
+    for every look cost more the longer the game)."""
     assert record.state is not None
-    pages = history.log_pages(w, await service.games.history(record), people(w, record.table),
-                              round_ or None, ed=record.state.edition)
-    page = len(pages) - 1 if page is None else max(0, min(page, len(pages) - 1))
+    who, ed = people(w, record.table), record.state.edition
+    if back == 0 and not round_:
+        moves, whole = await service.games.newest_history(record, LOG_NEWEST)
+        newest = None if whole else history.newest_page(w, moves, who, ed=ed)
+        if newest is not None:
+            return f"{history.newest_title(w)}\n{newest}"[:2000], _log_buttons(w, record.id, round_, 0, 1)
+        if not whole:
+            moves = await service.games.history(record)
+    else:
+        moves = await service.games.history(record)
+    pages = history.log_pages(w, moves, who, round_ or None, ed=ed)
+    back = max(0, min(back, len(pages) - 1))
+    page = len(pages) - 1 - back
     content = f"{history.log_title(w, round_ or None, page + 1, len(pages))}\n{pages[page]}"
-    buttons = [LogPage(record.id, round_, max(0, page - 1), history.older(w), disabled=page == 0),
-               LogPage(record.id, round_, page + 1, history.newer(w), disabled=page == len(pages) - 1)]
-    return content[:2000], view_of(*buttons)
+    return content[:2000], _log_buttons(w, record.id, round_, back, page)
+
+
+def _log_buttons(w: Words, game: int, round_: int, back: int, before: int) -> discord.ui.View:
+    """Earlier (one page further back; disabled with no page `before` this one) and later."""
+    return view_of(LogPage(game, round_, back + 1, history.older(w), disabled=before == 0),
+                   LogPage(game, round_, max(0, back - 1), history.newer(w), disabled=back == 0))

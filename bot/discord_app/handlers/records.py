@@ -195,7 +195,7 @@ class RecordsHandlers:
         record = await self._past_game(interaction, game_id)
         if record is None:
             return
-        content, view = await log_page_of(reader(), self.service, record, 0, None)
+        content, view = await log_page_of(reader(), self.service, record, 0, 0)
         embed = await self.presenter.embed(record)
         await answers.send(interaction, f"{records.game_title(reader(), game_id)}\n{content}"[:2000], view=view,
                            embed=embed, allowed_mentions=NOBODY)
