@@ -148,14 +148,11 @@ async def log_page_of(w: Words, service: GameService, record: GameRecord, round_
     for every look cost more the longer the game)."""
     assert record.state is not None
     who, ed = people(w, record.table), record.state.edition
-    if back == 0 and not round_:
-        moves, whole = await service.games.newest_history(record, LOG_NEWEST)
-        newest = None if whole else history.newest_page(w, moves, who, ed=ed)
-        if newest is not None:
-            return f"{history.newest_title(w)}\n{newest}"[:2000], _log_buttons(w, record.id, round_, 0, 1)
-        if not whole:
-            moves = await service.games.history(record)
-    else:
+    newest_first = back == 0 and not round_
+    moves, whole = await service.games.newest_history(record, LOG_NEWEST) if newest_first else ([], False)
+    if newest_first and not whole and (newest := history.newest_page(w, moves, who, ed=ed)) is not None:
+        return f"{history.newest_title(w)}\n{newest}"[:2000], _log_buttons(w, record.id, round_, 0, 1)
+    if not whole:
         moves = await service.games.history(record)
     pages = history.log_pages(w, moves, who, round_ or None, ed=ed)
     back = max(0, min(back, len(pages) - 1))
